@@ -1,0 +1,60 @@
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildServer } from './server.ts';
+
+describe('API server', () => {
+  let dir: string;
+  let server: FastifyInstance;
+  let base: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'xoss-api-'));
+    for (const [name, body] of [
+      ['site', '<p>site shell</p>'],
+      ['portal', '<p>portal shell</p>'],
+    ] as const) {
+      mkdirSync(join(dir, name, 'assets'), { recursive: true });
+      writeFileSync(join(dir, name, 'index.html'), body);
+    }
+    writeFileSync(join(dir, 'portal', 'assets', 'app.js'), 'console.log(1)');
+    server = await buildServer({
+      staticRoots: { publicSite: join(dir, 'site'), athletePortal: join(dir, 'portal') },
+    });
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    const address = server.server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    base = `http://127.0.0.1:${address.port}`;
+  });
+
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers health over real HTTP', async () => {
+    const response = await fetch(`${base}/api/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ code: 0, msg: 'success', data: { status: 'ok' } });
+  });
+
+  it('answers unknown API paths with the 10404 envelope', async () => {
+    const response = await fetch(`${base}/api/v2/nothing/?x=1`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      code: 10404,
+      msg: 'not_found',
+      detail: 'No route for GET /api/v2/nothing/',
+    });
+  });
+
+  it('serves each app shell by the origin table, and static files from both apps', async () => {
+    expect(await (await fetch(`${base}/product/xossnav`)).text()).toBe('<p>site shell</p>');
+    expect(await (await fetch(`${base}/dashboard/workouts/list`)).text()).toBe(
+      '<p>portal shell</p>',
+    );
+    expect(await (await fetch(`${base}/assets/app.js`)).text()).toBe('console.log(1)');
+  });
+});

@@ -1,0 +1,11 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { devProxy } from '../../scripts/devProxy.ts';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: { conditions: ['@xoss/source'] },
+  // Both apps share one origin, so their hashed assets live in separate folders.
+  build: { assetsDir: 'assets/portal', sourcemap: true },
+  server: { proxy: devProxy('athlete-portal') },
+});

@@ -1,0 +1,52 @@
+import { Footer } from '@xoss/ui-kit';
+import { Link, Navigate, Outlet, type RouteObject } from 'react-router';
+
+const products = [
+  { slug: 'xossnav', name: 'NAV' },
+  { slug: 'xossg2', name: 'G 2nd generation' },
+  { slug: 'xossG', name: 'G' },
+  { slug: 'xossSprint', name: 'SPRINT' },
+] as const;
+
+function Layout() {
+  return (
+    <>
+      <main>
+        <Outlet />
+      </main>
+      <Footer />
+    </>
+  );
+}
+
+function Home() {
+  return (
+    <>
+      <h1>XOSS GPS bike computers</h1>
+      <ul>
+        {products.map((product) => (
+          <li key={product.slug}>
+            <Link to={`/product/${product.slug}`}>{product.name}</Link>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function NotFound() {
+  return <h1>Page not found</h1>;
+}
+
+/** The visitor site's routes (spec 2); later issues fill in every screen. */
+export const routes: RouteObject[] = [
+  {
+    element: <Layout />,
+    children: [
+      { index: true, element: <Home /> },
+      { path: 'product', element: <Navigate to="/product/manuals" replace /> },
+      { path: 'product/manuals', element: <h1>Manuals</h1> },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+];

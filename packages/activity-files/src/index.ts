@@ -1,0 +1,1 @@
+export { fitCrc16 } from './fitCrc.ts';

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { isTokenExpiry, successEnvelope } from './envelope.ts';
+import { ErrorCode, errorStatus, isErrorCode } from './errorCodes.ts';
+import { ownerOfPath } from './originRoutes.ts';
+
+describe('error codes', () => {
+  it('gives every code an HTTP status', () => {
+    for (const code of Object.values(ErrorCode))
+      expect(errorStatus[code]).toBeGreaterThanOrEqual(400);
+    expect(errorStatus[ErrorCode.TokenInvalid]).toBe(401);
+    expect(isErrorCode(10301)).toBe(true);
+    expect(isErrorCode(12345)).toBe(false);
+  });
+});
+
+describe('envelope', () => {
+  it('recognises 401 + 10001 as token expiry only', () => {
+    const body = { code: 10001, msg: 'token_not_valid', detail: 'Token expired' };
+    expect(isTokenExpiry(401, body)).toBe(true);
+    expect(isTokenExpiry(403, body)).toBe(false);
+    expect(isTokenExpiry(401, { ...body, code: 10301 })).toBe(false);
+    expect(isTokenExpiry(401, 'not json')).toBe(false);
+  });
+  it('validates success replies', () => {
+    const schema = successEnvelope(z.object({ id: z.string() }));
+    expect(schema.safeParse({ code: 0, msg: 'success', data: { id: '1' } }).success).toBe(true);
+    expect(schema.safeParse({ code: 1, msg: 'success', data: { id: '1' } }).success).toBe(false);
+  });
+});
+
+describe('ownerOfPath', () => {
+  it('routes each prefix on segment boundaries', () => {
+    expect(ownerOfPath('/api/v1/jwt-token/')).toBe('api');
+    expect(ownerOfPath('/dashboard/workouts/list?page=2')).toBe('athlete-portal');
+    expect(ownerOfPath('/upload')).toBe('athlete-portal');
+    expect(ownerOfPath('/developer/mydevices/')).toBe('athlete-portal');
+    expect(ownerOfPath('/storybook/index.html')).toBe('storybook');
+    expect(ownerOfPath('/dashboards')).toBe('public-site');
+    expect(ownerOfPath('/')).toBe('public-site');
+    expect(ownerOfPath('/product/xossnav')).toBe('public-site');
+  });
+});

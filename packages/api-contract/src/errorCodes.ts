@@ -1,0 +1,48 @@
+/**
+ * The API's error codes (api.md) with the HTTP status each travels with.
+ * `as const` so callers can switch over them exhaustively.
+ */
+export const ErrorCode = {
+  TokenInvalid: 10001,
+  WrongCredentials: 10301,
+  TooManyAttempts: 10302,
+  ValidationFailed: 10400,
+  Forbidden: 10403,
+  NotFound: 10404,
+  PayloadTooLarge: 10413,
+  UnsupportedFile: 10415,
+  Internal: 10500,
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** HTTP status of each error code. */
+export const errorStatus: Readonly<Record<ErrorCode, number>> = {
+  10001: 401,
+  10301: 401,
+  10302: 429,
+  10400: 400,
+  10403: 403,
+  10404: 404,
+  10413: 413,
+  10415: 415,
+  10500: 500,
+};
+
+/** Stable machine text (`msg`) of each error code. */
+export const errorMessage: Readonly<Record<ErrorCode, string>> = {
+  10001: 'token_not_valid',
+  10301: 'wrong_credentials',
+  10302: 'too_many_attempts',
+  10400: 'validation_failed',
+  10403: 'forbidden',
+  10404: 'not_found',
+  10413: 'payload_too_large',
+  10415: 'unsupported_file',
+  10500: 'internal_error',
+};
+
+/** Whether a number is one of the API's error codes. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'number' && Object.hasOwn(errorStatus, value);
+}

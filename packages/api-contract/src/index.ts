@@ -1,0 +1,9 @@
+export { ErrorCode, errorMessage, errorStatus, isErrorCode } from './errorCodes.ts';
+export {
+  errorEnvelopeSchema,
+  fieldErrorSchema,
+  isTokenExpiry,
+  successEnvelope,
+  type ErrorEnvelope,
+} from './envelope.ts';
+export { originRoutes, ownerOfPath, type OriginOwner } from './originRoutes.ts';

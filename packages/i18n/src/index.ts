@@ -1,0 +1,9 @@
+export {
+  DEFAULT_LANGUAGE,
+  manualLanguages,
+  menuLanguages,
+  normalizeLanguage,
+  textLanguages,
+  type Language,
+  type ManualLanguage,
+} from './languages.ts';

@@ -1,0 +1,3 @@
+import { xossProject } from '../../vitest.shared.ts';
+
+export default xossProject('i18n');
