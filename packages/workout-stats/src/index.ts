@@ -1,7 +1,48 @@
 export { rollingAverage } from './rollingAverage.ts';
 export {
   NP_WINDOW_SECONDS,
-  normalizedPower,
   intensityFactor,
+  normalizedPower,
   trainingStressScore,
 } from './normalizedPower.ts';
+export {
+  estimateFtp,
+  meanMaxCurve,
+  meanMaxCurveRange,
+  meanMaxCurveReference,
+  mergeCurves,
+  powerCurveEnvelope,
+  type MeanMaxCurve,
+} from './meanMax.ts';
+export {
+  heartRateZoneTimes,
+  heartRateZones,
+  powerZoneTimes,
+  powerZones,
+  type ZoneDistribution,
+  type ZoneTime,
+} from './zones.ts';
+export {
+  ELEVATION_HYSTERESIS_M,
+  GRADE_DISTANCE_M,
+  elevationGainLoss,
+  gradeSeries,
+} from './elevation.ts';
+export { downsampleMinMax } from './downsample.ts';
+export {
+  GROSS_EFFICIENCY,
+  MOVING_SPEED_MS,
+  PAUSE_GAP_S,
+  haversineMetres,
+  sampleDurations,
+  summarizeRange,
+  summarizeWorkout,
+  type RiderSettings,
+  type WorkoutSummary,
+} from './summary.ts';
+export {
+  seededRandom,
+  simulateRide,
+  type RideStreams,
+  type SimulationOptions,
+} from './simulate.ts';
