@@ -1,1 +1,15 @@
+export type { ActivityFileError, DecodeResult } from './errors.ts';
 export { fitCrc16 } from './fitCrc.ts';
+export { FIT_MAX_BYTES, decodeFit, type FitDecodeOptions } from './fit/decode.ts';
+export { encodeFit, type FitActivityInput, type FitEncodeOptions } from './fit/encode.ts';
+export { FIT_EPOCH_S, MesgNum, sportType, sportTypes } from './fit/profile.ts';
+export {
+  recordColumnNames,
+  type FitActivity,
+  type FitMessage,
+  type FitValue,
+  type RecordColumnName,
+  type RecordColumns,
+} from './fit/types.ts';
+export { activityOverview, type ActivityOverview, type ActivityStreams } from './fit/streams.ts';
+export { activityFromStreams, type ActivityMetadata } from './fit/fromStreams.ts';

@@ -1,0 +1,518 @@
+import { DecodeFailure, fitError, type DecodeResult } from '../errors.ts';
+import { fitCrc16 } from '../fitCrc.ts';
+import { baseTypeOf, readValue, type BaseType } from './baseTypes.ts';
+import {
+  DEGREES_PER_SEMICIRCLE,
+  FIT_EPOCH_S,
+  MesgNum,
+  messageByNum,
+  type FieldSpec,
+} from './profile.ts';
+import {
+  recordColumnNames,
+  type FitActivity,
+  type FitMessage,
+  type FitValue,
+  type RecordColumnName,
+  type RecordColumns,
+} from './types.ts';
+
+/** Limits of `decodeFit`. */
+export interface FitDecodeOptions {
+  /** Largest file accepted, in bytes (checked before anything is read). Default 64 MiB. */
+  readonly maxBytes?: number;
+}
+
+export const FIT_MAX_BYTES = 64 * 1024 * 1024;
+
+// Where a field's value goes: a record column, a message member, or nowhere.
+interface FieldPlan {
+  readonly offset: number;
+  readonly size: number;
+  readonly type: BaseType;
+  readonly spec?: FieldSpec;
+  readonly column?: RecordColumnName | 'balance';
+  readonly developer?: { readonly name: string; readonly scale: number; readonly offset: number };
+  readonly isTimestamp: boolean;
+}
+
+interface Definition {
+  readonly global: number;
+  readonly little: boolean;
+  readonly size: number;
+  readonly fields: readonly FieldPlan[];
+}
+
+const recordColumnOf: Readonly<Record<string, RecordColumnName>> = {
+  timestamp: 'timestamp',
+  latitude: 'latitude',
+  longitude: 'longitude',
+  altitude: 'altitude',
+  enhancedAltitude: 'altitude',
+  heartRate: 'heartRate',
+  cadence: 'cadence',
+  distance: 'distance',
+  speed: 'speed',
+  enhancedSpeed: 'speed',
+  power: 'power',
+  temperature: 'temperature',
+  leftTorqueEffectiveness: 'leftTorqueEffectiveness',
+  rightTorqueEffectiveness: 'rightTorqueEffectiveness',
+  leftPedalSmoothness: 'leftPedalSmoothness',
+  rightPedalSmoothness: 'rightPedalSmoothness',
+  combinedPedalSmoothness: 'combinedPedalSmoothness',
+};
+
+function convert(raw: number, spec: FieldSpec | undefined): number {
+  if (!spec) return raw;
+  switch (spec.conversion) {
+    case 'timestamp':
+      return raw + FIT_EPOCH_S;
+    case 'semicircles':
+      return raw * DEGREES_PER_SEMICIRCLE;
+    default:
+      return spec.scale !== undefined || spec.offset !== undefined
+        ? raw / (spec.scale ?? 1) - (spec.offset ?? 0)
+        : raw;
+  }
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+class ColumnBuilder {
+  length = 0;
+  private capacity = 1024;
+  readonly columns = new Map<string, Float64Array>();
+
+  column(name: string): Float64Array {
+    let column = this.columns.get(name);
+    if (!column) {
+      column = new Float64Array(this.capacity).fill(Number.NaN);
+      this.columns.set(name, column);
+    }
+    return column;
+  }
+
+  addRow(): number {
+    if (this.length === this.capacity) {
+      this.capacity *= 2;
+      for (const [name, column] of this.columns) {
+        const grown = new Float64Array(this.capacity).fill(Number.NaN);
+        grown.set(column);
+        this.columns.set(name, grown);
+      }
+    }
+    return this.length++;
+  }
+
+  finish(): RecordColumns {
+    const take = (name: string) =>
+      (this.columns.get(name) ?? new Float64Array(this.length).fill(Number.NaN)).slice(
+        0,
+        this.length,
+      );
+    const developer: Record<string, Float64Array> = {};
+    for (const name of this.columns.keys())
+      if (name.startsWith('dev:')) developer[name.slice(4)] = take(name);
+    const result: Record<string, unknown> = { length: this.length, developer };
+    for (const name of recordColumnNames) result[name] = take(name);
+    return result as RecordColumns;
+  }
+}
+
+interface DeveloperField {
+  readonly name: string;
+  readonly type: BaseType;
+  readonly scale: number;
+  readonly offset: number;
+}
+
+class FitReader {
+  private readonly view: DataView;
+  private readonly records = new ColumnBuilder();
+  private readonly lists = {
+    deviceInfo: [] as FitMessage[],
+    sport: [] as FitMessage[],
+    zonesTarget: [] as FitMessage[],
+    event: [] as FitMessage[],
+    lap: [] as FitMessage[],
+    session: [] as FitMessage[],
+    timeInZone: [] as FitMessage[],
+    developerDataId: [] as FitMessage[],
+    fieldDescription: [] as FitMessage[],
+  };
+  private fileId: FitMessage | undefined;
+  private skipped = 0;
+  private readonly developerFields = new Map<string, DeveloperField>();
+
+  private readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  readAll(): FitActivity {
+    let offset = 0;
+    let files = 0;
+    while (offset < this.bytes.length) {
+      offset = this.readFile(offset);
+      files++;
+    }
+    if (files === 0) throw fitError('empty', 'The file is empty', 0);
+    return {
+      ...(this.fileId ? { fileId: this.fileId } : {}),
+      deviceInfos: this.lists.deviceInfo,
+      sports: this.lists.sport,
+      zonesTargets: this.lists.zonesTarget,
+      events: this.lists.event,
+      laps: this.lists.lap,
+      sessions: this.lists.session,
+      timeInZones: this.lists.timeInZone,
+      developerDataIds: this.lists.developerDataId,
+      fieldDescriptions: this.lists.fieldDescription,
+      records: this.records.finish(),
+      skippedMessages: this.skipped,
+    };
+  }
+
+  // One FIT file from `start`: header, CRCs, then its messages. Returns where the next begins.
+  private readFile(start: number): number {
+    const { bytes, view } = this;
+    if (bytes.length - start < 12)
+      throw fitError('truncated', 'The file ends inside a FIT header', start);
+    const headerSize = bytes[start]!;
+    if (headerSize !== 12 && headerSize !== 14)
+      throw fitError('headerSize', `A FIT header is 12 or 14 bytes, not ${headerSize}`, start);
+    if (bytes.length - start < headerSize)
+      throw fitError('truncated', 'The file ends inside a FIT header', start);
+    if (
+      bytes[start + 8] !== 0x2e ||
+      bytes[start + 9] !== 0x46 ||
+      bytes[start + 10] !== 0x49 ||
+      bytes[start + 11] !== 0x54
+    ) {
+      throw fitError(
+        'signature',
+        'This is not a FIT file: ".FIT" is missing at bytes 8-11',
+        start + 8,
+      );
+    }
+    if (headerSize === 14) {
+      const stored = view.getUint16(start + 12, true);
+      if (stored !== 0 && stored !== fitCrc16(bytes, start, start + 12))
+        throw fitError('headerCrc', 'The FIT header CRC does not match', start + 12);
+    }
+    const dataSize = view.getUint32(start + 4, true);
+    const end = start + headerSize + dataSize;
+    if (end + 2 > bytes.length)
+      throw fitError(
+        'dataSize',
+        `The header announces ${dataSize} bytes of data but the file is shorter`,
+        start + 4,
+      );
+    if (fitCrc16(bytes, start, end) !== view.getUint16(end, true))
+      throw fitError('crc', 'The file CRC does not match: the file is damaged', end);
+    this.readMessages(start + headerSize, end);
+    return end + 2;
+  }
+
+  private readMessages(from: number, end: number): void {
+    const { bytes } = this;
+    const definitions: (Definition | undefined)[] = new Array<Definition | undefined>(16);
+    let lastTimestamp: number | undefined;
+    let position = from;
+    while (position < end) {
+      const header = bytes[position]!;
+      const headerAt = position;
+      position++;
+      if ((header & 0x80) !== 0) {
+        const definition = definitions[(header >> 5) & 0x03];
+        if (!definition)
+          throw fitError(
+            'undefinedLocalMessage',
+            `Compressed-timestamp message for local type ${(header >> 5) & 0x03} before its definition`,
+            headerAt,
+          );
+        if (lastTimestamp === undefined)
+          throw fitError(
+            'noTimestamp',
+            'Compressed-timestamp message before any timestamp',
+            headerAt,
+          );
+        const offsetS = header & 0x1f;
+        let timestamp = (lastTimestamp & ~0x1f) + offsetS;
+        if (offsetS < (lastTimestamp & 0x1f)) timestamp += 0x20;
+        lastTimestamp = timestamp;
+        if (position + definition.size > end)
+          throw fitError('truncated', 'A message runs past the end of the data', headerAt);
+        this.readData(definition, position, timestamp);
+        position += definition.size;
+      } else if ((header & 0x40) !== 0) {
+        position = this.readDefinition(header, position, end, definitions);
+      } else {
+        const definition = definitions[header & 0x0f];
+        if (!definition)
+          throw fitError(
+            'undefinedLocalMessage',
+            `Data message for local type ${header & 0x0f} before its definition`,
+            headerAt,
+          );
+        if (position + definition.size > end)
+          throw fitError('truncated', 'A message runs past the end of the data', headerAt);
+        const timestamp = this.readData(definition, position, undefined);
+        if (timestamp !== undefined) lastTimestamp = timestamp;
+        position += definition.size;
+      }
+    }
+  }
+
+  private readDefinition(
+    header: number,
+    position: number,
+    end: number,
+    definitions: (Definition | undefined)[],
+  ): number {
+    const { bytes, view } = this;
+    const at = position - 1;
+    if (position + 5 > end)
+      throw fitError('truncated', 'A definition runs past the end of the data', at);
+    const little = bytes[position + 1] === 0;
+    if (bytes[position + 1]! > 1)
+      throw fitError('badDefinition', `Unknown architecture ${bytes[position + 1]}`, position + 1);
+    const global = view.getUint16(position + 2, little);
+    const count = bytes[position + 4]!;
+    position += 5;
+    if (position + count * 3 > end)
+      throw fitError('truncated', 'A definition runs past the end of the data', at);
+    const spec = messageByNum.get(global);
+    const fields: FieldPlan[] = [];
+    let size = 0;
+    for (let i = 0; i < count; i++, position += 3) {
+      const num = bytes[position]!;
+      const fieldSize = bytes[position + 1]!;
+      const type = baseTypeOf(bytes[position + 2]!);
+      if (fieldSize === 0)
+        throw fitError(
+          'badDefinition',
+          `Field ${num} of message ${global} has size 0`,
+          position + 1,
+        );
+      const fieldSpec = spec?.fields.find((field) => field.num === num);
+      const usable = type !== undefined && fieldSize % type.size === 0 ? type : undefined;
+      fields.push({
+        offset: size,
+        size: fieldSize,
+        type: usable ?? { id: 0x0d, size: 1, name: 'byte' },
+        ...(fieldSpec && usable ? { spec: fieldSpec } : {}),
+        ...(global === MesgNum.record && fieldSpec && usable
+          ? {
+              column:
+                fieldSpec.name === 'leftRightBalance' ? 'balance' : recordColumnOf[fieldSpec.name],
+            }
+          : {}),
+        isTimestamp: num === 253 && usable !== undefined && usable.size === 4,
+      });
+      size += fieldSize;
+    }
+    if ((header & 0x20) !== 0) {
+      if (position + 1 > end)
+        throw fitError('truncated', 'A definition runs past the end of the data', at);
+      const developerCount = bytes[position]!;
+      position++;
+      if (position + developerCount * 3 > end)
+        throw fitError('truncated', 'A definition runs past the end of the data', at);
+      for (let i = 0; i < developerCount; i++, position += 3) {
+        const fieldSize = bytes[position + 1]!;
+        if (fieldSize === 0)
+          throw fitError('badDefinition', 'A developer field has size 0', position + 1);
+        const described = this.developerFields.get(`${bytes[position + 2]}:${bytes[position]}`);
+        const fits = described !== undefined && fieldSize % described.type.size === 0;
+        fields.push({
+          offset: size,
+          size: fieldSize,
+          type: fits ? described.type : { id: 0x0d, size: 1, name: 'byte' },
+          ...(fits
+            ? {
+                developer: {
+                  name: described.name,
+                  scale: described.scale,
+                  offset: described.offset,
+                },
+              }
+            : {}),
+          isTimestamp: false,
+        });
+        size += fieldSize;
+      }
+    }
+    definitions[header & 0x0f] = { global, little, size, fields };
+    return position;
+  }
+
+  // Reads one data message; returns its timestamp field, if any.
+  private readData(
+    definition: Definition,
+    at: number,
+    compressedTimestamp: number | undefined,
+  ): number | undefined {
+    const { view } = this;
+    const little = definition.little;
+    let timestamp: number | undefined;
+    if (definition.global === MesgNum.record) {
+      const row = this.records.addRow();
+      if (compressedTimestamp !== undefined)
+        this.records.column('timestamp')[row] = compressedTimestamp + FIT_EPOCH_S;
+      for (const field of definition.fields) {
+        if (field.developer) {
+          // The column exists once a record carries the field, even when its value is invalid.
+          const column = this.records.column(`dev:${field.developer.name}`);
+          const raw = readValue(view, at + field.offset, field.type, little);
+          if (raw !== undefined) column[row] = raw / field.developer.scale - field.developer.offset;
+          continue;
+        }
+        if (!field.column) continue;
+        const raw = readValue(view, at + field.offset, field.type, little);
+        if (field.isTimestamp && raw !== undefined) timestamp = raw;
+        if (raw === undefined) continue;
+        if (field.column === 'balance') {
+          const percent = raw & 0x7f;
+          this.records.column('leftRightBalance')[row] =
+            (raw & 0x80) !== 0 ? 100 - percent : percent;
+        } else {
+          this.records.column(field.column)[row] = convert(raw, field.spec);
+        }
+      }
+      return timestamp;
+    }
+    const spec = messageByNum.get(definition.global);
+    if (!spec) {
+      this.skipped++;
+      for (const field of definition.fields)
+        if (field.isTimestamp) timestamp = readValue(view, at + field.offset, field.type, little);
+      return timestamp;
+    }
+    const message: Record<string, FitValue> = {};
+    for (const field of definition.fields) {
+      const name = field.spec?.name ?? field.developer?.name;
+      if (name === undefined) continue;
+      const value = this.fieldValue(field, at, little);
+      if (field.isTimestamp && typeof value === 'number') timestamp = value - FIT_EPOCH_S;
+      if (value !== undefined)
+        Object.defineProperty(message, name, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    }
+    if (compressedTimestamp !== undefined && message.timestamp === undefined)
+      message.timestamp = compressedTimestamp + FIT_EPOCH_S;
+    this.store(spec.name, message);
+    return timestamp;
+  }
+
+  private fieldValue(field: FieldPlan, at: number, little: boolean): FitValue | undefined {
+    const { view, bytes } = this;
+    if (field.spec?.conversion === 'string') {
+      const start = at + field.offset;
+      let stop = start;
+      while (stop < start + field.size && bytes[stop] !== 0) stop++;
+      return stop > start ? utf8.decode(bytes.subarray(start, stop)) : undefined;
+    }
+    const count = field.size / field.type.size;
+    const one = (index: number) => {
+      const raw = readValue(view, at + field.offset + index * field.type.size, field.type, little);
+      if (raw === undefined) return undefined;
+      return field.developer
+        ? raw / field.developer.scale - field.developer.offset
+        : convert(raw, field.spec);
+    };
+    if (field.spec?.array || (count > 1 && !field.spec)) {
+      const values: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const value = one(i);
+        if (value !== undefined) values.push(value);
+      }
+      return values.length > 0 ? values : undefined;
+    }
+    return one(0);
+  }
+
+  private store(name: string, message: FitMessage): void {
+    if (name === 'fileId') {
+      this.fileId ??= message;
+      return;
+    }
+    if (name === 'fieldDescription') {
+      const index = message.developerDataIndex;
+      const num = message.fieldDefinitionNumber;
+      const type =
+        typeof message.fitBaseTypeId === 'number' ? baseTypeOf(message.fitBaseTypeId) : undefined;
+      if (
+        typeof index === 'number' &&
+        typeof num === 'number' &&
+        type &&
+        typeof message.fieldName === 'string'
+      ) {
+        const scale = typeof message.scale === 'number' && message.scale > 0 ? message.scale : 1;
+        const offset = typeof message.offset === 'number' ? message.offset : 0;
+        this.developerFields.set(`${index}:${num}`, {
+          name: message.fieldName,
+          type,
+          scale,
+          offset,
+        });
+      }
+    }
+    (this.lists as Record<string, FitMessage[]>)[name]?.push(message);
+  }
+}
+
+/**
+ * Decodes a FIT file (or several chained ones) into messages and columnar records.
+ *
+ * @remarks
+ * Checks the size cap, the header, its CRC and the file CRC before reading any message, so
+ * a damaged file is refused whole. Unknown messages are skipped and counted; unknown
+ * fields are skipped; invalid values (the base type's sentinel) are absent (NaN in record
+ * columns). Never throws: errors carry a code, a message id and a byte offset.
+ *
+ * @example
+ * const result = decodeFit(bytes);
+ * if (result.ok) result.value.records.power; // Float64Array of watts
+ */
+export function decodeFit(
+  input: Uint8Array | ArrayBuffer,
+  options: FitDecodeOptions = {},
+): DecodeResult<FitActivity> {
+  const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+  const maxBytes = options.maxBytes ?? FIT_MAX_BYTES;
+  if (bytes.length > maxBytes) {
+    return {
+      ok: false,
+      error: {
+        code: 'tooLarge',
+        messageId: 'activityFiles.fit.tooLarge',
+        message: `The file is larger than ${maxBytes} bytes`,
+        byteOffset: 0,
+      },
+    };
+  }
+  try {
+    return { ok: true, value: new FitReader(bytes).readAll() };
+  } catch (error) {
+    if (error instanceof DecodeFailure) return { ok: false, error: error.detail };
+    if (error instanceof RangeError) {
+      return {
+        ok: false,
+        error: {
+          code: 'truncated',
+          messageId: 'activityFiles.fit.truncated',
+          message: 'The file ends unexpectedly',
+          byteOffset: bytes.length,
+        },
+      };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,55 @@
+/** A decoded field value: a number in base units, text, or an array of numbers. */
+export type FitValue = number | string | readonly number[];
+
+/** A decoded FIT message other than `record`: field name to value; invalid fields are absent. */
+export type FitMessage = { readonly [field: string]: FitValue };
+
+/** Names of the record columns, in base units (degrees, metres, m/s, W, bpm, rpm, °C, %). */
+export const recordColumnNames = [
+  'timestamp',
+  'latitude',
+  'longitude',
+  'altitude',
+  'heartRate',
+  'cadence',
+  'distance',
+  'speed',
+  'power',
+  'temperature',
+  'leftRightBalance',
+  'leftTorqueEffectiveness',
+  'rightTorqueEffectiveness',
+  'leftPedalSmoothness',
+  'rightPedalSmoothness',
+  'combinedPedalSmoothness',
+] as const;
+
+export type RecordColumnName = (typeof recordColumnNames)[number];
+
+/**
+ * The `record` messages as columns: one `Float64Array` per field, NaN where a record lacks
+ * it. `timestamp` is in Unix seconds; `leftRightBalance` is the left leg's percent.
+ */
+export type RecordColumns = {
+  readonly length: number;
+  readonly developer: Readonly<Record<string, Float64Array>>;
+} & {
+  readonly [name in RecordColumnName]: Float64Array;
+};
+
+/** A decoded FIT file (chained files are concatenated). */
+export interface FitActivity {
+  readonly fileId?: FitMessage;
+  readonly deviceInfos: readonly FitMessage[];
+  readonly sports: readonly FitMessage[];
+  readonly zonesTargets: readonly FitMessage[];
+  readonly events: readonly FitMessage[];
+  readonly laps: readonly FitMessage[];
+  readonly sessions: readonly FitMessage[];
+  readonly timeInZones: readonly FitMessage[];
+  readonly developerDataIds: readonly FitMessage[];
+  readonly fieldDescriptions: readonly FitMessage[];
+  readonly records: RecordColumns;
+  /** Messages of types this codec does not read, skipped. */
+  readonly skippedMessages: number;
+}
