@@ -13,3 +13,12 @@ export {
 } from './fit/types.ts';
 export { activityOverview, type ActivityOverview, type ActivityStreams } from './fit/streams.ts';
 export { activityFromStreams, type ActivityMetadata } from './fit/fromStreams.ts';
+export {
+  parseGpx,
+  type GpxLimits,
+  type GpxPart,
+  type GpxPoints,
+  type GpxRoute,
+  type GpxWaypoint,
+} from './gpx/parse.ts';
+export { simplifyLine } from './gpx/simplify.ts';

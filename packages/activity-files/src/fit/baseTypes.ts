@@ -179,3 +179,167 @@ export function writeValue(
       for (let i = 0; i < type.size; i++) view.setUint8(offset + i, 0xff);
   }
 }
+
+/**
+ * A small integer naming how to read a base type in one byte order, for `readNumber`: the
+ * record hot path resolves it once per definition instead of switching on the type per value.
+ */
+export function readerKind(type: BaseType, little: boolean): number {
+  const order = little || type.size === 1 ? 0 : 16;
+  switch (type.id) {
+    case 0x00:
+    case 0x02:
+    case 0x0d:
+      return 1;
+    case 0x01:
+      return 2;
+    case 0x0a:
+      return 3;
+    case 0x84:
+      return 4 + order;
+    case 0x83:
+      return 5 + order;
+    case 0x8b:
+      return 6 + order;
+    case 0x86:
+      return 7 + order;
+    case 0x85:
+      return 8 + order;
+    case 0x8c:
+      return 9 + order;
+    default:
+      return little ? 0 : 16;
+  }
+}
+
+/**
+ * Reads one value by `readerKind`; NaN for the invalid sentinel. Kinds 0 and 16 (floats,
+ * 64-bit types) go through `readValue`.
+ */
+export function readNumber(
+  bytes: Uint8Array,
+  view: DataView,
+  offset: number,
+  kind: number,
+  type: BaseType,
+): number {
+  let value: number;
+  switch (kind) {
+    case 1:
+      value = bytes[offset]!;
+      return value === 0xff ? Number.NaN : value;
+    case 2:
+      value = (bytes[offset]! << 24) >> 24;
+      return value === 0x7f ? Number.NaN : value;
+    case 3:
+      value = bytes[offset]!;
+      return value === 0 ? Number.NaN : value;
+    case 4:
+      value = bytes[offset]! | (bytes[offset + 1]! << 8);
+      return value === 0xffff ? Number.NaN : value;
+    case 20:
+      value = (bytes[offset]! << 8) | bytes[offset + 1]!;
+      return value === 0xffff ? Number.NaN : value;
+    case 5:
+      value = ((bytes[offset]! | (bytes[offset + 1]! << 8)) << 16) >> 16;
+      return value === 0x7fff ? Number.NaN : value;
+    case 21:
+      value = (((bytes[offset]! << 8) | bytes[offset + 1]!) << 16) >> 16;
+      return value === 0x7fff ? Number.NaN : value;
+    case 6:
+      value = bytes[offset]! | (bytes[offset + 1]! << 8);
+      return value === 0 ? Number.NaN : value;
+    case 22:
+      value = (bytes[offset]! << 8) | bytes[offset + 1]!;
+      return value === 0 ? Number.NaN : value;
+    case 7:
+    case 9:
+      value =
+        (bytes[offset]! |
+          (bytes[offset + 1]! << 8) |
+          (bytes[offset + 2]! << 16) |
+          (bytes[offset + 3]! << 24)) >>>
+        0;
+      return value === (kind === 7 ? 0xffffffff : 0) ? Number.NaN : value;
+    case 23:
+    case 25:
+      value =
+        ((bytes[offset]! << 24) |
+          (bytes[offset + 1]! << 16) |
+          (bytes[offset + 2]! << 8) |
+          bytes[offset + 3]!) >>>
+        0;
+      return value === (kind === 23 ? 0xffffffff : 0) ? Number.NaN : value;
+    case 8:
+      value =
+        bytes[offset]! |
+        (bytes[offset + 1]! << 8) |
+        (bytes[offset + 2]! << 16) |
+        (bytes[offset + 3]! << 24);
+      return value === 0x7fffffff ? Number.NaN : value;
+    case 24:
+      value =
+        (bytes[offset]! << 24) |
+        (bytes[offset + 1]! << 16) |
+        (bytes[offset + 2]! << 8) |
+        bytes[offset + 3]!;
+      return value === 0x7fffffff ? Number.NaN : value;
+    default:
+      return readValue(view, offset, type, kind === 0) ?? Number.NaN;
+  }
+}
+
+/**
+ * Reads `count` values of one kind, the first at `start`, each `stride` bytes after the last,
+ * into `out` (NaN for invalid). The common kinds have their own loops.
+ */
+export function readColumn(
+  bytes: Uint8Array,
+  view: DataView,
+  start: number,
+  stride: number,
+  count: number,
+  kind: number,
+  type: BaseType,
+  out: Float64Array,
+): void {
+  let at = start;
+  switch (kind) {
+    case 1:
+      for (let r = 0; r < count; r++, at += stride) {
+        const value = bytes[at]!;
+        out[r] = value === 0xff ? Number.NaN : value;
+      }
+      return;
+    case 4:
+      for (let r = 0; r < count; r++, at += stride) {
+        const value = bytes[at]! | (bytes[at + 1]! << 8);
+        out[r] = value === 0xffff ? Number.NaN : value;
+      }
+      return;
+    case 5:
+      for (let r = 0; r < count; r++, at += stride) {
+        const value = ((bytes[at]! | (bytes[at + 1]! << 8)) << 16) >> 16;
+        out[r] = value === 0x7fff ? Number.NaN : value;
+      }
+      return;
+    case 7:
+      for (let r = 0; r < count; r++, at += stride) {
+        const value =
+          (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>>
+          0;
+        out[r] = value === 0xffffffff ? Number.NaN : value;
+      }
+      return;
+    case 8:
+      for (let r = 0; r < count; r++, at += stride) {
+        const value =
+          bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
+        out[r] = value === 0x7fffffff ? Number.NaN : value;
+      }
+      return;
+    default:
+      for (let r = 0; r < count; r++, at += stride)
+        out[r] = readNumber(bytes, view, at, kind, type);
+  }
+}

@@ -1,6 +1,13 @@
 import { DecodeFailure, fitError, type DecodeResult } from '../errors.ts';
 import { fitCrc16 } from '../fitCrc.ts';
-import { baseTypeOf, readValue, type BaseType } from './baseTypes.ts';
+import {
+  baseTypeOf,
+  readColumn,
+  readerKind,
+  readNumber,
+  readValue,
+  type BaseType,
+} from './baseTypes.ts';
 import {
   DEGREES_PER_SEMICIRCLE,
   FIT_EPOCH_S,
@@ -41,6 +48,8 @@ interface Definition {
   readonly little: boolean;
   readonly size: number;
   readonly fields: readonly FieldPlan[];
+  /** For `record` messages: the fields that land in columns, resolved once. */
+  readonly recordPlan?: readonly RecordFieldPlan[];
 }
 
 const recordColumnOf: Readonly<Record<string, RecordColumnName>> = {
@@ -78,46 +87,93 @@ function convert(raw: number, spec: FieldSpec | undefined): number {
 }
 
 const utf8 = new TextDecoder('utf-8');
+// `recordColumnNames` are the first slots, in order.
+const TIMESTAMP_SLOT = recordColumnNames.indexOf('timestamp');
 
+// Grows one Float64Array per column; columns are addressed by slot number in the hot path.
 class ColumnBuilder {
   length = 0;
   private capacity = 1024;
-  readonly columns = new Map<string, Float64Array>();
+  readonly arrays: Float64Array[] = [];
+  private readonly slots = new Map<string, number>();
 
-  column(name: string): Float64Array {
-    let column = this.columns.get(name);
-    if (!column) {
-      column = new Float64Array(this.capacity).fill(Number.NaN);
-      this.columns.set(name, column);
+  constructor() {
+    for (const name of recordColumnNames) this.slot(name);
+  }
+
+  slot(name: string): number {
+    let slot = this.slots.get(name);
+    if (slot === undefined) {
+      slot = this.arrays.length;
+      this.slots.set(name, slot);
+      this.arrays.push(new Float64Array(this.capacity).fill(Number.NaN));
     }
-    return column;
+    return slot;
+  }
+
+  // Makes room for `rows` more rows at once (a guess from the bytes left), within a bound.
+  reserve(rows: number): void {
+    const wanted = Math.min(this.length + rows, this.length + (1 << 20));
+    if (wanted > this.capacity) this.grow(wanted);
+  }
+
+  /** Adds `count` rows; returns the first. */
+  addRows(count: number): number {
+    if (this.length + count > this.capacity)
+      this.grow(Math.max(this.capacity * 2, this.length + count));
+    const first = this.length;
+    this.length += count;
+    return first;
   }
 
   addRow(): number {
-    if (this.length === this.capacity) {
-      this.capacity *= 2;
-      for (const [name, column] of this.columns) {
-        const grown = new Float64Array(this.capacity).fill(Number.NaN);
-        grown.set(column);
-        this.columns.set(name, grown);
-      }
-    }
+    if (this.length === this.capacity) this.grow(this.capacity * 2);
     return this.length++;
   }
 
+  private grow(capacity: number): void {
+    this.capacity = capacity;
+    for (let i = 0; i < this.arrays.length; i++) {
+      const grown = new Float64Array(capacity).fill(Number.NaN);
+      grown.set(this.arrays[i]!.subarray(0, this.length));
+      this.arrays[i] = grown;
+    }
+  }
+
   finish(): RecordColumns {
-    const take = (name: string) =>
-      (this.columns.get(name) ?? new Float64Array(this.length).fill(Number.NaN)).slice(
-        0,
-        this.length,
-      );
+    // A column at least half used is handed out as a view rather than copied.
+    const take = (slot: number) => {
+      const array = this.arrays[slot]!;
+      return this.length * 2 >= this.capacity
+        ? array.subarray(0, this.length)
+        : array.slice(0, this.length);
+    };
     const developer: Record<string, Float64Array> = {};
-    for (const name of this.columns.keys())
-      if (name.startsWith('dev:')) developer[name.slice(4)] = take(name);
     const result: Record<string, unknown> = { length: this.length, developer };
-    for (const name of recordColumnNames) result[name] = take(name);
+    for (const [name, slot] of this.slots) {
+      if (name.startsWith('dev:')) developer[name.slice(4)] = take(slot);
+      else result[name] = take(slot);
+    }
     return result as RecordColumns;
   }
+}
+
+// How a record field's raw value becomes a column value.
+const SCALED = 0;
+const TIMESTAMP = 1;
+const SEMICIRCLES = 2;
+const BALANCE = 3;
+type RecordMode = typeof SCALED | typeof TIMESTAMP | typeof SEMICIRCLES | typeof BALANCE;
+
+interface RecordFieldPlan {
+  readonly offset: number;
+  readonly type: BaseType;
+  readonly kind: number;
+  readonly slot: number;
+  readonly mode: RecordMode;
+  readonly scale: number;
+  readonly add: number;
+  readonly isTimestamp: boolean;
 }
 
 interface DeveloperField {
@@ -142,6 +198,7 @@ class FitReader {
     fieldDescription: [] as FitMessage[],
   };
   private fileId: FitMessage | undefined;
+  private scratch = new Float64Array(1024);
   private skipped = 0;
   private readonly developerFields = new Map<string, DeveloperField>();
 
@@ -259,11 +316,85 @@ class FitReader {
           );
         if (position + definition.size > end)
           throw fitError('truncated', 'A message runs past the end of the data', headerAt);
+        if (definition.recordPlan) {
+          // Consecutive records under the same header have one layout at a fixed stride:
+          // read them column by column.
+          const stride = definition.size + 1;
+          let count = 1;
+          while (
+            position + count * stride + definition.size <= end &&
+            bytes[position - 1 + count * stride] === header
+          )
+            count++;
+          const timestamp = this.readRecordRun(definition.recordPlan, position, stride, count);
+          if (timestamp !== undefined) lastTimestamp = timestamp;
+          position += count * stride - 1;
+          continue;
+        }
         const timestamp = this.readData(definition, position, undefined);
         if (timestamp !== undefined) lastTimestamp = timestamp;
         position += definition.size;
       }
     }
+  }
+
+  // `count` record messages of one plan, the first at `at`, each `stride` bytes after the
+  // last. Returns the last valid timestamp field among them.
+  private readRecordRun(
+    plan: readonly RecordFieldPlan[],
+    at: number,
+    stride: number,
+    count: number,
+  ): number | undefined {
+    const { bytes, view, records } = this;
+    const first = records.addRows(count);
+    const arrays = records.arrays;
+    if (this.scratch.length < count)
+      this.scratch = new Float64Array(Math.max(count, this.scratch.length * 2));
+    const raw = this.scratch;
+    let timestamp: number | undefined;
+    for (let f = 0; f < plan.length; f++) {
+      const field = plan[f]!;
+      readColumn(bytes, view, at + field.offset, stride, count, field.kind, field.type, raw);
+      const column = arrays[field.slot]!;
+      if (field.isTimestamp)
+        for (let r = count - 1; r >= 0; r--)
+          if (raw[r] === raw[r]) {
+            timestamp = raw[r];
+            break;
+          }
+      switch (field.mode) {
+        case SCALED: {
+          const scale = field.scale;
+          const add = field.add;
+          for (let r = 0; r < count; r++) {
+            const value = raw[r]!;
+            if (value === value) column[first + r] = value / scale + add;
+          }
+          break;
+        }
+        case TIMESTAMP:
+          for (let r = 0; r < count; r++) {
+            const value = raw[r]!;
+            if (value === value) column[first + r] = value + FIT_EPOCH_S;
+          }
+          break;
+        case SEMICIRCLES:
+          for (let r = 0; r < count; r++) {
+            const value = raw[r]!;
+            if (value === value) column[first + r] = value * DEGREES_PER_SEMICIRCLE;
+          }
+          break;
+        default:
+          for (let r = 0; r < count; r++) {
+            const value = raw[r]!;
+            if (value !== value) continue;
+            const percent = value & 0x7f;
+            column[first + r] = (value & 0x80) !== 0 ? 100 - percent : percent;
+          }
+      }
+    }
+    return timestamp;
   }
 
   private readDefinition(
@@ -345,8 +476,96 @@ class FitReader {
         size += fieldSize;
       }
     }
-    definitions[header & 0x0f] = { global, little, size, fields };
+    const recordPlan = global === MesgNum.record ? this.planRecord(fields, little) : undefined;
+    if (recordPlan) this.records.reserve(Math.floor((end - position) / (size + 1)));
+    definitions[header & 0x0f] = {
+      global,
+      little,
+      size,
+      fields,
+      ...(recordPlan ? { recordPlan } : {}),
+    };
     return position;
+  }
+
+  private planRecord(fields: readonly FieldPlan[], little: boolean): RecordFieldPlan[] {
+    const plan: RecordFieldPlan[] = [];
+    for (const field of fields) {
+      const base = {
+        offset: field.offset,
+        type: field.type,
+        kind: readerKind(field.type, little),
+        isTimestamp: field.isTimestamp,
+      };
+      if (field.developer) {
+        // The column exists once a record definition carries the field.
+        plan.push({
+          ...base,
+          slot: this.records.slot(`dev:${field.developer.name}`),
+          mode: SCALED,
+          scale: field.developer.scale,
+          add: -field.developer.offset,
+        });
+        continue;
+      }
+      if (!field.column) continue;
+      const spec = field.spec;
+      const mode: RecordMode =
+        field.column === 'balance'
+          ? BALANCE
+          : spec?.conversion === 'timestamp'
+            ? TIMESTAMP
+            : spec?.conversion === 'semicircles'
+              ? SEMICIRCLES
+              : SCALED;
+      plan.push({
+        ...base,
+        slot: this.records.slot(field.column === 'balance' ? 'leftRightBalance' : field.column),
+        mode,
+        scale: spec?.scale ?? 1,
+        add: -(spec?.offset ?? 0),
+      });
+    }
+    return plan;
+  }
+
+  // The hot path: one `record` message into the columns, by its resolved plan.
+  private readRecord(
+    plan: readonly RecordFieldPlan[],
+    at: number,
+    compressedTimestamp: number | undefined,
+  ): number | undefined {
+    const { view } = this;
+    let timestamp: number | undefined;
+    const bytes = this.bytes;
+    const records = this.records;
+    const row = records.addRow();
+    const arrays = records.arrays;
+    if (compressedTimestamp !== undefined)
+      arrays[TIMESTAMP_SLOT]![row] = compressedTimestamp + FIT_EPOCH_S;
+    for (let i = 0; i < plan.length; i++) {
+      const field = plan[i]!;
+      const raw = readNumber(bytes, view, at + field.offset, field.kind, field.type);
+      if (raw !== raw) continue; // NaN: the invalid sentinel
+      if (field.isTimestamp) timestamp = raw;
+      const column = arrays[field.slot]!;
+      switch (field.mode) {
+        case SCALED:
+          column[row] = raw / field.scale + field.add;
+          break;
+        case TIMESTAMP:
+          column[row] = raw + FIT_EPOCH_S;
+          break;
+        case SEMICIRCLES:
+          column[row] = raw * DEGREES_PER_SEMICIRCLE;
+          break;
+        default: {
+          const percent = raw & 0x7f;
+          column[row] = (raw & 0x80) !== 0 ? 100 - percent : percent;
+        }
+      }
+    }
+    return timestamp;
   }
 
   // Reads one data message; returns its timestamp field, if any.
@@ -358,32 +577,8 @@ class FitReader {
     const { view } = this;
     const little = definition.little;
     let timestamp: number | undefined;
-    if (definition.global === MesgNum.record) {
-      const row = this.records.addRow();
-      if (compressedTimestamp !== undefined)
-        this.records.column('timestamp')[row] = compressedTimestamp + FIT_EPOCH_S;
-      for (const field of definition.fields) {
-        if (field.developer) {
-          // The column exists once a record carries the field, even when its value is invalid.
-          const column = this.records.column(`dev:${field.developer.name}`);
-          const raw = readValue(view, at + field.offset, field.type, little);
-          if (raw !== undefined) column[row] = raw / field.developer.scale - field.developer.offset;
-          continue;
-        }
-        if (!field.column) continue;
-        const raw = readValue(view, at + field.offset, field.type, little);
-        if (field.isTimestamp && raw !== undefined) timestamp = raw;
-        if (raw === undefined) continue;
-        if (field.column === 'balance') {
-          const percent = raw & 0x7f;
-          this.records.column('leftRightBalance')[row] =
-            (raw & 0x80) !== 0 ? 100 - percent : percent;
-        } else {
-          this.records.column(field.column)[row] = convert(raw, field.spec);
-        }
-      }
-      return timestamp;
-    }
+    const plan = definition.recordPlan;
+    if (plan) return this.readRecord(plan, at, compressedTimestamp);
     const spec = messageByNum.get(definition.global);
     if (!spec) {
       this.skipped++;
