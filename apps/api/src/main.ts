@@ -1,13 +1,16 @@
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer } from './server.ts';
+import { createApp } from './app.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 
-const server = await buildServer({
-  logger: process.env.LOG_LEVEL !== 'silent',
+const { server } = await createApp({
+  dataDir: resolve(process.env.DATA_DIR ?? join(repoRoot, 'data')),
+  ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+  logger: process.env.LOG_LEVEL === 'silent' ? false : { level: process.env.LOG_LEVEL ?? 'info' },
+  demo: process.env.DEMO_DATA !== '0',
   staticRoots: {
     publicSite: join(repoRoot, 'apps', 'public-site', 'dist'),
     athletePortal: join(repoRoot, 'apps', 'athlete-portal', 'dist'),
@@ -20,7 +23,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) return;
     closing = true;
-    server.log.info(`${signal}: closing`);
+    server.log.info(`${signal}: finishing requests in flight, then stopping`);
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),

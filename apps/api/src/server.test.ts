@@ -3,12 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { LocalBlobStore } from './blobStore.ts';
+import { configFromEnv } from './config.ts';
+import { openDatabase, type Database } from './db/db.ts';
 import { buildServer } from './server.ts';
+import { AnalysisPool } from './workouts/pool.ts';
 
 describe('API server', () => {
   let dir: string;
   let server: FastifyInstance;
   let base: string;
+  let db: Database;
+  const pool = new AnalysisPool(1);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'xoss-api-'));
@@ -20,7 +26,12 @@ describe('API server', () => {
       writeFileSync(join(dir, name, 'index.html'), body);
     }
     writeFileSync(join(dir, 'portal', 'assets', 'app.js'), 'console.log(1)');
+    db = await openDatabase();
     server = await buildServer({
+      db,
+      blobs: new LocalBlobStore(join(dir, 'files')),
+      config: configFromEnv({}),
+      pool,
       staticRoots: { publicSite: join(dir, 'site'), athletePortal: join(dir, 'portal') },
     });
     await server.listen({ port: 0, host: '127.0.0.1' });
@@ -31,6 +42,8 @@ describe('API server', () => {
 
   afterAll(async () => {
     await server.close();
+    await db.close();
+    await pool.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

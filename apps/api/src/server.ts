@@ -1,14 +1,24 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import fastifyCors from '@fastify/cors';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import {
-  ErrorCode,
-  errorMessage,
-  errorStatus,
-  ownerOfPath,
-  type ErrorCode as Code,
-} from '@xoss/api-contract';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { ErrorCode, isErrorCode, openApiDocument, ownerOfPath } from '@xoss/api-contract';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { Sessions } from './auth/sessions.ts';
+import type { BlobStore } from './blobStore.ts';
+import type { ApiConfig } from './config.ts';
+import type { Database } from './db/db.ts';
+import { ApiError, sendError } from './http.ts';
+import { authRoutes } from './routes/auth.ts';
+import { articleIdError, contentRoutes } from './routes/content.ts';
+import { deviceRoutes } from './routes/devices.ts';
+import { routebookRoutes } from './routes/routebooks.ts';
+import { workoutRoutes } from './routes/workouts.ts';
+import type { Services } from './services.ts';
+import { AnalysisPool } from './workouts/pool.ts';
+
+export { sendError } from './http.ts';
 
 /** Where the built front ends are; any of them may be missing (then only the API answers). */
 export interface StaticRoots {
@@ -18,28 +28,129 @@ export interface StaticRoots {
 }
 
 export interface ServerOptions {
-  logger?: boolean;
-  staticRoots?: StaticRoots;
-}
-
-/** Sends the failure envelope of api.md for one error code. */
-export function sendError(reply: FastifyReply, code: Code, detail: string): FastifyReply {
-  return reply.status(errorStatus[code]).send({ code, msg: errorMessage[code], detail });
+  readonly db: Database;
+  readonly blobs: BlobStore;
+  readonly config: ApiConfig;
+  readonly logger?: boolean | object;
+  readonly staticRoots?: StaticRoots;
+  readonly pool?: AnalysisPool;
+  /** Milliseconds since the epoch; tests pass fake time. */
+  readonly now?: () => number;
 }
 
 function existing(path: string | undefined): string | undefined {
   return path !== undefined && existsSync(join(path, 'index.html')) ? path : undefined;
 }
 
+// Fastify's own client errors, mapped to the API's codes.
+const fastifyErrors: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [ErrorCode.ValidationFailed, 'The body is not valid JSON'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [ErrorCode.ValidationFailed, 'The JSON body is empty'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    ErrorCode.UnsupportedFile,
+    'This content type is not accepted here',
+  ],
+  FST_ERR_CTP_BODY_TOO_LARGE: [ErrorCode.PayloadTooLarge, 'The request body is too large'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
+    ErrorCode.ValidationFailed,
+    'The Content-Length does not match the body',
+  ],
+  FST_ERR_CTP_INVALID_TYPE: [ErrorCode.ValidationFailed, 'The content type is invalid'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [
+    ErrorCode.ValidationFailed,
+    'The upload is not multipart/form-data',
+  ],
+};
+
 /** Builds the server: the API under /api and, when given, the built apps on the same origin. */
-export async function buildServer(options: ServerOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    requestTimeout: 120_000,
+    connectionTimeout: 130_000,
+    return503OnClosing: true,
+    genReqId: () => crypto.randomUUID(),
+  });
+  const now = options.now ?? Date.now;
+  const securityLog = (event: string, fields: Record<string, unknown>) =>
+    app.log.info({ security: event, at: new Date(now()).toISOString(), ...fields }, event);
+  const pool = options.pool ?? new AnalysisPool();
+  const services: Services = {
+    db: options.db,
+    blobs: options.blobs,
+    config,
+    now,
+    log: app.log,
+    pool,
+    sessions: new Sessions(options.db, config, securityLog, now),
+  };
+  if (!options.pool) app.addHook('onClose', () => pool.close());
+
+  await app.register(fastifyCors, {
+    // Same-origin calls carry no CORS; other origins only when configured (never `*`).
+    origin: (origin, callback) =>
+      callback(null, origin !== undefined && config.allowedOrigins.includes(origin)),
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Xoss-Product'],
+    credentials: false,
+    maxAge: 600,
+  });
+  await app.register(fastifyMultipart, { throwFileSizeLimit: true });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
+  });
+
+  // A bad article id (not a number) gets the spec's text, not a generic validation error.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const match = /^\/api\/v2\/posts\/([^/?]+)\//.exec(request.url);
+    done(match && !/^[1-9]\d{0,9}$/.test(match[1]!) ? articleIdError() : undefined);
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      if (error.code === ErrorCode.Forbidden || error.code === ErrorCode.TokenInvalid)
+        securityLog('authorization.failed', {
+          url: request.url.split('?')[0],
+          ip: request.ip,
+          code: error.code,
+        });
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      return sendError(reply, error.code, error.message, error.errors);
+    }
+    const known = fastifyErrors[error.code];
+    if (known) return sendError(reply, known[0], known[1]);
+    if (error.statusCode === 413)
+      return sendError(reply, ErrorCode.PayloadTooLarge, 'The request is too large');
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+      return sendError(reply, ErrorCode.ValidationFailed, 'The request is not valid');
+    request.log.error({ err: error }, 'unexpected error');
+    // No stack, SQL or token in the body: only the request id to quote.
+    return sendError(
+      reply,
+      ErrorCode.Internal,
+      `Something went wrong on our side (request ${request.id})`,
+    );
+  });
+
+  authRoutes(app, services);
+  workoutRoutes(app, services);
+  deviceRoutes(app, services);
+  routebookRoutes(app, services);
+  contentRoutes(app, services);
+  const openApi = openApiDocument();
+  app.get('/api/openapi.json', () => openApi);
+
   const site = existing(options.staticRoots?.publicSite);
   const portal = existing(options.staticRoots?.athletePortal);
   const storybook = existing(options.staticRoots?.storybook);
-
-  app.get('/api/health', () => ({ code: 0, msg: 'success', data: { status: 'ok' } }));
-
   const appRoots = [site, portal].filter((root): root is string => root !== undefined);
   if (appRoots.length > 0) {
     await app.register(fastifyStatic, {
@@ -74,3 +185,5 @@ export async function buildServer(options: ServerOptions = {}): Promise<FastifyI
 
   return app;
 }
+
+export { isErrorCode };

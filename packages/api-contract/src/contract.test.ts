@@ -41,3 +41,27 @@ describe('ownerOfPath', () => {
     expect(ownerOfPath('/product/xossnav')).toBe('public-site');
   });
 });
+
+describe('endpoints and OpenAPI', () => {
+  it('fills paths and generates an OpenAPI path for every endpoint', async () => {
+    const { endpoints, openApiDocument, pathFor } = await import('./endpoints.ts');
+    expect(pathFor('getWorkout', { id: 12 })).toBe('/api/v2/workouts/12/');
+    expect(() => pathFor('getWorkout')).toThrow(/missing id/);
+    const document = openApiDocument() as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
+    for (const [name, endpoint] of Object.entries(endpoints))
+      expect(document.paths[endpoint.path]?.[endpoint.method.toLowerCase()]?.operationId).toBe(
+        name,
+      );
+  });
+
+  it('rejects unknown members and keeps the spec login shape', async () => {
+    const { athletePatchSchema, loginRequestSchema } = await import('./schemas.ts');
+    expect(athletePatchSchema.safeParse({ owner_id: 3 }).success).toBe(false);
+    expect(loginRequestSchema.parse({ email: ' a@b.co ', password: ' p ' })).toEqual({
+      email: 'a@b.co',
+      password: ' p ',
+    });
+  });
+});

@@ -7,3 +7,13 @@ export {
   type ErrorEnvelope,
 } from './envelope.ts';
 export { originRoutes, ownerOfPath, type OriginOwner } from './originRoutes.ts';
+export * from './schemas.ts';
+export {
+  endpoints,
+  openApiDocument,
+  pathFor,
+  type Access,
+  type Endpoint,
+  type EndpointName,
+  type ReplyOf,
+} from './endpoints.ts';

@@ -1,0 +1,44 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { LocalBlobStore } from './blobStore.ts';
+import { configFromEnv, type ApiConfig } from './config.ts';
+import { openDatabase, type Database } from './db/db.ts';
+import { seedDemo } from './seed.ts';
+import { buildServer, type StaticRoots } from './server.ts';
+
+export interface AppOptions {
+  /** Folder for the embedded database and the local blob store. */
+  readonly dataDir: string;
+  readonly databaseUrl?: string;
+  readonly config?: ApiConfig;
+  readonly logger?: boolean | object;
+  readonly staticRoots?: StaticRoots;
+  /** Seed the demo data into an empty database. */
+  readonly demo?: boolean;
+}
+
+/** The whole API: database (embedded or `databaseUrl`), blob store, demo data, server. */
+export async function createApp(
+  options: AppOptions,
+): Promise<{ server: FastifyInstance; db: Database }> {
+  if (!options.databaseUrl) await mkdir(join(options.dataDir, 'db'), { recursive: true });
+  const db = await openDatabase(
+    options.databaseUrl
+      ? { databaseUrl: options.databaseUrl }
+      : { dataDir: join(options.dataDir, 'db') },
+  );
+  const blobs = new LocalBlobStore(join(options.dataDir, 'files'));
+  await blobs.sweepTemporary();
+  const server = await buildServer({
+    db,
+    blobs,
+    config: options.config ?? configFromEnv(),
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(options.staticRoots ? { staticRoots: options.staticRoots } : {}),
+  });
+  server.addHook('onClose', () => db.close());
+  await server.ready();
+  if (options.demo) await seedDemo(server, db, blobs);
+  return { server, db };
+}

@@ -1,0 +1,48 @@
+import { pbkdf2, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import argon2 from 'argon2';
+
+const pbkdf2Async = promisify(pbkdf2);
+
+// argon2's defaults (m = 64 MiB, t = 3, p = 4) exceed ASVS Appendix C's argon2id floor.
+const OPTIONS = { type: argon2.argon2id, memoryCost: 65536, timeCost: 3, parallelism: 4 } as const;
+
+/** An argon2id hash of a password exactly as typed (any characters, any length we accept). */
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, OPTIONS);
+}
+
+// Compared against when the e-mail is unknown, so both failures take the same time.
+let dummy: Promise<string> | undefined;
+export function dummyHash(): Promise<string> {
+  dummy ??= hashPassword('not a real password: timing equaliser');
+  return dummy;
+}
+
+export interface Verification {
+  readonly ok: boolean;
+  /** A new hash to store when the old one is a legacy or weaker format. */
+  readonly upgrade?: string;
+}
+
+/**
+ * Checks a password against a stored hash: argon2id, or a legacy Django
+ * `pbkdf2_sha256$iterations$salt$base64` hash (then upgraded to argon2id).
+ */
+export async function verifyPassword(stored: string, password: string): Promise<Verification> {
+  if (stored.startsWith('$argon2')) {
+    const ok = await argon2.verify(stored, password).catch(() => false);
+    return ok && argon2.needsRehash(stored, OPTIONS)
+      ? { ok, upgrade: await hashPassword(password) }
+      : { ok };
+  }
+  const legacy = /^pbkdf2_sha256\$(\d{1,7})\$([^$]{1,128})\$([A-Za-z0-9+/=]{40,64})$/.exec(stored);
+  if (legacy) {
+    const [, iterations, salt, expected] = legacy as unknown as [string, string, string, string];
+    const want = Buffer.from(expected, 'base64');
+    const got = await pbkdf2Async(password, salt, Number(iterations), want.length, 'sha256');
+    const ok = got.length === want.length && timingSafeEqual(got, want);
+    return ok ? { ok, upgrade: await hashPassword(password) } : { ok };
+  }
+  return { ok: false };
+}

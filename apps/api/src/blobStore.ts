@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+
+/**
+ * Where uploaded and served files live. Keys are ours (`workouts/<uuid>.fit`), never a
+ * user-supplied name. A local folder by default; S3-compatible storage implements the same.
+ */
+export interface BlobStore {
+  /** Writes the whole value or nothing: readers never see a half-written file. */
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  get(key: string): Promise<Buffer>;
+  /** A stream of bytes `start..end` (inclusive), for downloads and range requests. */
+  stream(key: string, range?: { start: number; end: number }): Readable;
+  size(key: string): Promise<number | undefined>;
+  delete(key: string): Promise<void>;
+  /** Every key under a prefix (for the orphan sweep at start). */
+  list(prefix: string): Promise<string[]>;
+}
+
+const KEY = /^[a-z0-9-]+(\/[A-Za-z0-9._-]+)+$/;
+
+/** A `BlobStore` in a local folder; writes go to a temporary file renamed into place. */
+export class LocalBlobStore implements BlobStore {
+  readonly root: string;
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  private path(key: string): string {
+    if (!KEY.test(key) || key.includes('..')) throw new Error(`Bad blob key ${key}`);
+    const path = resolve(this.root, key);
+    if (!path.startsWith(this.root + sep)) throw new Error(`Bad blob key ${key}`);
+    return path;
+  }
+
+  async put(key: string, bytes: Uint8Array): Promise<void> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = join(this.root, '.tmp', `${randomUUID()}.part`);
+    await mkdir(dirname(temporary), { recursive: true });
+    try {
+      await writeFile(temporary, bytes, { flush: true });
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  get(key: string): Promise<Buffer> {
+    return readFile(this.path(key));
+  }
+
+  stream(key: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.path(key), range);
+  }
+
+  async size(key: string): Promise<number | undefined> {
+    try {
+      return (await stat(this.path(key))).size;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    try {
+      const names = await readdir(join(this.root, prefix));
+      return names.map((name) => `${prefix}/${name}`);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Removes temporary files a crash left behind. */
+  async sweepTemporary(): Promise<void> {
+    await rm(join(this.root, '.tmp'), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+
+/** Everything the API reads from its environment, with the defaults of a local run. */
+export interface ApiConfig {
+  /** HS256 secret of the tokens. Random per process when unset (sessions end on restart). */
+  readonly jwtSecret: string;
+  readonly accessTtlS: number;
+  readonly refreshTtlS: number;
+  /** Absolute session cap: no refresh beyond this many seconds after the login. */
+  readonly sessionCapS: number;
+  /** A refresh token presented again within this window is a race, not a theft. */
+  readonly refreshGraceS: number;
+  /** Origins other than the API's own that may call it from a browser (CORS). */
+  readonly allowedOrigins: readonly string[];
+  /** Whether `X-Forwarded-For` comes from a trusted reverse proxy. */
+  readonly trustProxy: boolean;
+  readonly loginFailuresPerAccount: number;
+  readonly loginAttemptsPerIp: number;
+  readonly loginWindowS: number;
+  readonly maxFitBytes: number;
+  readonly maxGpxBytes: number;
+  /** Time a request handler may take before the client gets 503. */
+  readonly handlerTimeoutMs: number;
+}
+
+const number = (value: string | undefined, fallback: number) => {
+  const parsed = Number(value);
+  return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
+};
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  return {
+    jwtSecret: env.JWT_SECRET ?? randomBytes(32).toString('hex'),
+    accessTtlS: number(env.ACCESS_TOKEN_TTL_S, 10 * 60),
+    refreshTtlS: number(env.REFRESH_TOKEN_TTL_S, 7 * 24 * 3600),
+    sessionCapS: number(env.SESSION_CAP_S, 30 * 24 * 3600),
+    refreshGraceS: number(env.REFRESH_GRACE_S, 10),
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    loginFailuresPerAccount: number(env.LOGIN_FAILURES_PER_ACCOUNT, 20),
+    loginAttemptsPerIp: number(env.LOGIN_ATTEMPTS_PER_IP, 100),
+    loginWindowS: number(env.LOGIN_WINDOW_S, 15 * 60),
+    maxFitBytes: number(env.MAX_FIT_BYTES, 32 * 1024 * 1024),
+    maxGpxBytes: number(env.MAX_GPX_BYTES, 16 * 1024 * 1024),
+    handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 60_000),
+  };
+}

@@ -1,0 +1,50 @@
+// `pnpm --filter @xoss/api create-user <email> <username>`: creates a user (sign-up happens
+// in the company's app). The password is read from XOSS_PASSWORD or standard input.
+import { randomUUID } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { text } from 'node:stream/consumers';
+import { fileURLToPath } from 'node:url';
+import { hashPassword } from './auth/passwords.ts';
+import { openDatabase, type Database } from './db/db.ts';
+
+/** Creates a user; throws when the e-mail is taken or the password is too short. */
+export async function createUser(
+  db: Database,
+  email: string,
+  username: string,
+  password: string,
+): Promise<number> {
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new Error(`Not an e-mail address: ${email}`);
+  if (password.length < 8) throw new Error('The password needs at least 8 characters');
+  const [row] = await db.query<{ id: number }>(
+    `INSERT INTO users (uuid, email, username, password_hash) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING RETURNING id`,
+    [randomUUID(), email.toLowerCase(), username, await hashPassword(password)],
+  );
+  if (!row) throw new Error(`A user with the e-mail ${email} exists already`);
+  return row.id;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [email, username] = process.argv.slice(2);
+  if (!email || !username) {
+    console.error('Usage: create-user <email> <username>   (password from XOSS_PASSWORD or stdin)');
+    process.exit(2);
+  }
+  const password = process.env.XOSS_PASSWORD ?? (await text(process.stdin)).replace(/\r?\n$/, '');
+  const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  const db = await openDatabase(
+    process.env.DATABASE_URL
+      ? { databaseUrl: process.env.DATABASE_URL }
+      : { dataDir: join(resolve(process.env.DATA_DIR ?? join(repoRoot, 'data')), 'db') },
+  );
+  try {
+    const id = await createUser(db, email, username, password);
+    console.log(`Created user ${id} <${email}>`);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exitCode = 1;
+  } finally {
+    await db.close();
+  }
+}

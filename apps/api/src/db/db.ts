@@ -1,0 +1,135 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { migrations } from './migrations.ts';
+
+/** Runs SQL with `$1`-style parameters; the same text runs on PGlite and on PostgreSQL. */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+/** The one query layer of the API: plain SQL of the PostgreSQL dialect, with transactions. */
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction: everything it wrote appears together or not at all. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+class PgliteDatabase implements Database {
+  readonly kind = 'pglite';
+  readonly #db: PGlite;
+  constructor(db: PGlite) {
+    this.#db = db;
+  }
+  async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return (await this.#db.query<Row>(sql, params as unknown[])).rows;
+  }
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#db.transaction((tx) =>
+      work({
+        query: async <Row>(sql: string, params: readonly unknown[] = []) =>
+          (await tx.query<Row>(sql, params as unknown[])).rows,
+      }),
+    );
+  }
+  close(): Promise<void> {
+    return this.#db.close();
+  }
+  async dump(): Promise<Blob> {
+    return this.#db.dumpDataDir('none');
+  }
+}
+
+class PostgresDatabase implements Database {
+  readonly kind = 'postgres';
+  readonly #pool: pg.Pool;
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+  async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return (await this.#pool.query(sql, params as unknown[])).rows as Row[];
+  }
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work({
+        query: async <Row>(sql: string, params: readonly unknown[] = []) =>
+          (await client.query(sql, params as unknown[])).rows as Row[],
+      });
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+  close(): Promise<void> {
+    return this.#pool.end();
+  }
+}
+
+// bigint counts (count(*)) come back as numbers; they stay far below 2^53 here.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export interface OpenOptions {
+  /** `postgres://...`: a real server. Otherwise the embedded database. */
+  readonly databaseUrl?: string;
+  /** Folder of the embedded database; in memory when absent. */
+  readonly dataDir?: string;
+  /** A dump (`dumpDataDir`) to start the embedded database from, for fast tests. */
+  readonly loadDataDir?: Blob;
+}
+
+/** Opens the database and brings its schema up to date. */
+export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
+  let db: Database;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A dropped idle connection must not crash the process.
+    pool.on('error', () => undefined);
+    db = new PostgresDatabase(pool);
+  } else {
+    db = new PgliteDatabase(
+      await PGlite.create({
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      }),
+    );
+  }
+  await migrate(db);
+  return db;
+}
+
+/** Dumps an embedded database (tests clone a migrated template from it). */
+export function dumpEmbedded(db: Database): Promise<Blob> {
+  if (!(db instanceof PgliteDatabase)) throw new Error('Only the embedded database can be dumped');
+  return db.dump();
+}
+
+/** Applies the migrations not applied yet, in order, each in its own transaction. */
+export async function migrate(db: Database): Promise<void> {
+  await db.query(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  const done = new Set(
+    (await db.query<{ version: number }>('SELECT version FROM schema_migrations')).map(
+      (row) => row.version,
+    ),
+  );
+  for (const [index, sql] of migrations.entries()) {
+    const version = index + 1;
+    if (done.has(version)) continue;
+    await db.transaction(async (tx) => {
+      // Concurrent starters on one PostgreSQL: the second waits, then finds it applied.
+      if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(4242)');
+      const again = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [version]);
+      if (again.length > 0) return;
+      for (const statement of sql.split(/;\s*\n/).filter((part) => part.trim() !== ''))
+        await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+    });
+  }
+}

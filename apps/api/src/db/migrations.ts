@@ -1,0 +1,140 @@
+// The schema, as numbered migrations: never edit one that has shipped; add the next.
+export const migrations: readonly string[] = [
+  `
+CREATE TABLE users (
+  id serial PRIMARY KEY,
+  uuid uuid NOT NULL UNIQUE,
+  email text NOT NULL,
+  username text NOT NULL,
+  password_hash text NOT NULL,
+  avatar_url text,
+  ftp integer,
+  max_hr integer,
+  distance_unit integer NOT NULL DEFAULT 0,
+  temperature_unit text NOT NULL DEFAULT 'c',
+  active boolean NOT NULL DEFAULT true,
+  token_version integer NOT NULL DEFAULT 0,
+  quota_bytes bigint NOT NULL DEFAULT 536870912,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX users_email ON users (lower(email));
+
+CREATE TABLE refresh_tokens (
+  jti uuid PRIMARY KEY,
+  family uuid NOT NULL,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  auth_time bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  used_at bigint,
+  revoked_at bigint
+);
+CREATE INDEX refresh_tokens_family ON refresh_tokens (family);
+CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id);
+
+CREATE TABLE workouts (
+  id serial PRIMARY KEY,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  name text NOT NULL,
+  sport_type integer NOT NULL,
+  start_time timestamptz NOT NULL,
+  indoor boolean NOT NULL,
+  distance_m double precision NOT NULL,
+  moving_time_s double precision NOT NULL,
+  total_time_s double precision NOT NULL,
+  speed_avg_ms double precision,
+  hr_avg double precision,
+  power_avg double precision,
+  elevation_gain_m double precision,
+  tss double precision,
+  summary jsonb NOT NULL,
+  device_summary jsonb NOT NULL,
+  bounds jsonb,
+  share_id text UNIQUE,
+  file_key text NOT NULL,
+  file_bytes integer NOT NULL,
+  idempotency_key text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (user_id, idempotency_key)
+);
+CREATE INDEX workouts_user_start ON workouts (user_id, start_time DESC, id DESC);
+
+CREATE TABLE workout_streams (
+  workout_id integer PRIMARY KEY REFERENCES workouts (id) ON DELETE CASCADE,
+  length integer NOT NULL,
+  data bytea NOT NULL
+);
+
+CREATE TABLE workout_curves (
+  workout_id integer PRIMARY KEY REFERENCES workouts (id) ON DELETE CASCADE,
+  power bytea,
+  speed bytea
+);
+
+CREATE TABLE devices (
+  id serial PRIMARY KEY,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  serial text NOT NULL,
+  model text NOT NULL,
+  firmware_version text NOT NULL,
+  manufacture text NOT NULL,
+  layout jsonb,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (user_id, serial)
+);
+
+CREATE TABLE routebooks (
+  id serial PRIMARY KEY,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  title text NOT NULL,
+  description text NOT NULL,
+  distance_m double precision NOT NULL,
+  elevation_gain_m double precision NOT NULL,
+  elevation_loss_m double precision NOT NULL,
+  points integer NOT NULL,
+  has_time boolean NOT NULL,
+  bounds jsonb NOT NULL,
+  preview jsonb NOT NULL,
+  file_key text NOT NULL,
+  file_name text NOT NULL,
+  file_bytes integer NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX routebooks_user ON routebooks (user_id, id DESC);
+
+CREATE TABLE map_regions (
+  id serial PRIMARY KEY,
+  model text NOT NULL,
+  name text NOT NULL,
+  bbox jsonb NOT NULL,
+  file_key text NOT NULL,
+  size_bytes bigint NOT NULL
+);
+
+CREATE TABLE posts (
+  id serial PRIMARY KEY,
+  author_id integer REFERENCES users (id) ON DELETE SET NULL,
+  author_name text NOT NULL,
+  language text NOT NULL,
+  title text NOT NULL,
+  body text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX posts_language ON posts (language, id DESC);
+
+CREATE TABLE post_likes (
+  post_id integer NOT NULL REFERENCES posts (id) ON DELETE CASCADE,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  PRIMARY KEY (post_id, user_id)
+);
+
+CREATE TABLE post_comments (
+  id serial PRIMARY KEY,
+  post_id integer NOT NULL REFERENCES posts (id) ON DELETE CASCADE,
+  user_id integer REFERENCES users (id) ON DELETE SET NULL,
+  author_name text NOT NULL,
+  body text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX post_comments_post ON post_comments (post_id, id)
+`,
+];

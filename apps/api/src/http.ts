@@ -1,0 +1,55 @@
+import { ErrorCode, errorMessage, errorStatus, type ErrorCode as Code } from '@xoss/api-contract';
+import type { FastifyReply } from 'fastify';
+import type { z } from 'zod';
+
+/** A client error with its API code; the error handler turns it into the envelope. */
+export class ApiError extends Error {
+  readonly code: Code;
+  readonly errors: readonly { path: string; message: string }[] | undefined;
+  readonly headers: Record<string, string>;
+  constructor(
+    code: Code,
+    detail: string,
+    options: {
+      errors?: { path: string; message: string }[];
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(detail);
+    this.code = code;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const notFound = (what: string) => new ApiError(ErrorCode.NotFound, `${what} not found`);
+
+/** Sends the failure envelope of api.md. */
+export function sendError(
+  reply: FastifyReply,
+  code: Code,
+  detail: string,
+  errors?: readonly { path: string; message: string }[],
+): FastifyReply {
+  return reply
+    .status(errorStatus[code])
+    .send({ code, msg: errorMessage[code], detail, ...(errors ? { errors } : {}) });
+}
+
+/** The success envelope. */
+export const ok = <T>(data: T) => ({ code: 0 as const, msg: 'success' as const, data });
+
+/** Parses with a contract schema; failure is a 10400 listing every problem. */
+export function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const errors = result.error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.') || where,
+    message: issue.message,
+  }));
+  throw new ApiError(
+    ErrorCode.ValidationFailed,
+    `Please check required fields: ${errors.map((error) => error.path).join(', ')}`,
+    { errors },
+  );
+}

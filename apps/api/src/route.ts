@@ -1,0 +1,75 @@
+import { endpoints, type EndpointName } from '@xoss/api-contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Sessions } from './auth/sessions.ts';
+import { ok, parse } from './http.ts';
+
+type Parsed<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+export interface Context<N extends EndpointName> {
+  /** The signed-in user (always set unless the endpoint is public; maybe set when it is). */
+  readonly userId: number | undefined;
+  readonly params: Parsed<(typeof endpoints)[N] extends { params: infer P } ? P : undefined>;
+  readonly query: Parsed<(typeof endpoints)[N] extends { query: infer Q } ? Q : undefined>;
+  readonly body: Parsed<(typeof endpoints)[N] extends { body: infer B } ? B : undefined>;
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+}
+
+/** `/api/v2/workouts/{id}/` → `/api/v2/workouts/:id/` */
+export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * Registers one endpoint of the contract: authentication by its access level, then its
+ * params, query and JSON body parsed with its schemas (10400 listing every problem). The
+ * handler's return value is sent in the success envelope; binary handlers send it themselves.
+ */
+export function route<N extends EndpointName>(
+  app: FastifyInstance,
+  sessions: Sessions,
+  name: N,
+  handler: (context: Context<N>) => unknown,
+): void {
+  const endpoint: (typeof endpoints)[EndpointName] = endpoints[name];
+  const users = new WeakMap<FastifyRequest, number | undefined>();
+  app.route({
+    method: endpoint.method,
+    url: fastifyPath(endpoint.path),
+    // Authentication runs before the body is parsed: a cross-site form post without a
+    // token is a 401, whatever its content type.
+    onRequest: async (request) => {
+      const authorization = request.headers.authorization;
+      users.set(
+        request,
+        endpoint.access === 'public'
+          ? authorization
+            ? await sessions.authenticate(authorization).catch(() => undefined)
+            : undefined
+          : await sessions.authenticate(authorization),
+      );
+    },
+    handler: async (request, reply) => {
+      const userId = users.get(request);
+      const schemas = endpoint as {
+        params?: z.ZodType;
+        query?: z.ZodType;
+        body?: z.ZodType | 'multipart';
+      };
+      const context = {
+        userId,
+        params: schemas.params ? parse(schemas.params, request.params, 'id') : undefined,
+        query: schemas.query ? parse(schemas.query, request.query, 'query') : undefined,
+        body:
+          schemas.body && schemas.body !== 'multipart'
+            ? parse(schemas.body, request.body, 'body')
+            : undefined,
+        request,
+        reply,
+      } as Context<N>;
+      const data = await handler(context);
+      if (endpoint.reply === 'binary') return reply;
+      if (endpoint.access !== 'public') reply.header('cache-control', 'no-store');
+      return ok(data);
+    },
+  });
+}

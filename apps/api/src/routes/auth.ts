@@ -1,0 +1,75 @@
+import { ErrorCode } from '@xoss/api-contract';
+import type { FastifyInstance } from 'fastify';
+import { ApiError, notFound } from '../http.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+
+interface AthleteRow {
+  id: number;
+  uuid: string;
+  username: string;
+  email: string;
+  avatar_url: string | null;
+  ftp: number | null;
+  max_hr: number | null;
+  distance_unit: number;
+  temperature_unit: 'c' | 'f';
+}
+
+const athleteReply = (row: AthleteRow) => ({
+  id: String(row.id),
+  uuid: row.uuid,
+  username: row.username,
+  email: row.email,
+  profile: { avatar_url: row.avatar_url },
+  settings: {
+    ftp: row.ftp,
+    max_hr: row.max_hr,
+    distance_unit: row.distance_unit === 0 ? (0 as const) : (1 as const),
+    temperature_unit: row.temperature_unit,
+  },
+});
+
+export function authRoutes(app: FastifyInstance, services: Services): void {
+  const { sessions, db } = services;
+
+  route(app, sessions, 'login', ({ body, request }) =>
+    sessions.login(body.email, body.password, request.ip),
+  );
+  route(app, sessions, 'refresh', ({ body, request }) =>
+    sessions.refresh(body.refresh, request.ip),
+  );
+  route(app, sessions, 'logout', async ({ body }) => {
+    await sessions.logout(body.refresh);
+    return {};
+  });
+
+  const own = async (userId: number | undefined, id: number) => {
+    if (id !== userId)
+      throw new ApiError(ErrorCode.Forbidden, 'You can only see and change your own profile');
+    const [row] = await db.query<AthleteRow>('SELECT * FROM users WHERE id = $1', [id]);
+    if (!row) throw notFound('Athlete');
+    return row;
+  };
+
+  route(app, sessions, 'getAthlete', async ({ userId, params }) =>
+    athleteReply(await own(userId, params.id)),
+  );
+  route(app, sessions, 'patchAthlete', async ({ userId, params, body }) => {
+    const row = await own(userId, params.id);
+    const settings = { ...athleteReply(row).settings, ...body.settings };
+    const [updated] = await db.query<AthleteRow>(
+      `UPDATE users SET username = $1, ftp = $2, max_hr = $3, distance_unit = $4, temperature_unit = $5
+       WHERE id = $6 RETURNING *`,
+      [
+        body.username ?? row.username,
+        settings.ftp,
+        settings.max_hr,
+        settings.distance_unit,
+        settings.temperature_unit,
+        row.id,
+      ],
+    );
+    return athleteReply(updated!);
+  });
+}

@@ -1,0 +1,113 @@
+import { ErrorCode } from '@xoss/api-contract';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../http.ts';
+import type { Services } from '../services.ts';
+
+/** The paginated reply of api.md with absolute-path `next` and `previous` links. */
+export function pageReply<T>(
+  request: FastifyRequest,
+  query: { page: number; page_size: number },
+  count: number,
+  results: T[],
+) {
+  const link = (page: number) => {
+    const url = new URL(request.url, 'http://local');
+    url.searchParams.set('page', String(page));
+    url.searchParams.set('page_size', String(query.page_size));
+    return `${url.pathname}${url.search}`;
+  };
+  return {
+    count,
+    next: query.page * query.page_size < count ? link(query.page + 1) : null,
+    previous: query.page > 1 ? link(query.page - 1) : null,
+    results,
+  };
+}
+
+export interface Upload {
+  readonly bytes: Uint8Array;
+  readonly filename: string;
+  readonly fields: Record<string, string>;
+}
+
+/**
+ * Reads a multipart upload with one file part named `file` and a few text fields, within
+ * the size limit (413), the right extension (415) and the user's storage quota (413).
+ */
+export async function readUpload(
+  request: FastifyRequest,
+  services: Services,
+  userId: number,
+  rules: { maxBytes: number; extension: string; kind: string },
+): Promise<Upload> {
+  if (!request.isMultipart())
+    throw new ApiError(
+      ErrorCode.ValidationFailed,
+      `Send the ${rules.kind} file as multipart/form-data in the field "file"`,
+      {
+        errors: [{ path: 'file', message: 'Required' }],
+      },
+    );
+  const fields: Record<string, string> = {};
+  let file: { bytes: Uint8Array; filename: string } | undefined;
+  try {
+    for await (const part of request.parts({
+      limits: { fileSize: rules.maxBytes, files: 1, fields: 8, parts: 9, fieldSize: 8192 },
+    })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          throw new ApiError(
+            ErrorCode.ValidationFailed,
+            `Unexpected file field "${part.fieldname}"`,
+            {
+              errors: [{ path: part.fieldname, message: 'Unexpected file' }],
+            },
+          );
+        }
+        const buffer = await part.toBuffer();
+        file = {
+          bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength),
+          filename: part.filename,
+        };
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const code = (error as { code?: string }).code ?? '';
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new ApiError(
+        ErrorCode.PayloadTooLarge,
+        `The file is larger than ${Math.round(rules.maxBytes / 1048576)} MB`,
+      );
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw new ApiError(ErrorCode.PayloadTooLarge, 'Too many parts: send one file and its fields');
+    throw new ApiError(ErrorCode.ValidationFailed, 'The upload is not valid multipart/form-data');
+  }
+  if (!file)
+    throw new ApiError(ErrorCode.ValidationFailed, `Choose a ${rules.kind} file`, {
+      errors: [{ path: 'file', message: 'Required' }],
+    });
+  if (!file.filename.toLowerCase().endsWith(rules.extension))
+    throw new ApiError(
+      ErrorCode.UnsupportedFile,
+      `Only ${rules.extension.toUpperCase().slice(1)} files (${rules.extension}) can be uploaded here`,
+      {
+        errors: [{ path: 'file', message: 'Wrong file type' }],
+      },
+    );
+  const [usage] = await services.db.query<{ used: number; quota: number }>(
+    `SELECT (SELECT coalesce(sum(file_bytes), 0) FROM workouts WHERE user_id = $1)::float8
+          + (SELECT coalesce(sum(file_bytes), 0) FROM routebooks WHERE user_id = $1)::float8 AS used,
+            quota_bytes::float8 AS quota FROM users WHERE id = $1`,
+    [userId],
+  );
+  if (usage && usage.used + file.bytes.length > usage.quota)
+    throw new ApiError(
+      ErrorCode.PayloadTooLarge,
+      `Your storage quota of ${Math.round(usage.quota / 1048576)} MB is full: delete old files first`,
+    );
+  return { ...file, fields };
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, routebookFieldsSchema, type Routebook } from '@xoss/api-contract';
+import { parseGpx } from '@xoss/activity-files';
+import type { FastifyInstance } from 'fastify';
+import { ApiError, notFound, parse } from '../http.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+import { pageReply, readUpload } from './common.ts';
+
+interface RoutebookRow {
+  id: number;
+  user_id: number;
+  title: string;
+  description: string;
+  distance_m: number;
+  elevation_gain_m: number;
+  elevation_loss_m: number;
+  points: number;
+  has_time: boolean;
+  bounds: Routebook['bounds'];
+  preview: Routebook['preview'];
+  file_key: string;
+  file_name: string;
+  created_at: Date;
+}
+
+const routebookReply = (row: RoutebookRow): Routebook => ({
+  id: row.id,
+  title: row.title,
+  description: row.description,
+  distance_m: row.distance_m,
+  elevation_gain_m: row.elevation_gain_m,
+  elevation_loss_m: row.elevation_loss_m,
+  points: row.points,
+  has_time: row.has_time,
+  bounds: row.bounds,
+  preview: row.preview,
+  created_at: new Date(row.created_at).toISOString(),
+});
+
+/** Re-validates a GPX with the parser the browser used, then stores file and row together. */
+export async function storeRoutebook(
+  services: Services,
+  userId: number,
+  bytes: Uint8Array,
+  fields: { title: string; description: string },
+): Promise<number> {
+  const parsed = parseGpx(bytes, { maxBytes: services.config.maxGpxBytes, timeBudgetMs: 1000 });
+  if (!parsed.ok)
+    throw new ApiError(
+      ErrorCode.UnsupportedFile,
+      `This GPX file cannot be read: ${parsed.error.message}${parsed.error.line ? ` (line ${parsed.error.line})` : ''}`,
+      { errors: [{ path: 'file', message: parsed.error.messageId }] },
+    );
+  const route = parsed.value;
+  const preview = Array.from(route.preview, (index) => [
+    route.points.latitude[index]!,
+    route.points.longitude[index]!,
+  ]);
+  const fileKey = `routebooks/${randomUUID()}.gpx`;
+  await services.blobs.put(fileKey, bytes);
+  try {
+    const [row] = await services.db.query<{ id: number }>(
+      `INSERT INTO routebooks (user_id, title, description, distance_m, elevation_gain_m, elevation_loss_m, points, has_time, bounds, preview, file_key, file_name, file_bytes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+      [
+        userId,
+        fields.title,
+        fields.description,
+        route.distanceM,
+        route.elevationGainM,
+        route.elevationLossM,
+        route.points.length,
+        route.hasTime,
+        JSON.stringify({
+          min_lat: route.bounds.minLatitude,
+          min_lon: route.bounds.minLongitude,
+          max_lat: route.bounds.maxLatitude,
+          max_lon: route.bounds.maxLongitude,
+        }),
+        JSON.stringify(preview),
+        fileKey,
+        `${fields.title.replace(/[^\w .-]+/g, '_').slice(0, 80) || 'route'}.gpx`,
+        bytes.length,
+      ],
+    );
+    return row!.id;
+  } catch (error) {
+    await services.blobs.delete(fileKey).catch(() => undefined);
+    throw error;
+  }
+}
+
+export function routebookRoutes(app: FastifyInstance, services: Services): void {
+  const { sessions, db } = services;
+
+  const own = async (userId: number | undefined, id: number) => {
+    const [row] = await db.query<RoutebookRow>(
+      'SELECT * FROM routebooks WHERE id = $1 AND user_id = $2',
+      [id, userId],
+    );
+    if (!row) throw notFound('Routebook');
+    return row;
+  };
+
+  route(app, sessions, 'listRoutebooks', async ({ userId, query, request }) => {
+    const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM routebooks WHERE user_id = $1',
+      [userId],
+    );
+    const rows = await db.query<RoutebookRow>(
+      `SELECT * FROM routebooks WHERE user_id = $1 ORDER BY id DESC LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}`,
+      [userId],
+    );
+    return pageReply(request, query, count, rows.map(routebookReply));
+  });
+
+  route(app, sessions, 'uploadRoutebook', async ({ userId, request, reply }) => {
+    const upload = await readUpload(request, services, userId!, {
+      maxBytes: services.config.maxGpxBytes,
+      extension: '.gpx',
+      kind: 'GPX',
+    });
+    const fields = parse(routebookFieldsSchema, upload.fields, 'title');
+    const id = await storeRoutebook(services, userId!, upload.bytes, fields);
+    reply.status(201);
+    return routebookReply(await own(userId, id));
+  });
+
+  route(app, sessions, 'routebookGpx', async ({ userId, params, reply }) => {
+    const row = await own(userId, params.id);
+    const bytes = await services.blobs.get(row.file_key);
+    return reply
+      .header('content-type', 'application/gpx+xml')
+      .header(
+        'content-disposition',
+        `attachment; filename="routebook-${row.id}.gpx"; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
+      )
+      .header('cache-control', 'no-store')
+      .send(bytes);
+  });
+
+  route(app, sessions, 'deleteRoutebook', async ({ userId, params }) => {
+    const row = await own(userId, params.id);
+    await db.query('DELETE FROM routebooks WHERE id = $1', [row.id]);
+    await services.blobs.delete(row.file_key).catch(() => undefined);
+    return {};
+  });
+}

@@ -1,0 +1,193 @@
+import { activityFromStreams, encodeFit } from '@xoss/activity-files';
+import { seededRandom, simulateRide } from '@xoss/workout-stats';
+import type { FastifyInstance } from 'fastify';
+import type { BlobStore } from './blobStore.ts';
+import { createUser } from './createUser.ts';
+import type { Database } from './db/db.ts';
+import { multipartBody } from './testing/multipart.ts';
+
+/** The demo athlete of a local run (also in the README). */
+export const DEMO_USER = {
+  email: 'demo@xoss.co',
+  username: 'Demo Rider',
+  password: 'ride-xoss-2026',
+} as const;
+
+const DAY = 86_400;
+
+/** A GPX track of a simulated ride, as a planner or device would export it. */
+export function demoGpx(seed: number, seconds: number, withTime: boolean): string {
+  const ride = simulateRide({
+    seconds,
+    seed,
+    start: { latitude: 22.54 + seed * 0.01, longitude: 113.93 + seed * 0.01 },
+  });
+  const points: string[] = [];
+  for (let i = 0; i < seconds; i += 5) {
+    const time = withTime
+      ? `<time>${new Date((1_760_000_000 + i) * 1000).toISOString()}</time>`
+      : '';
+    points.push(
+      `<trkpt lat="${ride.latitude![i]!.toFixed(6)}" lon="${ride.longitude![i]!.toFixed(6)}"><ele>${ride.altitude![i]!.toFixed(1)}</ele>${time}</trkpt>`,
+    );
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="XOSS demo" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Demo route ${seed}</name><trkseg>${points.join('')}</trkseg></trk></gpx>`;
+}
+
+/**
+ * Seeds an empty database through the real API: the demo athlete, devices of several
+ * models, ~30 simulated rides written as real FIT files and imported by POST, routebooks,
+ * map regions with small packages and articles in several languages. Does nothing when the
+ * demo athlete exists.
+ */
+export async function seedDemo(
+  server: FastifyInstance,
+  db: Database,
+  blobs: BlobStore,
+  options: { workouts?: number; now?: number } = {},
+): Promise<void> {
+  const [existing] = await db.query('SELECT id FROM users WHERE email = $1', [DEMO_USER.email]);
+  if (existing) return;
+  const userId = await createUser(db, DEMO_USER.email, DEMO_USER.username, DEMO_USER.password);
+  await db.query('UPDATE users SET ftp = 250, max_hr = 188 WHERE id = $1', [userId]);
+  const login = await server.inject({
+    method: 'POST',
+    url: '/api/v1/jwt-token/',
+    payload: { email: DEMO_USER.email, password: DEMO_USER.password },
+  });
+  const { access } = login.json<{ data: { access: string } }>().data;
+  const headers = { authorization: `Bearer ${access}` };
+
+  for (const [serial, model] of [
+    ['NAVP2024001', 'NAV+'],
+    ['SPRT2023042', 'SPRINT'],
+    ['G2PL2025007', 'G2+'],
+  ] as const)
+    await server.inject({
+      method: 'POST',
+      url: '/api/v2/devices/',
+      headers,
+      payload: { serial, model },
+    });
+
+  const random = seededRandom(2017);
+  const now = Math.floor((options.now ?? Date.now()) / 1000);
+  const count = options.workouts ?? 30;
+  for (let i = 0; i < count; i++) {
+    const indoor = i % 5 === 3;
+    const seconds = 1800 + Math.floor(random() * 5400);
+    const ride = simulateRide({
+      seconds,
+      seed: 100 + i,
+      indoor,
+      ftpWatts: 250,
+      maxHeartRate: 188,
+      start: { latitude: 22.5 + random() * 0.2, longitude: 113.9 + random() * 0.2 },
+      stops: indoor ? [] : [[Math.floor(seconds / 2), 60 + Math.floor(random() * 240)]],
+    });
+    // Spread over the last year, with more in the last weeks (for the comparison periods).
+    const daysAgo = i < 10 ? i * 3 + 1 : 30 + (i - 10) * 16;
+    const startTime = now - daysAgo * DAY - 7 * 3600;
+    const fit = encodeFit(
+      activityFromStreams(ride, {
+        startTime,
+        sport: 2,
+        settings: { ftpWatts: 250, maxHeartRate: 188 },
+      }),
+    );
+    const name = indoor ? `Indoor intervals #${i + 1}` : `Morning ride #${i + 1}`;
+    const { body, contentType } = multipartBody(
+      { name },
+      { name: 'file', filename: `ride-${i + 1}.fit`, bytes: fit },
+    );
+    const reply = await server.inject({
+      method: 'POST',
+      url: '/api/v2/workouts/',
+      headers: { ...headers, 'content-type': contentType },
+      payload: body,
+    });
+    if (reply.statusCode !== 201) throw new Error(`Demo import ${i + 1} failed: ${reply.body}`);
+  }
+
+  for (const [seed, title, withTime] of [
+    [1, 'Shenzhen Bay loop', false],
+    [2, 'Wutong Mountain climb', true],
+    [3, 'Dameisha coast', false],
+  ] as const) {
+    const { body, contentType } = multipartBody(
+      { title, description: `A demo route: ${title}.` },
+      {
+        name: 'file',
+        filename: `${title}.gpx`,
+        bytes: new TextEncoder().encode(demoGpx(seed, 3600, withTime)),
+        type: 'application/gpx+xml',
+      },
+    );
+    await server.inject({
+      method: 'POST',
+      url: '/api/v2/routebooks/',
+      headers: { ...headers, 'content-type': contentType },
+      payload: body,
+    });
+  }
+
+  const regions = [
+    ['NAV+', 'China South', [108, 18, 118, 26]],
+    ['NAV+', 'China East', [116, 24, 123, 35]],
+    ['NAV+', 'Japan', [129, 30, 146, 46]],
+    ['NAV+', 'Central Europe', [5, 45, 17, 55]],
+    ['SPRINT', 'Asia', [60, -10, 150, 55]],
+    ['SPRINT', 'Europe', [-25, 34, 45, 72]],
+    ['SPRINT', 'North America', [-170, 15, -50, 72]],
+  ] as const;
+  for (const [index, [model, name, bbox]] of regions.entries()) {
+    // Small stand-in packages: real map data is served from object storage in production.
+    const bytes = new Uint8Array(64 * 1024 + index * 4096);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(random() * 256);
+    const key = `maps/${model === 'NAV+' ? 'navplus' : 'sprint'}-${index}.map`;
+    await blobs.put(key, bytes);
+    await db.query(
+      'INSERT INTO map_regions (model, name, bbox, file_key, size_bytes) VALUES ($1, $2, $3, $4, $5)',
+      [model, name, JSON.stringify(bbox), key, bytes.length],
+    );
+  }
+
+  const articles = [
+    [
+      'en',
+      'Setting up data pages on the NAV+',
+      'Open Device, choose Manage and pick a layout. Each page holds up to ten fields; charts need a large slot.',
+    ],
+    [
+      'en',
+      'How to import a GPX route',
+      'Upload the GPX file on the web, give it a title, then open the app to sync the routebook to your device.',
+    ],
+    [
+      'en',
+      'Winter riding: battery tips',
+      'Cold weather shortens battery life. Keep the NAV in a pocket until the start and lower the backlight.',
+    ],
+    [
+      'zh-CN',
+      '如何设置码表数据页',
+      '在设备页面选择管理，选择布局后点击数据项即可更换。图表需要大格子。',
+    ],
+    ['zh-TW', '如何匯入 GPX 路線', '在網頁上傳 GPX 檔案並填寫標題，再打開 App 同步路書到碼錶。'],
+    [
+      'ja',
+      'パワーカーブの見方',
+      'パワーカーブは1秒からライド全体までの最大平均パワーです。過去6週間と比べてみましょう。',
+    ],
+    [
+      'de',
+      'Kartenupdate für den SPRINT',
+      'Lade die Region herunter, verbinde das Gerät per USB und kopiere die Datei in den Ordner maps.',
+    ],
+  ] as const;
+  for (const [language, title, body] of articles)
+    await db.query(
+      'INSERT INTO posts (author_id, author_name, language, title, body) VALUES ($1, $2, $3, $4, $5)',
+      [userId, 'XOSS Team', language, title, body],
+    );
+}

@@ -1,0 +1,1037 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signJwt } from '../src/auth/jwt.ts';
+import { demoGpx } from '../src/seed.ts';
+import {
+  PASSWORD,
+  bearer,
+  closePool,
+  fitFile,
+  harness,
+  upload,
+  type DatabaseFactory,
+  type Harness,
+} from './harness.ts';
+
+const DAY_MS = 86_400_000;
+
+/** The API's integration suite, run on the embedded database and on a real PostgreSQL. */
+export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): void {
+  let factory: DatabaseFactory;
+  const open: Harness[] = [];
+  const make = async (overrides?: Parameters<typeof harness>[1]) => {
+    const h = await harness(factory, overrides);
+    open.push(h);
+    return h;
+  };
+  beforeAll(async () => {
+    factory = await makeFactory();
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((h) => h.close()));
+  });
+  afterAll(async () => {
+    await closePool();
+    await factory.close();
+  });
+
+  describe('login and tokens (security 1-9)', () => {
+    it('logs in with the spec shape; unknown e-mail, wrong password and inactive user look the same', async () => {
+      const h = await make();
+      const rider = await h.user('Ana@Example.com');
+      const [, payload] = rider.access.split('.');
+      const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<
+        string,
+        unknown
+      >;
+      expect(claims).toMatchObject({ token_type: 'access', sub: String(rider.id) });
+      expect(Number(claims.exp) - Number(claims.iat)).toBe(h.config.accessTtlS);
+      expect(typeof claims.jti).toBe('string');
+
+      const login = (email: string, password: string) =>
+        h.server.inject({
+          method: 'POST',
+          url: '/api/v1/jwt-token/',
+          payload: { email, password },
+        });
+      const ok = await login('  ana@example.com ', PASSWORD);
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toMatchObject({ code: 0, msg: 'success', data: { id: String(rider.id) } });
+      const wrong = await login('ana@example.com', 'nope');
+      const unknown = await login('nobody@example.com', 'nope');
+      await h.db.query('UPDATE users SET active = false WHERE id = $1', [rider.id]);
+      const inactive = await login('ana@example.com', PASSWORD);
+      for (const reply of [wrong, unknown, inactive]) {
+        expect(reply.statusCode).toBe(401);
+        expect(reply.json()).toEqual({
+          code: 10301,
+          msg: 'wrong_credentials',
+          detail: 'Wrong username or password',
+        });
+      }
+    });
+
+    it('spends the same argon2 work on an unknown e-mail as on a wrong password', async () => {
+      const h = await make();
+      await h.user('timing@example.com');
+      const median = async (email: string) => {
+        const times: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const start = performance.now();
+          await h.server.inject({
+            method: 'POST',
+            url: '/api/v1/jwt-token/',
+            payload: { email, password: 'wrong password' },
+          });
+          times.push(performance.now() - start);
+        }
+        return times.sort((a, b) => a - b)[1]!;
+      };
+      const ratio = (await median('nobody@example.com')) / (await median('timing@example.com'));
+      // argon2 dominates both (tens of ms): an unknown e-mail that skipped it would be ~0.01.
+      expect(ratio).toBeGreaterThan(0.5);
+      expect(ratio).toBeLessThan(2);
+    });
+
+    it('limits failures per account with 429 + Retry-After, and lets the rider back in after the window', async () => {
+      const h = await make({ loginFailuresPerAccount: 3, loginWindowS: 900 });
+      await h.user('limited@example.com');
+      const login = (password: string) =>
+        h.server.inject({
+          method: 'POST',
+          url: '/api/v1/jwt-token/',
+          payload: { email: 'limited@example.com', password },
+        });
+      for (let i = 0; i < 3; i++) expect((await login('bad')).statusCode).toBe(401);
+      const limited = await login(PASSWORD);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ code: 10302 });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(h.logs.join('')).toContain('login.rateLimited');
+      h.clock += 901_000;
+      expect((await login(PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('limits attempts per IP', async () => {
+      const h = await make({ loginAttemptsPerIp: 2 });
+      for (let i = 0; i < 2; i++)
+        await h.server.inject({
+          method: 'POST',
+          url: '/api/v1/jwt-token/',
+          payload: { email: `x${i}@example.com`, password: 'x' },
+        });
+      const third = await h.server.inject({
+        method: 'POST',
+        url: '/api/v1/jwt-token/',
+        payload: { email: 'y@example.com', password: 'x' },
+      });
+      expect(third.statusCode).toBe(429);
+    });
+
+    it('stores argon2id hashes, accepts long passwords of any characters as typed, and upgrades legacy pbkdf2 hashes', async () => {
+      const h = await make();
+      const rider = await h.user('hash@example.com');
+      const [row] = await h.db.query<{ password_hash: string }>(
+        'SELECT password_hash FROM users WHERE id = $1',
+        [rider.id],
+      );
+      const match = /^\$argon2id\$v=19\$m=(\d+),p=(\d+),t=(\d+)\$/.exec(row!.password_hash);
+      expect(match).not.toBeNull();
+      expect(Number(match![1])).toBeGreaterThanOrEqual(19_456);
+      expect(Number(match![3])).toBeGreaterThanOrEqual(2);
+
+      const long = ' 自転車-🚴‍♀️-'.repeat(5).padEnd(64, 'x');
+      const salt = 'legacysalt';
+      const digest = (await import('node:crypto'))
+        .pbkdf2Sync(long, salt, 1000, 32, 'sha256')
+        .toString('base64');
+      await h.db.query('UPDATE users SET password_hash = $1 WHERE id = $2', [
+        `pbkdf2_sha256$1000$${salt}$${digest}`,
+        rider.id,
+      ]);
+      const login = (password: string) =>
+        h.server.inject({
+          method: 'POST',
+          url: '/api/v1/jwt-token/',
+          payload: { email: 'hash@example.com', password },
+        });
+      expect((await login(long.trim())).statusCode).toBe(401);
+      expect((await login(long)).statusCode).toBe(200);
+      const [upgraded] = await h.db.query<{ password_hash: string }>(
+        'SELECT password_hash FROM users WHERE id = $1',
+        [rider.id],
+      );
+      expect(upgraded!.password_hash.startsWith('$argon2id$')).toBe(true);
+      expect((await login(long)).statusCode).toBe(200);
+    });
+
+    it('refuses expired, tampered, alg=none, refresh-as-access and claim-less tokens with 401', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const me = (token: string) =>
+        h.server.inject({
+          method: 'GET',
+          url: `/api/v2/athlete/${rider.id}/`,
+          headers: bearer(token),
+        });
+      expect((await me(rider.access)).statusCode).toBe(200);
+      const [header, payload, signature] = rider.access.split('.') as [string, string, string];
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<
+        string,
+        string | number
+      >;
+      const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.`;
+      const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: '999' })).toString('base64url')}.${signature}`;
+      const { exp: _exp, ...noExp } = claims;
+      const hs = (body: object) => {
+        const p = Buffer.from(JSON.stringify(body)).toString('base64url');
+        return `${header}.${p}.${createHmac('sha256', h.config.jwtSecret).update(`${header}.${p}`).digest('base64url')}`;
+      };
+      for (const token of [none, tampered, rider.refresh, hs(noExp), 'garbage']) {
+        const reply = await me(token);
+        expect(reply.statusCode).toBe(401);
+        expect(reply.json()).toMatchObject({ code: 10001, detail: 'Token invalid' });
+      }
+      h.clock += (h.config.accessTtlS + 1) * 1000;
+      const expired = await me(rider.access);
+      expect(expired.statusCode).toBe(401);
+      expect(expired.json()).toMatchObject({ code: 10001, detail: 'Token expired' });
+      expect(
+        (await h.server.inject({ method: 'GET', url: `/api/v2/athlete/${rider.id}/` })).json(),
+      ).toMatchObject({ code: 10001 });
+    });
+
+    it('rotates refresh tokens; an old one is refused, and reused after the grace window revokes the family', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const refresh = (token: string) =>
+        h.server.inject({
+          method: 'POST',
+          url: '/api/v1/jwt-token/refresh/',
+          payload: { refresh: token },
+        });
+      const first = await refresh(rider.refresh);
+      expect(first.statusCode).toBe(200);
+      const b = first.json<{ data: { access: string; refresh: string } }>().data;
+      expect(b.refresh).not.toBe(rider.refresh);
+      expect((await refresh(rider.refresh)).statusCode).toBe(401); // within grace: refused, family kept
+      h.clock += 60_000;
+      const c = (await refresh(b.refresh)).json<{ data: { refresh: string } }>().data;
+      h.clock += 60_000;
+      const reuse = await refresh(b.refresh); // B again, long after it was used: theft
+      expect(reuse.statusCode).toBe(401);
+      expect(reuse.json()).toMatchObject({ code: 10001 });
+      expect((await refresh(c.refresh)).statusCode).toBe(401); // the whole family is revoked
+      expect(h.logs.join('')).toContain('refresh.reuse');
+    });
+
+    it('gives exactly one new pair to 10 concurrent refreshes with one token', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const replies = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          h.server.inject({
+            method: 'POST',
+            url: '/api/v1/jwt-token/refresh/',
+            payload: { refresh: rider.refresh },
+          }),
+        ),
+      );
+      const won = replies.filter((reply) => reply.statusCode === 200);
+      expect(won).toHaveLength(1);
+      expect(replies.filter((reply) => reply.statusCode === 401)).toHaveLength(9);
+      const next = won[0]!.json<{ data: { refresh: string } }>().data.refresh;
+      expect(
+        (
+          await h.server.inject({
+            method: 'POST',
+            url: '/api/v1/jwt-token/refresh/',
+            payload: { refresh: next },
+          })
+        ).statusCode,
+      ).toBe(200);
+    });
+
+    it('ends a session at the absolute cap however often it rotates', async () => {
+      const h = await make();
+      const rider = await h.user();
+      let token = rider.refresh;
+      let status = 200;
+      let days = 0;
+      while (status === 200 && days < 40) {
+        h.clock += DAY_MS;
+        days++;
+        const reply = await h.server.inject({
+          method: 'POST',
+          url: '/api/v1/jwt-token/refresh/',
+          payload: { refresh: token },
+        });
+        status = reply.statusCode;
+        if (status === 200) token = reply.json<{ data: { refresh: string } }>().data.refresh;
+      }
+      expect(status).toBe(401);
+      expect(days).toBe(h.config.sessionCapS / 86_400);
+    });
+
+    it('revokes on logout, and every session when the account is revoked', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const logout = await h.server.inject({
+        method: 'POST',
+        url: '/api/v1/jwt-token/logout/',
+        payload: { refresh: rider.refresh },
+      });
+      expect(logout.statusCode).toBe(200);
+      expect(
+        (
+          await h.server.inject({
+            method: 'POST',
+            url: '/api/v1/jwt-token/refresh/',
+            payload: { refresh: rider.refresh },
+          })
+        ).statusCode,
+      ).toBe(401);
+
+      const again = await h.server.inject({
+        method: 'POST',
+        url: '/api/v1/jwt-token/',
+        payload: { email: rider.email, password: PASSWORD },
+      });
+      const pair = again.json<{ data: { access: string; refresh: string } }>().data;
+      await h.db.query('UPDATE users SET token_version = token_version + 1 WHERE id = $1', [
+        rider.id,
+      ]);
+      await h.db.query('UPDATE refresh_tokens SET revoked_at = 1 WHERE user_id = $1', [rider.id]);
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/athlete/${rider.id}/`,
+            headers: bearer(pair.access),
+          })
+        ).statusCode,
+      ).toBe(401);
+      expect(
+        (
+          await h.server.inject({
+            method: 'POST',
+            url: '/api/v1/jwt-token/refresh/',
+            payload: { refresh: pair.refresh },
+          })
+        ).statusCode,
+      ).toBe(401);
+    });
+
+    it('never writes tokens or passwords to the log', async () => {
+      const h = await make();
+      const rider = await h.user();
+      await h.server.inject({
+        method: 'POST',
+        url: '/api/v1/jwt-token/refresh/',
+        payload: { refresh: rider.refresh },
+      });
+      const log = h.logs.join('');
+      expect(log).toContain('login.succeeded');
+      expect(log).not.toContain(rider.refresh);
+      expect(log).not.toContain(rider.access);
+      expect(log).not.toContain(PASSWORD);
+    });
+  });
+
+  describe('HTTP hardening (security 12, 13, 20-22)', () => {
+    it('answers CORS preflights only for configured origins, never with *', async () => {
+      const h = await make({ allowedOrigins: ['https://app.xoss.co'] });
+      const preflight = (origin: string) =>
+        h.server.inject({
+          method: 'OPTIONS',
+          url: '/api/v2/workouts/',
+          headers: {
+            origin,
+            'access-control-request-method': 'GET',
+            'access-control-request-headers': 'authorization',
+          },
+        });
+      const good = await preflight('https://app.xoss.co');
+      expect(good.headers['access-control-allow-origin']).toBe('https://app.xoss.co');
+      expect(good.headers['access-control-allow-credentials']).toBeUndefined();
+      expect(String(good.headers['access-control-allow-methods'])).not.toContain('*');
+      const evil = await preflight('https://evil.example');
+      expect(evil.headers['access-control-allow-origin']).toBeUndefined();
+    });
+
+    it('refuses cross-site form posts without a token, whatever the content type', async () => {
+      const h = await make();
+      for (const type of [
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'multipart/form-data; boundary=x',
+      ]) {
+        const reply = await h.server.inject({
+          method: 'POST',
+          url: '/api/v2/devices/',
+          headers: { 'content-type': type },
+          payload: 'serial=X',
+        });
+        expect(reply.statusCode).toBe(401);
+      }
+    });
+
+    it('answers bad JSON, __proto__ keys, unknown members and bad ids with 400 envelopes', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const json = { ...bearer(rider.access), 'content-type': 'application/json' };
+      const bad = await h.server.inject({
+        method: 'POST',
+        url: '/api/v2/devices/',
+        headers: json,
+        payload: '{"serial":',
+      });
+      expect(bad.json()).toMatchObject({ code: 10400 });
+      const proto = await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: json,
+        payload: '{"__proto__":{"admin":true}}',
+      });
+      expect(proto.statusCode).toBe(400);
+      const extra = await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: json,
+        payload: { id: 5, owner_id: 9 },
+      });
+      expect(extra.statusCode).toBe(400);
+      expect(extra.json()).toMatchObject({
+        code: 10400,
+        errors: [{ path: expect.any(String) as string }],
+      });
+      for (const url of [
+        '/api/v2/workouts/abc/',
+        '/api/v2/workouts/-1/',
+        '/api/v2/devices/99999999999/',
+      ])
+        expect(
+          (await h.server.inject({ method: 'GET', url, headers: bearer(rider.access) })).statusCode,
+        ).toBe(400);
+      const article = await h.server.inject({ method: 'GET', url: '/api/v2/posts/abc/' });
+      expect(article.json()).toMatchObject({ code: 10404, detail: 'Article id parameter error' });
+      expect(
+        (await h.server.inject({ method: 'GET', url: '/api/v2/posts/424242/' })).json(),
+      ).toMatchObject({ detail: 'Article id parameter error' });
+    });
+
+    it('keeps other riders out of workouts, devices, layouts and routebooks', async () => {
+      const h = await make();
+      const a = await h.user();
+      const b = await h.user();
+      const workout = (
+        await upload(h, '/api/v2/workouts/', a.access, { filename: 'a.fit', bytes: fitFile(600) })
+      ).json<{ data: { id: number } }>();
+      const device = (
+        await h.server.inject({
+          method: 'POST',
+          url: '/api/v2/devices/',
+          headers: bearer(a.access),
+          payload: { serial: 'NAV0001', model: 'NAV' },
+        })
+      ).json<{ data: { id: number } }>();
+      const route = (
+        await upload(
+          h,
+          '/api/v2/routebooks/',
+          a.access,
+          { filename: 'r.gpx', bytes: new TextEncoder().encode(demoGpx(1, 600, false)) },
+          { title: 'R' },
+        )
+      ).json<{ data: { id: number } }>();
+      for (const [method, url] of [
+        ['GET', `/api/v2/workouts/${workout.data.id}/`],
+        ['DELETE', `/api/v2/workouts/${workout.data.id}/`],
+        ['GET', `/api/v2/workouts/${workout.data.id}/streams/`],
+        ['GET', `/api/v2/devices/${device.data.id}/layout/`],
+        ['DELETE', `/api/v2/devices/${device.data.id}/`],
+        ['GET', `/api/v2/routebooks/${route.data.id}/gpx/`],
+      ] as const) {
+        const reply = await h.server.inject({ method, url, headers: bearer(b.access) });
+        expect(reply.statusCode).toBe(404);
+      }
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/athlete/${a.id}/`,
+            headers: bearer(b.access),
+          })
+        ).statusCode,
+      ).toBe(403);
+      expect(h.logs.join('')).toContain('authorization.failed');
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/workouts/${workout.data.id}/`,
+            headers: bearer(a.access),
+          })
+        ).statusCode,
+      ).toBe(200);
+    });
+
+    it('answers unexpected failures with a generic 500 and no internals', async () => {
+      const h = await make();
+      const rider = await h.user();
+      await h.db.query('DROP TABLE devices');
+      const reply = await h.server.inject({
+        method: 'GET',
+        url: '/api/v2/devices/',
+        headers: bearer(rider.access),
+      });
+      expect(reply.statusCode).toBe(500);
+      const body = reply.json<{ code: number; detail: string }>();
+      expect(body.code).toBe(10500);
+      expect(reply.body).not.toMatch(/devices|relation|SELECT|at .*\.ts/);
+    });
+
+    it('publishes the OpenAPI document generated from the contract', async () => {
+      const h = await make();
+      const doc = (await h.server.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+        paths: Record<string, Record<string, unknown>>;
+      }>();
+      expect(Object.keys(doc.paths)).toContain('/api/v1/jwt-token/');
+      expect(doc.paths['/api/v2/workouts/{id}/']).toHaveProperty('patch');
+    });
+  });
+
+  describe('workouts', () => {
+    it('imports a FIT file through the worker, then lists, details, streams, curves, shares and deletes it', async () => {
+      const h = await make();
+      const rider = await h.user();
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: bearer(rider.access),
+        payload: { settings: { ftp: 240, max_hr: 185 } },
+      });
+      const reply = await upload(
+        h,
+        '/api/v2/workouts/',
+        rider.access,
+        { filename: 'Morning.FIT', bytes: fitFile(1200, 7) },
+        { name: 'Morning' },
+      );
+      expect(reply.statusCode).toBe(201);
+      const workout = reply.json<{
+        data: {
+          id: number;
+          name: string;
+          summary: { np: number; moving_time_s: number };
+          power_zones: { name: string; seconds: number }[];
+          hr_zones: unknown[];
+          device_summary: Record<string, unknown>;
+          ftp: number;
+        };
+      }>().data;
+      expect(workout.name).toBe('Morning');
+      expect(workout.summary.np).toBeGreaterThan(0);
+      expect(workout.ftp).toBe(240);
+      expect(workout.power_zones.map((zone) => zone.name)).toEqual([
+        'Active Recovery',
+        'Endurance',
+        'Tempo',
+        'Sweet Spot',
+        'Threshold',
+        'VO2 Max',
+        'Anaerobic Capacity',
+      ]);
+      expect(workout.power_zones.reduce((sum, zone) => sum + zone.seconds, 0)).toBeGreaterThan(
+        1000,
+      );
+      expect(workout.hr_zones).toHaveLength(5);
+      expect(workout.device_summary.totalTimerTime).toBeGreaterThan(0);
+
+      const auth = bearer(rider.access);
+      const list = (
+        await h.server.inject({
+          method: 'GET',
+          url: '/api/v2/workouts/?sport_type=2&from=2026-01-01',
+          headers: auth,
+        })
+      ).json<{ data: { count: number } }>();
+      expect(list.data.count).toBe(1);
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: '/api/v2/workouts/?sport_type=5',
+            headers: auth,
+          })
+        ).json<{ data: { count: number } }>().data.count,
+      ).toBe(0);
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: '/api/v2/workouts/?page_size=1000',
+            headers: auth,
+          })
+        ).statusCode,
+      ).toBe(400);
+
+      const streams = (
+        await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${workout.id}/streams/?points=100`,
+          headers: auth,
+        })
+      ).json<{ data: { length: number; streams: Record<string, unknown[]> } }>();
+      expect(streams.data.length).toBeLessThanOrEqual(100);
+      expect(streams.data.streams.power).toHaveLength(streams.data.length);
+
+      const curve = (
+        await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${workout.id}/power-curve/?compare=last6weeks`,
+          headers: auth,
+        })
+      ).json<{
+        data: {
+          power: { durations: number[]; values: number[] };
+          comparison: { workouts: number };
+        };
+      }>();
+      expect(curve.data.power.durations[0]).toBe(1);
+      expect(curve.data.power.durations.at(-1)).toBe(curve.data.power.durations.length);
+      expect(curve.data.power.values[0]).toBeGreaterThanOrEqual(curve.data.power.values.at(-1)!);
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/workouts/${workout.id}/power-curve/?compare=year:2020`,
+            headers: auth,
+          })
+        ).json(),
+      ).toMatchObject({ data: { comparison: { workouts: 0 } } });
+
+      const shared = (
+        await h.server.inject({
+          method: 'PATCH',
+          url: `/api/v2/workouts/${workout.id}/`,
+          headers: auth,
+          payload: { shared: true },
+        })
+      ).json<{ data: { share_id: string } }>();
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/share/workouts/${shared.data.share_id}/`,
+          })
+        ).statusCode,
+      ).toBe(200);
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/workouts/${workout.id}/`,
+        headers: auth,
+        payload: { shared: false },
+      });
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/share/workouts/${shared.data.share_id}/`,
+          })
+        ).statusCode,
+      ).toBe(404);
+
+      const file = await h.server.inject({
+        method: 'GET',
+        url: `/api/v2/workouts/${workout.id}/fit/`,
+        headers: auth,
+      });
+      expect(file.headers['content-disposition']).toMatch(
+        /^attachment; filename="workout-\d+\.fit"/,
+      );
+      expect(file.rawPayload.subarray(8, 12).toString()).toBe('.FIT');
+
+      expect(
+        (
+          await h.server.inject({
+            method: 'DELETE',
+            url: `/api/v2/workouts/${workout.id}/`,
+            headers: auth,
+          })
+        ).statusCode,
+      ).toBe(200);
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/workouts/${workout.id}/`,
+            headers: auth,
+          })
+        ).statusCode,
+      ).toBe(404);
+      expect(await h.blobs.list('workouts')).toEqual([]);
+    });
+
+    it('refuses oversized, mistyped and malformed files with no workout stored (security 16, 18)', async () => {
+      const h = await make({ maxFitBytes: 200_000 });
+      const rider = await h.user();
+      const good = fitFile(600);
+      const flipped = good.slice();
+      flipped[2000] = flipped[2000]! ^ 0xff;
+      const headerSize = good.slice();
+      headerSize[0] = 255;
+      const cases: [string, Uint8Array, number][] = [
+        ['big.fit', new Uint8Array(300_000), 413],
+        ['route.fit', new TextEncoder().encode(demoGpx(1, 300, false)), 415],
+        ['ride.gpx', good, 415],
+        ['cut.fit', good.subarray(0, 1500), 415],
+        ['crc.fit', flipped, 415],
+        ['header.fit', headerSize, 415],
+      ];
+      for (const [filename, bytes, status] of cases) {
+        const reply = await upload(h, '/api/v2/workouts/', rider.access, { filename, bytes });
+        expect(reply.statusCode, filename).toBe(status);
+        expect(reply.json()).toMatchObject({ code: status === 413 ? 10413 : 10415 });
+      }
+      const twoFiles = await h.server.inject({
+        method: 'POST',
+        url: '/api/v2/workouts/',
+        headers: { ...bearer(rider.access), 'content-type': 'multipart/form-data; boundary=b' },
+        payload: `--b\r\nContent-Disposition: form-data; name="file"; filename="a.fit"\r\n\r\nx\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="b.fit"\r\n\r\ny\r\n--b--\r\n`,
+      });
+      expect([400, 413]).toContain(twoFiles.statusCode);
+      expect((await upload(h, '/api/v2/workouts/', rider.access, undefined)).json()).toMatchObject({
+        code: 10400,
+      });
+      expect(await h.db.query('SELECT id FROM workouts')).toEqual([]);
+      expect(await h.blobs.list('workouts')).toEqual([]);
+    });
+
+    it('loses nothing when the database fails after the file is written, and an idempotency key prevents duplicates (security 19)', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const bytes = fitFile(600, 3);
+      const original = h.db.transaction.bind(h.db);
+      (h.db as { transaction: typeof h.db.transaction }).transaction = async (work) =>
+        original(async (tx) => {
+          await work(tx);
+          throw new Error('connection terminated');
+        });
+      const failed = await upload(
+        h,
+        '/api/v2/workouts/',
+        rider.access,
+        { filename: 'a.fit', bytes },
+        {},
+        { 'idempotency-key': 'upload-0001' },
+      );
+      expect(failed.statusCode).toBe(500);
+      expect(failed.body).not.toContain('connection terminated');
+      expect(await h.db.query('SELECT id FROM workouts')).toEqual([]);
+      expect(await h.db.query('SELECT workout_id FROM workout_streams')).toEqual([]);
+      expect(await h.blobs.list('workouts')).toEqual([]);
+      (h.db as { transaction: typeof h.db.transaction }).transaction = original;
+
+      const retries = await Promise.all(
+        [0, 1, 2].map(() =>
+          upload(
+            h,
+            '/api/v2/workouts/',
+            rider.access,
+            { filename: 'a.fit', bytes },
+            {},
+            { 'idempotency-key': 'upload-0001' },
+          ),
+        ),
+      );
+      const ids = new Set(retries.map((reply) => reply.json<{ data: { id: number } }>().data.id));
+      expect(ids.size).toBe(1);
+      expect(await h.db.query('SELECT id FROM workouts')).toHaveLength(1);
+      expect(await h.blobs.list('workouts')).toHaveLength(1);
+    });
+
+    it('enforces the storage quota', async () => {
+      const h = await make();
+      const rider = await h.user();
+      await h.db.query('UPDATE users SET quota_bytes = 30000 WHERE id = $1', [rider.id]);
+      const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'a.fit',
+        bytes: fitFile(1200),
+      });
+      expect(reply.statusCode).toBe(413);
+      expect(reply.json()).toMatchObject({
+        code: 10413,
+        detail: expect.stringContaining('quota') as string,
+      });
+    });
+  });
+
+  describe('devices, routebooks, maps and articles', () => {
+    it('binds devices, serves their default layout and validates saved layouts against the model', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const auth = bearer(rider.access);
+      const bound = await h.server.inject({
+        method: 'POST',
+        url: '/api/v2/devices/',
+        headers: auth,
+        payload: { serial: 'navp-0042', model: 'NAV+' },
+      });
+      expect(bound.statusCode).toBe(201);
+      const device = bound.json<{
+        data: { id: number; serial: string; firmware_version: string };
+      }>().data;
+      expect(device.serial).toBe('NAVP-0042');
+      expect(
+        (
+          await h.server.inject({
+            method: 'POST',
+            url: '/api/v2/devices/',
+            headers: auth,
+            payload: { serial: 'NAVP-0042', model: 'NAV+' },
+          })
+        ).statusCode,
+      ).toBe(400);
+      expect(
+        (
+          await h.server.inject({
+            method: 'POST',
+            url: '/api/v2/devices/',
+            headers: auth,
+            payload: { serial: 'x', model: 'NAV' },
+          })
+        ).json(),
+      ).toMatchObject({ code: 10400, errors: [{ path: 'serial' }] });
+
+      const layout = (
+        await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/devices/${device.id}/layout/`,
+          headers: auth,
+        })
+      ).json<{ data: { pages: { items: number[] }[]; sn: string; extra_member?: string } }>();
+      expect(layout.data.sn).toBe('NAVP-0042');
+      expect(layout.data.pages.length).toBeGreaterThan(0);
+      const saved = await h.server.inject({
+        method: 'PUT',
+        url: `/api/v2/devices/${device.id}/layout/`,
+        headers: auth,
+        payload: { ...layout.data, extra_member: 'kept' },
+      });
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json<{ data: { extra_member: string } }>().data.extra_member).toBe('kept');
+      const broken = { ...layout.data, pages: [{ ...layout.data.pages[0], items: [999999] }] };
+      const refused = await h.server.inject({
+        method: 'PUT',
+        url: `/api/v2/devices/${device.id}/layout/`,
+        headers: auth,
+        payload: broken,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ errors: unknown[] }>().errors.length).toBeGreaterThan(0);
+
+      expect(
+        (
+          await h.server.inject({
+            method: 'DELETE',
+            url: `/api/v2/devices/${device.id}/`,
+            headers: auth,
+          })
+        ).statusCode,
+      ).toBe(200);
+      expect(
+        (await h.server.inject({ method: 'GET', url: '/api/v2/devices/', headers: auth })).json<{
+          data: { count: number };
+        }>().data.count,
+      ).toBe(0);
+    });
+
+    it('uploads GPX routebooks with a required title, refuses XML attacks in time, and serves the original (security 17)', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const gpx = new TextEncoder().encode(demoGpx(2, 1200, false));
+      const missing = await upload(
+        h,
+        '/api/v2/routebooks/',
+        rider.access,
+        { filename: 'r.gpx', bytes: gpx },
+        { title: '  ' },
+      );
+      expect(missing.json()).toMatchObject({
+        code: 10400,
+        detail: expect.stringContaining('Please check required fields') as string,
+      });
+      const created = await upload(
+        h,
+        '/api/v2/routebooks/',
+        rider.access,
+        { filename: '../../etc/passwd.gpx', bytes: gpx },
+        { title: 'Bay loop', description: '<b>nice</b>' },
+      );
+      expect(created.statusCode).toBe(201);
+      const route = created.json<{
+        data: {
+          id: number;
+          distance_m: number;
+          preview: unknown[];
+          has_time: boolean;
+          description: string;
+        };
+      }>().data;
+      expect(route.distance_m).toBeGreaterThan(1000);
+      expect(route.has_time).toBe(false);
+      expect(route.description).toBe('<b>nice</b>');
+      const original = await h.server.inject({
+        method: 'GET',
+        url: `/api/v2/routebooks/${route.id}/gpx/`,
+        headers: bearer(rider.access),
+      });
+      expect(original.rawPayload.equals(Buffer.from(gpx))).toBe(true);
+      expect(original.headers['content-disposition']).toContain('attachment');
+      expect((await h.blobs.list('routebooks'))[0]).toMatch(/^routebooks\/[0-9a-f-]{36}\.gpx$/);
+
+      const attacks = [
+        '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><gpx>&lol2;</gpx>',
+        '<?xml version="1.0"?><!DOCTYPE gpx SYSTEM "file:///etc/passwd"><gpx></gpx>',
+        `<gpx><metadata><name>${'&#65;'.repeat(100_000)}</name></metadata></gpx>`,
+        `${'<a>'.repeat(10_000)}`,
+        '<gpx></gpx><gpx></gpx>',
+        '<gpx><__proto__><polluted>1</polluted></__proto__></gpx>',
+      ];
+      for (const attack of attacks) {
+        const reply = await upload(
+          h,
+          '/api/v2/routebooks/',
+          rider.access,
+          { filename: 'evil.gpx', bytes: new TextEncoder().encode(attack) },
+          { title: 'Evil' },
+        );
+        expect(reply.statusCode).toBe(415);
+        expect(reply.body).not.toContain('passwd');
+      }
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: '/api/v2/routebooks/',
+            headers: bearer(rider.access),
+          })
+        ).json<{ data: { count: number } }>().data.count,
+      ).toBe(1);
+    });
+
+    it('serves map packages with range requests, and articles with likes and comments', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const bytes = new Uint8Array(5000).map((_, i) => i % 251);
+      await h.blobs.put('maps/test-0.map', bytes);
+      await h.db.query(
+        `INSERT INTO map_regions (model, name, bbox, file_key, size_bytes) VALUES ('NAV+', 'Test', '[1,2,3,4]', 'maps/test-0.map', 5000)`,
+      );
+      const regions = (
+        await h.server.inject({ method: 'GET', url: '/api/v2/maps/regions/?model=NAV%2B' })
+      ).json<{ data: { download_url: string; size_bytes: number }[] }>();
+      expect(regions.data).toHaveLength(1);
+      const whole = await h.server.inject({ method: 'GET', url: regions.data[0]!.download_url });
+      expect(whole.rawPayload.length).toBe(5000);
+      const part = await h.server.inject({
+        method: 'GET',
+        url: regions.data[0]!.download_url,
+        headers: { range: 'bytes=100-199' },
+      });
+      expect(part.statusCode).toBe(206);
+      expect(part.headers['content-range']).toBe('bytes 100-199/5000');
+      expect([...part.rawPayload]).toEqual([...bytes.subarray(100, 200)]);
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: regions.data[0]!.download_url,
+            headers: { range: 'bytes=9000-' },
+          })
+        ).statusCode,
+      ).toBe(416);
+      expect(
+        (await h.server.inject({ method: 'GET', url: '/api/v2/maps/regions/?model=X' })).statusCode,
+      ).toBe(400);
+
+      const auth = bearer(rider.access);
+      const post = (
+        await h.server.inject({
+          method: 'POST',
+          url: '/api/v2/posts/',
+          headers: auth,
+          payload: { title: 'Hello', body: 'First ride', language: 'en' },
+        })
+      ).json<{ data: { id: number } }>();
+      expect(
+        (
+          await h.server.inject({
+            method: 'POST',
+            url: '/api/v2/posts/',
+            payload: { title: 'x', body: 'y' },
+          })
+        ).statusCode,
+      ).toBe(401);
+      for (let i = 0; i < 2; i++)
+        expect(
+          (
+            await h.server.inject({
+              method: 'POST',
+              url: `/api/v2/posts/${post.data.id}/like/`,
+              headers: auth,
+            })
+          ).json(),
+        ).toMatchObject({ data: { likes: 1, liked: true } });
+      expect(
+        (
+          await h.server.inject({
+            method: 'DELETE',
+            url: `/api/v2/posts/${post.data.id}/like/`,
+            headers: auth,
+          })
+        ).json(),
+      ).toMatchObject({ data: { likes: 0, liked: false } });
+      const payload = '<img src=x onerror=alert(1)>';
+      await h.server.inject({
+        method: 'POST',
+        url: `/api/v2/posts/${post.data.id}/comments/`,
+        headers: auth,
+        payload: { body: payload },
+      });
+      const comments = (
+        await h.server.inject({ method: 'GET', url: `/api/v2/posts/${post.data.id}/comments/` })
+      ).json<{ data: { results: { body: string }[] } }>();
+      expect(comments.data.results[0]!.body).toBe(payload);
+      expect(
+        (await h.server.inject({ method: 'GET', url: `/api/v2/posts/${post.data.id}/` })).json<{
+          data: { comments: number };
+        }>().data.comments,
+      ).toBe(1);
+      expect(
+        (await h.server.inject({ method: 'GET', url: '/api/v2/posts/?language=en' })).json<{
+          data: { count: number };
+        }>().data.count,
+      ).toBe(1);
+    });
+
+    it('reports readiness from the database', async () => {
+      const h = await make();
+      expect((await h.server.inject({ method: 'GET', url: '/api/ready' })).json()).toEqual({
+        code: 0,
+        msg: 'success',
+        data: { status: 'ready', database: 'ok' },
+      });
+    });
+  });
+
+  it('signs tokens with HS256 only', () => {
+    const token = signJwt({ sub: '1', jti: 'x', exp: 1 }, 'k');
+    expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toEqual({
+      alg: 'HS256',
+      typ: 'JWT',
+    });
+  });
+}

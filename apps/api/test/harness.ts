@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { activityFromStreams, encodeFit } from '@xoss/activity-files';
+import { simulateRide } from '@xoss/workout-stats';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { LocalBlobStore } from '../src/blobStore.ts';
+import { configFromEnv, type ApiConfig } from '../src/config.ts';
+import { createUser } from '../src/createUser.ts';
+import { dumpEmbedded, openDatabase, type Database } from '../src/db/db.ts';
+import { buildServer } from '../src/server.ts';
+import { multipartBody } from '../src/testing/multipart.ts';
+import { AnalysisPool } from '../src/workouts/pool.ts';
+
+/** Makes empty, migrated databases of one kind. */
+export interface DatabaseFactory {
+  readonly kind: 'pglite' | 'postgres';
+  create(): Promise<Database>;
+  close(): Promise<void>;
+}
+
+export async function pgliteFactory(): Promise<DatabaseFactory> {
+  const template = await openDatabase();
+  const dump = await dumpEmbedded(template);
+  await template.close();
+  return {
+    kind: 'pglite',
+    create: () => openDatabase({ loadDataDir: dump }),
+    close: () => Promise.resolve(),
+  };
+}
+
+export function postgresFactory(url: string): DatabaseFactory {
+  let next = 0;
+  return {
+    kind: 'postgres',
+    async create() {
+      const name = `test_${process.pid}_${next++}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      return openDatabase({ databaseUrl: url.replace(/\/[^/]*$/, `/${name}`) });
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+export const PASSWORD = 'correct horse battery staple';
+
+export interface Harness {
+  readonly server: FastifyInstance;
+  readonly db: Database;
+  readonly blobs: LocalBlobStore;
+  readonly config: ApiConfig;
+  /** Fake time in ms; tests move it. */
+  clock: number;
+  readonly logs: string[];
+  user(email?: string): Promise<{ id: number; email: string; access: string; refresh: string }>;
+  close(): Promise<void>;
+}
+
+let sharedPool: AnalysisPool | undefined;
+/** One worker pool for all harnesses of a test file. */
+export function pool(): AnalysisPool {
+  sharedPool ??= new AnalysisPool(2);
+  return sharedPool;
+}
+export async function closePool(): Promise<void> {
+  await sharedPool?.close();
+  sharedPool = undefined;
+}
+
+export async function harness(
+  factory: DatabaseFactory,
+  overrides: Partial<ApiConfig> = {},
+): Promise<Harness> {
+  const db = await factory.create();
+  const dir = mkdtempSync(join(tmpdir(), 'xoss-api-test-'));
+  const blobs = new LocalBlobStore(join(dir, 'files'));
+  const config: ApiConfig = {
+    ...configFromEnv({}),
+    jwtSecret: 'test-secret-0123456789abcdef',
+    ...overrides,
+  };
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  const state = { clock: Date.UTC(2026, 10, 1) };
+  const server = await buildServer({
+    db,
+    blobs,
+    config,
+    pool: pool(),
+    logger: { level: 'info', stream },
+    now: () => state.clock,
+  });
+  let users = 0;
+  const h: Harness = {
+    server,
+    db,
+    blobs,
+    config,
+    logs,
+    get clock() {
+      return state.clock;
+    },
+    set clock(value: number) {
+      state.clock = value;
+    },
+    async user(email = `rider${++users}@example.com`) {
+      const id = await createUser(db, email, email.split('@')[0]!, PASSWORD);
+      const reply = await server.inject({
+        method: 'POST',
+        url: '/api/v1/jwt-token/',
+        payload: { email, password: PASSWORD },
+      });
+      const data = reply.json<{ data: { access: string; refresh: string } }>().data;
+      return { id, email, ...data };
+    },
+    async close() {
+      await server.close();
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
+
+/** A real FIT file of a simulated ride. */
+export function fitFile(
+  seconds = 900,
+  seed = 1,
+  startTime = 1_790_000_000,
+  indoor = false,
+): Uint8Array {
+  const ride = simulateRide({ seconds, seed, indoor });
+  return encodeFit(activityFromStreams(ride, { startTime, sport: 2, settings: { ftpWatts: 250 } }));
+}
+
+export function upload(
+  h: Harness,
+  url: string,
+  access: string,
+  file: { filename: string; bytes: Uint8Array } | undefined,
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const { body, contentType } = multipartBody(fields, file ? { name: 'file', ...file } : undefined);
+  return h.server.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${access}`, 'content-type': contentType, ...headers },
+    payload: body,
+  });
+}
+
+export const bearer = (access: string) => ({ authorization: `Bearer ${access}` });

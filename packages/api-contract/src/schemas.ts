@@ -1,0 +1,320 @@
+import { z } from 'zod';
+
+// Request and reply bodies of the XOSS API (api.md). Objects are strict: unknown members of
+// a request are a validation error, so a PATCH cannot smuggle `owner_id` or `id`.
+
+/** A positive database id as it appears in a path (`/workouts/12/`). */
+export const idParamSchema = z.object({
+  id: z.coerce.number().int().positive().max(2_147_483_647),
+});
+
+export const pageQuerySchema = z.strictObject({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** A paginated list reply (`data` of the envelope). */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    count: z.number().int().min(0),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(item),
+  });
+}
+
+// --- Auth (spec 7) -------------------------------------------------------------------------
+
+export const loginRequestSchema = z.strictObject({
+  email: z.string().trim().min(3).max(254).email(),
+  password: z.string().min(1).max(1024),
+});
+export const loginReplySchema = z.object({
+  access: z.string(),
+  refresh: z.string(),
+  id: z.string(),
+});
+export const refreshRequestSchema = z.strictObject({ refresh: z.string().min(1).max(4096) });
+export const refreshReplySchema = z.object({ access: z.string(), refresh: z.string() });
+
+// --- Athlete (spec 3, 7) -------------------------------------------------------------------
+
+export const athleteSettingsSchema = z.object({
+  ftp: z.number().int().min(0).max(2000).nullable(),
+  max_hr: z.number().int().min(0).max(260).nullable(),
+  /** 0 kilometres, 1 miles (spec 3). */
+  distance_unit: z.union([z.literal(0), z.literal(1)]),
+  temperature_unit: z.enum(['c', 'f']),
+});
+export const athleteSchema = z.object({
+  id: z.string(),
+  uuid: z.string(),
+  username: z.string(),
+  email: z.string(),
+  profile: z.object({ avatar_url: z.string().nullable() }),
+  settings: athleteSettingsSchema,
+});
+export const athletePatchSchema = z.strictObject({
+  username: z.string().trim().min(1).max(64).optional(),
+  settings: athleteSettingsSchema.partial().strict().optional(),
+});
+
+// --- Workouts --------------------------------------------------------------------------------
+
+/** The spec's sport types 0-11. */
+export const sportTypeSchema = z.number().int().min(0).max(11);
+
+export const workoutSummarySchema = z.object({
+  distance_m: z.number(),
+  estimated_distance_m: z.number(),
+  total_time_s: z.number(),
+  moving_time_s: z.number(),
+  paused_time_s: z.number(),
+  speed_avg_ms: z.number().nullable(),
+  speed_max_ms: z.number().nullable(),
+  hr_avg: z.number().nullable(),
+  hr_max: z.number().nullable(),
+  power_avg: z.number().nullable(),
+  power_max: z.number().nullable(),
+  np: z.number().nullable(),
+  if: z.number().nullable(),
+  tss: z.number().nullable(),
+  cadence_avg: z.number().nullable(),
+  cadence_max: z.number().nullable(),
+  calories_kcal: z.number().nullable(),
+  elevation_gain_m: z.number().nullable(),
+  elevation_loss_m: z.number().nullable(),
+  grade_max: z.number().nullable(),
+  grade_min: z.number().nullable(),
+  lr_balance_left: z.number().nullable(),
+  torque_effectiveness: z.number().nullable(),
+  pedal_smoothness: z.number().nullable(),
+});
+
+export const zoneSchema = z.object({
+  zone: z.number().int(),
+  name: z.string(),
+  low: z.number(),
+  high: z.number().nullable(),
+  seconds: z.number(),
+});
+
+export const workoutListItemSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  sport_type: sportTypeSchema,
+  start_time: z.string(),
+  indoor: z.boolean(),
+  distance_m: z.number(),
+  moving_time_s: z.number(),
+  total_time_s: z.number(),
+  speed_avg_ms: z.number().nullable(),
+  hr_avg: z.number().nullable(),
+  power_avg: z.number().nullable(),
+  elevation_gain_m: z.number().nullable(),
+  tss: z.number().nullable(),
+  shared: z.boolean(),
+});
+
+export const workoutDetailSchema = workoutListItemSchema.extend({
+  share_id: z.string().nullable(),
+  summary: workoutSummarySchema,
+  /** The values the device itself stored in the FIT session message, as stored. */
+  device_summary: z.record(z.string(), z.union([z.number(), z.string(), z.array(z.number())])),
+  hr_zones: z.array(zoneSchema),
+  power_zones: z.array(zoneSchema),
+  ftp: z.number().nullable(),
+  max_hr: z.number().nullable(),
+  bounds: z
+    .object({
+      min_lat: z.number(),
+      min_lon: z.number(),
+      max_lat: z.number(),
+      max_lon: z.number(),
+    })
+    .nullable(),
+});
+
+export const workoutListQuerySchema = pageQuerySchema.extend({
+  sport_type: z.coerce.number().int().min(0).max(11).optional(),
+  /** ISO dates (inclusive from, exclusive to). */
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+});
+
+export const workoutPatchSchema = z.strictObject({
+  name: z.string().trim().min(1).max(120).optional(),
+  shared: z.boolean().optional(),
+});
+
+export const streamNames = [
+  'time',
+  'distance',
+  'speed',
+  'power',
+  'heart_rate',
+  'cadence',
+  'altitude',
+  'latitude',
+  'longitude',
+  'temperature',
+  'grade',
+] as const;
+export const streamsQuerySchema = z.strictObject({
+  /** Largest number of points per stream; the server downsamples (min/max preserving). */
+  points: z.coerce.number().int().min(10).max(100_000).optional(),
+});
+export const streamsReplySchema = z.object({
+  length: z.number().int(),
+  /** Seconds from the start; `null` stands for a missing sample (JSON has no NaN). */
+  streams: z.partialRecord(z.enum(streamNames), z.array(z.number().nullable())),
+});
+
+export const comparisonSchema = z.union([
+  z.literal('none'),
+  z.literal('last6weeks'),
+  z.literal('currentYear'),
+  z.string().regex(/^year:\d{4}$/),
+]);
+export const powerCurveQuerySchema = z.strictObject({ compare: comparisonSchema.default('none') });
+export const curveSchema = z.object({
+  /** Durations in seconds, 1..n (every second; no gaps). */
+  durations: z.array(z.number().int()),
+  values: z.array(z.number().nullable()),
+});
+export const powerCurveReplySchema = z.object({
+  power: curveSchema.nullable(),
+  speed: curveSchema.nullable(),
+  compare: comparisonSchema,
+  comparison: z
+    .object({ power: curveSchema.nullable(), speed: curveSchema.nullable(), workouts: z.number() })
+    .nullable(),
+  ftp_estimate: z.number().nullable(),
+});
+
+// --- Devices and layouts --------------------------------------------------------------------
+
+export const deviceModelSchema = z.enum(['NAV', 'NAV+', 'SPRINT', 'G2', 'G2+', 'G', 'G+']);
+export const deviceSchema = z.object({
+  id: z.number().int(),
+  serial: z.string(),
+  model: deviceModelSchema,
+  firmware_version: z.string(),
+  manufacture: z.string(),
+  created_at: z.string(),
+});
+export const deviceBindSchema = z.strictObject({
+  serial: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{6,32}$/, 'A serial number is 6-32 letters, digits or dashes'),
+  model: deviceModelSchema,
+});
+/** The layout document: the device's panels.json (validated against the model's profile). */
+export const layoutDocumentSchema = z.record(z.string(), z.unknown());
+
+// --- Routebooks -----------------------------------------------------------------------------
+
+export const routebookSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  distance_m: z.number(),
+  elevation_gain_m: z.number(),
+  elevation_loss_m: z.number(),
+  points: z.number().int(),
+  has_time: z.boolean(),
+  bounds: z.object({
+    min_lat: z.number(),
+    min_lon: z.number(),
+    max_lat: z.number(),
+    max_lon: z.number(),
+  }),
+  /** The simplified line for previews, as [lat, lon] pairs. */
+  preview: z.array(z.tuple([z.number(), z.number()])),
+  created_at: z.string(),
+});
+export const routebookFieldsSchema = z.strictObject({
+  title: z.string().trim().min(1, 'Please check required fields').max(120),
+  description: z.string().trim().max(2000).default(''),
+});
+
+// --- Maps -----------------------------------------------------------------------------------
+
+export const mapRegionSchema = z.object({
+  id: z.number().int(),
+  model: deviceModelSchema,
+  name: z.string(),
+  /** Area as [min lon, min lat, max lon, max lat]. */
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  size_bytes: z.number().int(),
+  /** Estimated import time on the device, in seconds. */
+  import_seconds: z.number().int(),
+  download_url: z.string(),
+});
+export const mapRegionQuerySchema = z.strictObject({ model: deviceModelSchema.optional() });
+
+// --- Articles -------------------------------------------------------------------------------
+
+export const postSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  body: z.string(),
+  language: z.string(),
+  author: z.string(),
+  likes: z.number().int(),
+  liked: z.boolean(),
+  comments: z.number().int(),
+  created_at: z.string(),
+});
+export const postListQuerySchema = pageQuerySchema.extend({
+  language: z
+    .string()
+    .regex(/^[a-zA-Z-]{2,10}$/)
+    .optional(),
+});
+export const postCreateSchema = z.strictObject({
+  title: z.string().trim().min(1).max(200),
+  body: z.string().trim().min(1).max(20_000),
+  language: z
+    .string()
+    .regex(/^[a-zA-Z-]{2,10}$/)
+    .default('en'),
+});
+export const commentSchema = z.object({
+  id: z.number().int(),
+  author: z.string(),
+  body: z.string(),
+  created_at: z.string(),
+});
+export const commentCreateSchema = z.strictObject({ body: z.string().trim().min(1).max(2000) });
+export const likeReplySchema = z.object({ likes: z.number().int(), liked: z.boolean() });
+
+// --- Service --------------------------------------------------------------------------------
+
+export const healthReplySchema = z.object({ status: z.literal('ok') });
+export const readyReplySchema = z.object({ status: z.literal('ready'), database: z.literal('ok') });
+
+export type LoginRequest = z.input<typeof loginRequestSchema>;
+export type LoginReply = z.infer<typeof loginReplySchema>;
+export type RefreshReply = z.infer<typeof refreshReplySchema>;
+export type Athlete = z.infer<typeof athleteSchema>;
+export type AthleteSettings = z.infer<typeof athleteSettingsSchema>;
+export type AthletePatch = z.input<typeof athletePatchSchema>;
+export type WorkoutListItem = z.infer<typeof workoutListItemSchema>;
+export type WorkoutDetail = z.infer<typeof workoutDetailSchema>;
+export type WorkoutListQuery = z.input<typeof workoutListQuerySchema>;
+export type WorkoutPatch = z.input<typeof workoutPatchSchema>;
+export type StreamsReply = z.infer<typeof streamsReplySchema>;
+export type StreamName = (typeof streamNames)[number];
+export type Comparison = z.infer<typeof comparisonSchema>;
+export type PowerCurveReply = z.infer<typeof powerCurveReplySchema>;
+export type Device = z.infer<typeof deviceSchema>;
+export type DeviceModel = z.infer<typeof deviceModelSchema>;
+export type DeviceBind = z.input<typeof deviceBindSchema>;
+export type Routebook = z.infer<typeof routebookSchema>;
+export type MapRegion = z.infer<typeof mapRegionSchema>;
+export type Post = z.infer<typeof postSchema>;
+export type PostCreate = z.input<typeof postCreateSchema>;
+export type Comment = z.infer<typeof commentSchema>;
+export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
