@@ -17,10 +17,10 @@ const DAY_MS = 86_400_000;
 
 /** The API's integration suite, run on the embedded database and on a real PostgreSQL. */
 export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): void {
-  let factory: DatabaseFactory;
+  let factory: DatabaseFactory | undefined;
   const open: Harness[] = [];
   const make = async (overrides?: Parameters<typeof harness>[1]) => {
-    const h = await harness(factory, overrides);
+    const h = await harness(factory!, overrides);
     open.push(h);
     return h;
   };
@@ -32,7 +32,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
   });
   afterAll(async () => {
     await closePool();
-    await factory.close();
+    await factory?.close();
   });
 
   describe('login and tokens (security 1-9)', () => {

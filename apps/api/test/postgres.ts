@@ -14,6 +14,14 @@ export function postgresBin(): string | undefined {
   return versions[0] ? join(root, versions[0], 'bin') : undefined;
 }
 
+// runuser lives in sbin, which a non-login PATH may lack.
+function runuser(): string {
+  return (
+    ['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].find((path) => existsSync(path)) ??
+    'runuser'
+  );
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -45,11 +53,13 @@ export async function startPostgres(): Promise<{ url: string; stop: () => void }
   }
   const run = (command: string, args: string[]) => {
     const [file, argv] = asRoot
-      ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]]
+      ? [runuser(), ['-u', 'postgres', '--', join(bin, command), ...args]]
       : [join(bin, command), args];
     const result = spawnSync(file, argv, { encoding: 'utf8' });
     if (result.status !== 0)
-      throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
+      throw new Error(
+        `${command} failed: ${result.error?.message ?? ''} ${result.stderr || result.stdout || ''}`,
+      );
   };
   const port = await freePort();
   const data = join(dir, 'data');
