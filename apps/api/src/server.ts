@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import { ErrorCode, isErrorCode, openApiDocument, ownerOfPath } from '@xoss/api-contract';
+import { ErrorCode, openApiDocument, ownerOfPath } from '@xoss/api-contract';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { Sessions } from './auth/sessions.ts';
 import type { BlobStore } from './blobStore.ts';
@@ -185,5 +185,3 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   return app;
 }
-
-export { isErrorCode };

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@xoss/api-contract';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http.ts';
 import type { Services } from '../services.ts';
 
@@ -110,4 +110,27 @@ export async function readUpload(
       `Your storage quota of ${Math.round(usage.quota / 1048576)} MB is full: delete old files first`,
     );
   return { ...file, fields };
+}
+
+/** A file name safe to offer in a download: no path, no control characters, 80 at most. */
+export const safeFileName = (name: string, fallback: string) =>
+  name.replace(/[^\w .-]+/g, '_').slice(0, 80) || fallback;
+
+/**
+ * Sends a private file as a download: `Content-Disposition: attachment` with an ASCII name
+ * and the rider's name encoded, never cached.
+ */
+export function sendAttachment(
+  reply: FastifyReply,
+  bytes: Buffer,
+  file: { type: string; asciiName: string; name: string },
+): FastifyReply {
+  return reply
+    .header('content-type', file.type)
+    .header(
+      'content-disposition',
+      `attachment; filename="${file.asciiName}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    )
+    .header('cache-control', 'no-store')
+    .send(bytes);
 }

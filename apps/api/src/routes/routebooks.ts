@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound, parse } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
-import { pageReply, readUpload } from './common.ts';
+import { pageReply, readUpload, safeFileName, sendAttachment } from './common.ts';
 
 interface RoutebookRow {
   id: number;
@@ -80,7 +80,7 @@ export async function storeRoutebook(
         }),
         JSON.stringify(preview),
         fileKey,
-        `${fields.title.replace(/[^\w .-]+/g, '_').slice(0, 80) || 'route'}.gpx`,
+        `${safeFileName(fields.title, 'route')}.gpx`,
         bytes.length,
       ],
     );
@@ -130,14 +130,11 @@ export function routebookRoutes(app: FastifyInstance, services: Services): void 
   route(app, sessions, 'routebookGpx', async ({ userId, params, reply }) => {
     const row = await own(userId, params.id);
     const bytes = await services.blobs.get(row.file_key);
-    return reply
-      .header('content-type', 'application/gpx+xml')
-      .header(
-        'content-disposition',
-        `attachment; filename="routebook-${row.id}.gpx"; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
-      )
-      .header('cache-control', 'no-store')
-      .send(bytes);
+    return sendAttachment(reply, bytes, {
+      type: 'application/gpx+xml',
+      asciiName: `routebook-${row.id}.gpx`,
+      name: row.file_name,
+    });
   });
 
   route(app, sessions, 'deleteRoutebook', async ({ userId, params }) => {

@@ -21,7 +21,7 @@ import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import type { Analysis } from '../workouts/analyse.ts';
 import { packCurve, packStreams, unpackCurve, unpackStreams } from '../workouts/streams.ts';
-import { pageReply, readUpload } from './common.ts';
+import { pageReply, readUpload, safeFileName, sendAttachment } from './common.ts';
 
 interface WorkoutRow {
   id: number;
@@ -416,15 +416,11 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
   route(app, sessions, 'workoutFile', async ({ userId, params, reply }) => {
     const row = await ownWorkout(services, userId, params.id);
     const bytes = await services.blobs.get(row.file_key);
-    const name = `${row.name.replace(/[^\w .-]+/g, '_').slice(0, 80) || 'workout'}.fit`;
-    return reply
-      .header('content-type', 'application/vnd.ant.fit')
-      .header(
-        'content-disposition',
-        `attachment; filename="workout-${row.id}.fit"; filename*=UTF-8''${encodeURIComponent(name)}`,
-      )
-      .header('cache-control', 'no-store')
-      .send(bytes);
+    return sendAttachment(reply, bytes, {
+      type: 'application/vnd.ant.fit',
+      asciiName: `workout-${row.id}.fit`,
+      name: `${safeFileName(row.name, 'workout')}.fit`,
+    });
   });
 
   route(app, sessions, 'powerCurve', async ({ userId, params, query }) => {
