@@ -19,8 +19,14 @@ export interface ApiConfig {
   readonly loginWindowS: number;
   readonly maxFitBytes: number;
   readonly maxGpxBytes: number;
-  /** Time a request handler may take before the client gets 503. */
+  /** Time a request may take from routing to reply before the client gets 503 (10503). */
   readonly handlerTimeoutMs: number;
+  /** The same for uploads, which include receiving the file. */
+  readonly uploadTimeoutMs: number;
+  /** Time a client has to send its request headers (else 408, slowloris). */
+  readonly headersTimeoutMs: number;
+  /** Time a client has to send its whole request (else 408). */
+  readonly requestTimeoutMs: number;
 }
 
 const number = (value: string | undefined, fallback: number) => {
@@ -45,6 +51,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     loginWindowS: number(env.LOGIN_WINDOW_S, 15 * 60),
     maxFitBytes: number(env.MAX_FIT_BYTES, 32 * 1024 * 1024),
     maxGpxBytes: number(env.MAX_GPX_BYTES, 16 * 1024 * 1024),
-    handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 60_000),
+    handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 30_000),
+    uploadTimeoutMs: number(env.UPLOAD_TIMEOUT_MS, 300_000),
+    headersTimeoutMs: number(env.HEADERS_TIMEOUT_MS, 20_000),
+    requestTimeoutMs: number(env.REQUEST_TIMEOUT_MS, 300_000),
   };
 }

@@ -1,8 +1,8 @@
 import { endpoints, type EndpointName } from '@xoss/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Sessions } from './auth/sessions.ts';
 import { ok, parse } from './http.ts';
+import type { Services } from './services.ts';
 
 type Parsed<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
@@ -26,15 +26,20 @@ export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
  */
 export function route<N extends EndpointName>(
   app: FastifyInstance,
-  sessions: Sessions,
+  services: Pick<Services, 'sessions' | 'config'>,
   name: N,
   handler: (context: Context<N>) => unknown,
 ): void {
   const endpoint: (typeof endpoints)[EndpointName] = endpoints[name];
+  const { sessions, config } = services;
   const users = new WeakMap<FastifyRequest, number | undefined>();
   app.route({
     method: endpoint.method,
     url: fastifyPath(endpoint.path),
+    // Uploads include receiving the file, so they get longer than the server-wide limit.
+    ...('body' in endpoint && endpoint.body === 'multipart'
+      ? { handlerTimeout: config.uploadTimeoutMs }
+      : {}),
     // Authentication runs before the body is parsed: a cross-site form post without a
     // token is a 401, whatever its content type.
     onRequest: async (request) => {

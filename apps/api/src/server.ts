@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
@@ -56,6 +57,10 @@ const fastifyErrors: Record<string, [ErrorCode, string]> = {
     'The Content-Length does not match the body',
   ],
   FST_ERR_CTP_INVALID_TYPE: [ErrorCode.ValidationFailed, 'The content type is invalid'],
+  FST_ERR_HANDLER_TIMEOUT: [
+    ErrorCode.Unavailable,
+    'The server took too long to answer; please try again',
+  ],
   FST_INVALID_MULTIPART_CONTENT_TYPE: [
     ErrorCode.ValidationFailed,
     'The upload is not multipart/form-data',
@@ -71,8 +76,19 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     bodyLimit: 1024 * 1024,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    requestTimeout: 120_000,
-    connectionTimeout: 130_000,
+    // Node's own clock for slow clients: headers (slowloris) and whole requests get 408;
+    // it checks every second rather than its default 30 s.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          headersTimeout: config.headersTimeoutMs,
+          requestTimeout: config.requestTimeoutMs,
+          connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+        },
+        handler,
+      ),
+    requestTimeout: config.requestTimeoutMs,
+    handlerTimeout: config.handlerTimeoutMs,
     return503OnClosing: true,
     genReqId: () => crypto.randomUUID(),
   });

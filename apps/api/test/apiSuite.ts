@@ -549,6 +549,35 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect(workout.device_summary.totalTimerTime).toBeGreaterThan(0);
 
       const auth = bearer(rider.access);
+      // Zones are cached per settings: a higher FTP moves time into lower zones at once.
+      const zoneSeconds = async () =>
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/workouts/${workout.id}/`,
+            headers: auth,
+          })
+        ).json<{ data: { ftp: number; power_zones: { seconds: number }[] } }>().data;
+      const before = await zoneSeconds();
+      expect(before.power_zones.map((zone) => zone.seconds)).toEqual(
+        workout.power_zones.map((zone) => zone.seconds),
+      );
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: auth,
+        payload: { settings: { ftp: 400 } },
+      });
+      const after = await zoneSeconds();
+      expect(after.ftp).toBe(400);
+      expect(after.power_zones[0]!.seconds).toBeGreaterThan(before.power_zones[0]!.seconds);
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: auth,
+        payload: { settings: { ftp: 240 } },
+      });
+      expect((await zoneSeconds()).power_zones).toEqual(before.power_zones);
       const list = (
         await h.server.inject({
           method: 'GET',

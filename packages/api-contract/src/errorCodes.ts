@@ -12,6 +12,7 @@ export const ErrorCode = {
   PayloadTooLarge: 10413,
   UnsupportedFile: 10415,
   Internal: 10500,
+  Unavailable: 10503,
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -27,6 +28,7 @@ export const errorStatus: Readonly<Record<ErrorCode, number>> = {
   10413: 413,
   10415: 415,
   10500: 500,
+  10503: 503,
 };
 
 /** Stable machine text (`msg`) of each error code. */
@@ -40,6 +42,7 @@ export const errorMessage: Readonly<Record<ErrorCode, string>> = {
   10413: 'payload_too_large',
   10415: 'unsupported_file',
   10500: 'internal_error',
+  10503: 'unavailable',
 };
 
 /** Whether a number is one of the API's error codes. */

@@ -137,4 +137,6 @@ CREATE TABLE post_comments (
 );
 CREATE INDEX post_comments_post ON post_comments (post_id, id)
 `,
+  // 2: the zone times of the detail page, cached with the FTP and max HR settings they used.
+  `ALTER TABLE workouts ADD COLUMN zones jsonb`,
 ];

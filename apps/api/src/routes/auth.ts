@@ -33,13 +33,13 @@ const athleteReply = (row: AthleteRow) => ({
 export function authRoutes(app: FastifyInstance, services: Services): void {
   const { sessions, db } = services;
 
-  route(app, sessions, 'login', ({ body, request }) =>
+  route(app, services, 'login', ({ body, request }) =>
     sessions.login(body.email, body.password, request.ip),
   );
-  route(app, sessions, 'refresh', ({ body, request }) =>
+  route(app, services, 'refresh', ({ body, request }) =>
     sessions.refresh(body.refresh, request.ip),
   );
-  route(app, sessions, 'logout', async ({ body }) => {
+  route(app, services, 'logout', async ({ body }) => {
     await sessions.logout(body.refresh);
     return {};
   });
@@ -52,10 +52,10 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     return row;
   };
 
-  route(app, sessions, 'getAthlete', async ({ userId, params }) =>
+  route(app, services, 'getAthlete', async ({ userId, params }) =>
     athleteReply(await own(userId, params.id)),
   );
-  route(app, sessions, 'patchAthlete', async ({ userId, params, body }) => {
+  route(app, services, 'patchAthlete', async ({ userId, params, body }) => {
     const row = await own(userId, params.id);
     const settings = { ...athleteReply(row).settings, ...body.settings };
     const [updated] = await db.query<AthleteRow>(

@@ -1,15 +1,43 @@
 import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http.ts';
+import type { Queryable } from '../db/db.ts';
 import type { Services } from '../services.ts';
 
-/** The paginated reply of api.md with absolute-path `next` and `previous` links. */
-export function pageReply<T>(
+export interface PageQuery {
+  readonly page: number;
+  readonly page_size: number;
+}
+
+/**
+ * One page of a list: `select` is the SELECT without ORDER BY/LIMIT, `count` counts the same
+ * rows (each with its own parameters); rows are mapped to reply items by `toItem`.
+ */
+export async function paginate<Row, Item>(
+  db: Queryable,
   request: FastifyRequest,
-  query: { page: number; page_size: number },
-  count: number,
-  results: T[],
+  query: PageQuery,
+  sql: {
+    select: string;
+    params: readonly unknown[];
+    orderBy: string;
+    count: string;
+    countParams?: readonly unknown[];
+  },
+  toItem: (row: Row) => Item,
 ) {
+  const [[counted], rows] = await Promise.all([
+    db.query<{ count: number }>(sql.count, [...(sql.countParams ?? sql.params)]),
+    db.query<Row>(
+      `${sql.select} ORDER BY ${sql.orderBy} LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}`,
+      [...sql.params],
+    ),
+  ]);
+  return pageReply(request, query, counted?.count ?? 0, rows.map(toItem));
+}
+
+/** The paginated reply of api.md with absolute-path `next` and `previous` links. */
+function pageReply<T>(request: FastifyRequest, query: PageQuery, count: number, results: T[]) {
   const link = (page: number) => {
     const url = new URL(request.url, 'http://local');
     url.searchParams.set('page', String(page));

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
-import { pageReply } from './common.ts';
+import { paginate } from './common.ts';
 
 /** Import speed of a map package onto a device over USB, bytes per second (measured ~6 MB/s). */
 export const IMPORT_BYTES_PER_SECOND = 6 * 1024 * 1024;
@@ -50,9 +50,9 @@ const POST_SELECT = `SELECT p.*,
 export const articleIdError = () => new ApiError(ErrorCode.NotFound, 'Article id parameter error');
 
 export function contentRoutes(app: FastifyInstance, services: Services): void {
-  const { sessions, db } = services;
+  const { db } = services;
 
-  route(app, sessions, 'mapRegions', async ({ query }) => {
+  route(app, services, 'mapRegions', async ({ query }) => {
     const rows = await db.query<RegionRow>(
       `SELECT * FROM map_regions ${query.model ? 'WHERE model = $1' : ''} ORDER BY model, name`,
       query.model ? [query.model] : [],
@@ -68,7 +68,7 @@ export function contentRoutes(app: FastifyInstance, services: Services): void {
     }));
   });
 
-  route(app, sessions, 'mapDownload', async ({ params, request, reply }) => {
+  route(app, services, 'mapDownload', async ({ params, request, reply }) => {
     const [row] = await db.query<RegionRow>('SELECT * FROM map_regions WHERE id = $1', [params.id]);
     const size = row ? await services.blobs.size(row.file_key) : undefined;
     if (!row || size === undefined) throw new ApiError(ErrorCode.NotFound, 'Map region not found');
@@ -98,18 +98,21 @@ export function contentRoutes(app: FastifyInstance, services: Services): void {
     return reply.header('content-length', size).send(services.blobs.stream(row.file_key));
   });
 
-  route(app, sessions, 'listPosts', async ({ userId, query, request }) => {
+  route(app, services, 'listPosts', async ({ userId, query, request }) => {
     const filter = query.language ? 'WHERE p.language = $2' : '';
-    const params = query.language ? [userId ?? null, query.language] : [userId ?? null];
-    const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM posts p ${query.language ? 'WHERE p.language = $1' : ''}`,
-      query.language ? [query.language] : [],
+    return paginate(
+      db,
+      request,
+      query,
+      {
+        select: `${POST_SELECT} ${filter}`,
+        params: query.language ? [userId ?? null, query.language] : [userId ?? null],
+        orderBy: 'p.id DESC',
+        count: `SELECT count(*)::int AS count FROM posts p ${query.language ? 'WHERE p.language = $1' : ''}`,
+        countParams: query.language ? [query.language] : [],
+      },
+      postReply,
     );
-    const rows = await db.query<PostRow>(
-      `${POST_SELECT} ${filter} ORDER BY p.id DESC LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}`,
-      params,
-    );
-    return pageReply(request, query, count, rows.map(postReply));
   });
 
   const onePost = async (id: number, userId: number | undefined) => {
@@ -118,11 +121,11 @@ export function contentRoutes(app: FastifyInstance, services: Services): void {
     return row;
   };
 
-  route(app, sessions, 'getPost', async ({ userId, params }) =>
+  route(app, services, 'getPost', async ({ userId, params }) =>
     postReply(await onePost(params.id, userId)),
   );
 
-  route(app, sessions, 'createPost', async ({ userId, body, reply }) => {
+  route(app, services, 'createPost', async ({ userId, body, reply }) => {
     const [author] = await db.query<{ username: string }>(
       'SELECT username FROM users WHERE id = $1',
       [userId],
@@ -139,7 +142,7 @@ export function contentRoutes(app: FastifyInstance, services: Services): void {
     const row = await onePost(postId, userId);
     return { likes: Number(row.likes), liked: Boolean(row.liked) };
   };
-  route(app, sessions, 'likePost', async ({ userId, params }) => {
+  route(app, services, 'likePost', async ({ userId, params }) => {
     await onePost(params.id, userId);
     await db.query(
       'INSERT INTO post_likes (post_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
@@ -147,7 +150,7 @@ export function contentRoutes(app: FastifyInstance, services: Services): void {
     );
     return likes(params.id, userId!);
   });
-  route(app, sessions, 'unlikePost', async ({ userId, params }) => {
+  route(app, services, 'unlikePost', async ({ userId, params }) => {
     await onePost(params.id, userId);
     await db.query('DELETE FROM post_likes WHERE post_id = $1 AND user_id = $2', [
       params.id,
@@ -156,35 +159,28 @@ export function contentRoutes(app: FastifyInstance, services: Services): void {
     return likes(params.id, userId!);
   });
 
-  route(app, sessions, 'listComments', async ({ params, query, request }) => {
+  route(app, services, 'listComments', async ({ params, query, request }) => {
     await onePost(params.id, undefined);
-    const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM post_comments WHERE post_id = $1',
-      [params.id],
-    );
-    const rows = await db.query<{
-      id: number;
-      author_name: string;
-      body: string;
-      created_at: Date;
-    }>(
-      `SELECT id, author_name, body, created_at FROM post_comments WHERE post_id = $1 ORDER BY id LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}`,
-      [params.id],
-    );
-    return pageReply(
+    return paginate(
+      db,
       request,
       query,
-      count,
-      rows.map((row) => ({
+      {
+        select: 'SELECT id, author_name, body, created_at FROM post_comments WHERE post_id = $1',
+        params: [params.id],
+        orderBy: 'id',
+        count: 'SELECT count(*)::int AS count FROM post_comments WHERE post_id = $1',
+      },
+      (row: { id: number; author_name: string; body: string; created_at: Date }) => ({
         id: row.id,
         author: row.author_name,
         body: row.body,
         created_at: new Date(row.created_at).toISOString(),
-      })),
+      }),
     );
   });
 
-  route(app, sessions, 'createComment', async ({ userId, params, body, reply }) => {
+  route(app, services, 'createComment', async ({ userId, params, body, reply }) => {
     await onePost(params.id, userId);
     const [author] = await db.query<{ username: string }>(
       'SELECT username FROM users WHERE id = $1',
@@ -203,8 +199,8 @@ export function contentRoutes(app: FastifyInstance, services: Services): void {
     };
   });
 
-  route(app, sessions, 'health', () => ({ status: 'ok' as const }));
-  route(app, sessions, 'ready', async () => {
+  route(app, services, 'health', () => ({ status: 'ok' as const }));
+  route(app, services, 'ready', async () => {
     await db.query('SELECT 1');
     return { status: 'ready' as const, database: 'ok' as const };
   });

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
-import { pageReply } from './common.ts';
+import { paginate } from './common.ts';
 
 interface DeviceRow {
   id: number;
@@ -51,7 +51,7 @@ export function layoutOf(row: DeviceRow, now: number): Record<string, unknown> {
 }
 
 export function deviceRoutes(app: FastifyInstance, services: Services): void {
-  const { sessions, db } = services;
+  const { db } = services;
 
   const own = async (userId: number | undefined, id: number) => {
     const [row] = await db.query<DeviceRow>(
@@ -62,19 +62,22 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
     return row;
   };
 
-  route(app, sessions, 'listDevices', async ({ userId, query, request }) => {
-    const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM devices WHERE user_id = $1',
-      [userId],
+  route(app, services, 'listDevices', async ({ userId, query, request }) => {
+    return paginate(
+      db,
+      request,
+      query,
+      {
+        select: 'SELECT * FROM devices WHERE user_id = $1',
+        params: [userId],
+        orderBy: 'id',
+        count: 'SELECT count(*)::int AS count FROM devices WHERE user_id = $1',
+      },
+      deviceReply,
     );
-    const rows = await db.query<DeviceRow>(
-      `SELECT * FROM devices WHERE user_id = $1 ORDER BY id LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}`,
-      [userId],
-    );
-    return pageReply(request, query, count, rows.map(deviceReply));
   });
 
-  route(app, sessions, 'bindDevice', async ({ userId, body, reply }) => {
+  route(app, services, 'bindDevice', async ({ userId, body, reply }) => {
     const [row] = await db.query<DeviceRow>(
       `INSERT INTO devices (user_id, serial, model, firmware_version, manufacture) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (user_id, serial) DO NOTHING RETURNING *`,
@@ -92,19 +95,19 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
     return deviceReply(row);
   });
 
-  route(app, sessions, 'getDevice', async ({ userId, params }) =>
+  route(app, services, 'getDevice', async ({ userId, params }) =>
     deviceReply(await own(userId, params.id)),
   );
-  route(app, sessions, 'deleteDevice', async ({ userId, params }) => {
+  route(app, services, 'deleteDevice', async ({ userId, params }) => {
     const row = await own(userId, params.id);
     await db.query('DELETE FROM devices WHERE id = $1', [row.id]);
     return {};
   });
 
-  route(app, sessions, 'getLayout', async ({ userId, params }) =>
+  route(app, services, 'getLayout', async ({ userId, params }) =>
     layoutOf(await own(userId, params.id), services.now()),
   );
-  route(app, sessions, 'putLayout', async ({ userId, params, body }) => {
+  route(app, services, 'putLayout', async ({ userId, params, body }) => {
     const row = await own(userId, params.id);
     const parsed = parsePanels(body);
     if (!parsed.ok)

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound, parse } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
-import { pageReply, readUpload, safeFileName, sendAttachment } from './common.ts';
+import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
 
 interface RoutebookRow {
   id: number;
@@ -92,7 +92,7 @@ export async function storeRoutebook(
 }
 
 export function routebookRoutes(app: FastifyInstance, services: Services): void {
-  const { sessions, db } = services;
+  const { db } = services;
 
   const own = async (userId: number | undefined, id: number) => {
     const [row] = await db.query<RoutebookRow>(
@@ -103,19 +103,22 @@ export function routebookRoutes(app: FastifyInstance, services: Services): void 
     return row;
   };
 
-  route(app, sessions, 'listRoutebooks', async ({ userId, query, request }) => {
-    const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM routebooks WHERE user_id = $1',
-      [userId],
+  route(app, services, 'listRoutebooks', async ({ userId, query, request }) => {
+    return paginate(
+      db,
+      request,
+      query,
+      {
+        select: 'SELECT * FROM routebooks WHERE user_id = $1',
+        params: [userId],
+        orderBy: 'id DESC',
+        count: 'SELECT count(*)::int AS count FROM routebooks WHERE user_id = $1',
+      },
+      routebookReply,
     );
-    const rows = await db.query<RoutebookRow>(
-      `SELECT * FROM routebooks WHERE user_id = $1 ORDER BY id DESC LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}`,
-      [userId],
-    );
-    return pageReply(request, query, count, rows.map(routebookReply));
   });
 
-  route(app, sessions, 'uploadRoutebook', async ({ userId, request, reply }) => {
+  route(app, services, 'uploadRoutebook', async ({ userId, request, reply }) => {
     const upload = await readUpload(request, services, userId!, {
       maxBytes: services.config.maxGpxBytes,
       extension: '.gpx',
@@ -127,7 +130,7 @@ export function routebookRoutes(app: FastifyInstance, services: Services): void 
     return routebookReply(await own(userId, id));
   });
 
-  route(app, sessions, 'routebookGpx', async ({ userId, params, reply }) => {
+  route(app, services, 'routebookGpx', async ({ userId, params, reply }) => {
     const row = await own(userId, params.id);
     const bytes = await services.blobs.get(row.file_key);
     return sendAttachment(reply, bytes, {
@@ -137,7 +140,7 @@ export function routebookRoutes(app: FastifyInstance, services: Services): void 
     });
   });
 
-  route(app, sessions, 'deleteRoutebook', async ({ userId, params }) => {
+  route(app, services, 'deleteRoutebook', async ({ userId, params }) => {
     const row = await own(userId, params.id);
     await db.query('DELETE FROM routebooks WHERE id = $1', [row.id]);
     await services.blobs.delete(row.file_key).catch(() => undefined);

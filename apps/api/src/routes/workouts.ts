@@ -21,7 +21,7 @@ import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import type { Analysis } from '../workouts/analyse.ts';
 import { packCurve, packStreams, unpackCurve, unpackStreams } from '../workouts/streams.ts';
-import { pageReply, readUpload, safeFileName, sendAttachment } from './common.ts';
+import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
 
 interface WorkoutRow {
   id: number;
@@ -43,6 +43,16 @@ interface WorkoutRow {
   bounds: WorkoutDetail['bounds'];
   share_id: string | null;
   file_key: string;
+  zones?: ZoneCache | null;
+}
+
+/** Zone times as last computed, keyed by the settings (not the estimates) they came from. */
+interface ZoneCache {
+  settings: { ftp: number | null; max_hr: number | null };
+  ftp: number | null;
+  max_hr: number | null;
+  hr_zones: WorkoutDetail['hr_zones'];
+  power_zones: WorkoutDetail['power_zones'];
 }
 
 const LIST_COLUMNS =
@@ -108,9 +118,15 @@ async function settingsOf(services: Services, userId: number) {
   return user ?? { ftp: null, max_hr: null, distance_unit: 0 };
 }
 
-/** The detail reply; zones use the rider's current FTP and max HR (else estimates). */
-async function detail(services: Services, row: WorkoutRow): Promise<WorkoutDetail> {
+/**
+ * Zone times with the rider's current FTP and max HR (else estimates from the ride). They
+ * need the whole streams, so they are computed once per settings change and cached on the row.
+ */
+async function zonesOf(services: Services, row: WorkoutRow): Promise<ZoneCache> {
   const settings = await settingsOf(services, row.user_id);
+  const cached = row.zones;
+  if (cached && cached.settings.ftp === settings.ftp && cached.settings.max_hr === settings.max_hr)
+    return cached;
   const [stored] = await services.db.query<{ data: Uint8Array }>(
     'SELECT data FROM workout_streams WHERE workout_id = $1',
     [row.id],
@@ -133,11 +149,10 @@ async function detail(services: Services, row: WorkoutRow): Promise<WorkoutDetai
       high: Number.isFinite(zone.highPercent) ? zone.highPercent : null,
       seconds: zone.seconds,
     })) ?? [];
-  return {
-    ...listItem(row),
-    share_id: row.share_id,
-    summary: summaryReply(row.summary),
-    device_summary: row.device_summary,
+  const computed: ZoneCache = {
+    settings: { ftp: settings.ftp, max_hr: settings.max_hr },
+    ftp,
+    max_hr: maxHr,
     hr_zones: zones(
       streams.heart_rate && maxHr
         ? heartRateZoneTimes(streams.heart_rate, maxHr, weights)
@@ -146,8 +161,26 @@ async function detail(services: Services, row: WorkoutRow): Promise<WorkoutDetai
     power_zones: zones(
       streams.power && ftp ? powerZoneTimes(streams.power, ftp, weights) : undefined,
     ),
-    ftp,
-    max_hr: maxHr,
+  };
+  await services.db.query('UPDATE workouts SET zones = $1 WHERE id = $2', [
+    JSON.stringify(computed),
+    row.id,
+  ]);
+  return computed;
+}
+
+/** The detail reply of one workout. */
+async function detail(services: Services, row: WorkoutRow): Promise<WorkoutDetail> {
+  const zones = await zonesOf(services, row);
+  return {
+    ...listItem(row),
+    share_id: row.share_id,
+    summary: summaryReply(row.summary),
+    device_summary: row.device_summary,
+    hr_zones: zones.hr_zones,
+    power_zones: zones.power_zones,
+    ftp: zones.ftp,
+    max_hr: zones.max_hr,
     bounds: row.bounds,
   };
 }
@@ -301,9 +334,9 @@ export async function importFit(
 }
 
 export function workoutRoutes(app: FastifyInstance, services: Services): void {
-  const { db, sessions } = services;
+  const { db } = services;
 
-  route(app, sessions, 'listWorkouts', async ({ userId, query, request }) => {
+  route(app, services, 'listWorkouts', async ({ userId, query, request }) => {
     const where = ['user_id = $1'];
     const params: unknown[] = [userId];
     if (query.sport_type !== undefined) {
@@ -318,18 +351,22 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
       params.push(new Date(`${query.to}T00:00:00Z`));
       where.push(`start_time < $${params.length}`);
     }
-    const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM workouts WHERE ${where.join(' AND ')}`,
-      params,
+    const filter = where.join(' AND ');
+    return paginate(
+      db,
+      request,
+      query,
+      {
+        select: `SELECT ${LIST_COLUMNS} FROM workouts WHERE ${filter}`,
+        params,
+        orderBy: 'start_time DESC, id DESC',
+        count: `SELECT count(*)::int AS count FROM workouts WHERE ${filter}`,
+      },
+      listItem,
     );
-    const rows = await db.query<WorkoutRow>(
-      `SELECT ${LIST_COLUMNS} FROM workouts WHERE ${where.join(' AND ')} ORDER BY start_time DESC, id DESC LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}`,
-      params,
-    );
-    return pageReply(request, query, count, rows.map(listItem));
   });
 
-  route(app, sessions, 'importWorkout', async ({ userId, request, reply }) => {
+  route(app, services, 'importWorkout', async ({ userId, request, reply }) => {
     const upload = await readUpload(request, services, userId!, {
       maxBytes: services.config.maxFitBytes,
       extension: '.fit',
@@ -381,11 +418,11 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     return detail(services, await ownWorkout(services, userId, id));
   });
 
-  route(app, sessions, 'getWorkout', async ({ userId, params }) =>
+  route(app, services, 'getWorkout', async ({ userId, params }) =>
     detail(services, await ownWorkout(services, userId, params.id)),
   );
 
-  route(app, sessions, 'patchWorkout', async ({ userId, params, body }) => {
+  route(app, services, 'patchWorkout', async ({ userId, params, body }) => {
     const row = await ownWorkout(services, userId, params.id);
     const shareId =
       body.shared === undefined
@@ -401,19 +438,19 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     return detail(services, await ownWorkout(services, userId, params.id));
   });
 
-  route(app, sessions, 'deleteWorkout', async ({ userId, params }) => {
+  route(app, services, 'deleteWorkout', async ({ userId, params }) => {
     const row = await ownWorkout(services, userId, params.id);
     await db.query('DELETE FROM workouts WHERE id = $1', [row.id]);
     await services.blobs.delete(row.file_key).catch(() => undefined);
     return {};
   });
 
-  route(app, sessions, 'workoutStreams', async ({ userId, params, query }) => {
+  route(app, services, 'workoutStreams', async ({ userId, params, query }) => {
     const row = await ownWorkout(services, userId, params.id);
     return streamsReply(services, row.id, query.points);
   });
 
-  route(app, sessions, 'workoutFile', async ({ userId, params, reply }) => {
+  route(app, services, 'workoutFile', async ({ userId, params, reply }) => {
     const row = await ownWorkout(services, userId, params.id);
     const bytes = await services.blobs.get(row.file_key);
     return sendAttachment(reply, bytes, {
@@ -423,7 +460,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     });
   });
 
-  route(app, sessions, 'powerCurve', async ({ userId, params, query }) => {
+  route(app, services, 'powerCurve', async ({ userId, params, query }) => {
     const row = await ownWorkout(services, userId, params.id);
     const [curves] = await db.query<{ power: Uint8Array | null; speed: Uint8Array | null }>(
       'SELECT power, speed FROM workout_curves WHERE workout_id = $1',
@@ -460,10 +497,10 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     };
   });
 
-  route(app, sessions, 'sharedWorkout', async ({ params }) =>
+  route(app, services, 'sharedWorkout', async ({ params }) =>
     detail(services, await sharedWorkout(services, params.share_id)),
   );
-  route(app, sessions, 'sharedWorkoutStreams', async ({ params, query }) => {
+  route(app, services, 'sharedWorkoutStreams', async ({ params, query }) => {
     const row = await sharedWorkout(services, params.share_id);
     return streamsReply(services, row.id, query.points);
   });

@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LocalBlobStore } from '../src/blobStore.ts';
+import { configFromEnv } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/db.ts';
+import { buildServer } from '../src/server.ts';
+import { AnalysisPool } from '../src/workouts/pool.ts';
+
+// Security item 20 over real sockets: slow clients, slow handlers, bad framing, shutdown.
+
+interface Running {
+  server: FastifyInstance;
+  port: number;
+  db: Database;
+  dir: string;
+}
+
+const running: Running[] = [];
+
+async function start(env: Record<string, string>): Promise<Running> {
+  const dir = mkdtempSync(join(tmpdir(), 'xoss-timeouts-'));
+  const db = await openDatabase();
+  const server = await buildServer({
+    db,
+    blobs: new LocalBlobStore(join(dir, 'files')),
+    config: configFromEnv(env),
+    pool: new AnalysisPool(1),
+  });
+  // A handler that takes as long as asked: stands in for a slow query.
+  server.get<{ Querystring: { ms: string } }>('/api/test/slow', async (request) => {
+    await sleep(Number(request.query.ms));
+    return { done: true };
+  });
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  const handle = { server, port: address.port, db, dir };
+  running.push(handle);
+  return handle;
+}
+
+afterEach(async () => {
+  for (const { server, db, dir } of running.splice(0)) {
+    await server.close();
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Opens a raw connection; `send` writes text, `received` is everything read so far. */
+function rawClient(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (chunk: string) => (received += chunk));
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.on('error', () => undefined);
+  return {
+    send: (text: string) => socket.write(text),
+    get received() {
+      return received;
+    },
+    closed,
+    destroy: () => socket.destroy(),
+  };
+}
+
+describe('server timeouts and shutdown (security 20)', () => {
+  it('answers a client that never finishes its headers with 408 and closes', async () => {
+    const { port } = await start({ HEADERS_TIMEOUT_MS: '300' });
+    const client = rawClient(port);
+    client.send('GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1\r\n');
+    await client.closed;
+    expect(client.received).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('answers a handler that overruns with 503 and code 10503, and keeps serving', async () => {
+    const { port } = await start({ HANDLER_TIMEOUT_MS: '200' });
+    const slow = await fetch(`http://127.0.0.1:${port}/api/test/slow?ms=1500`);
+    expect(slow.status).toBe(503);
+    expect(await slow.json()).toMatchObject({ code: 10503, msg: 'unavailable' });
+    const quick = await fetch(`http://127.0.0.1:${port}/api/test/slow?ms=1`);
+    expect(quick.status).toBe(200);
+  });
+
+  it('refuses a malformed or contradictory Content-Length with 400', async () => {
+    const { port } = await start({});
+    for (const framing of [
+      'Content-Length: ten\r\n',
+      'Content-Length: 5\r\nContent-Length: 6\r\n',
+      'Content-Length: 5\r\nTransfer-Encoding: chunked\r\n',
+    ]) {
+      const client = rawClient(port);
+      client.send(
+        `POST /api/v1/jwt-token/ HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${framing}\r\n{"a":1}`,
+      );
+      await client.closed;
+      expect(client.received, framing).toMatch(/^HTTP\/1\.1 400 /);
+    }
+  });
+
+  it('refuses a body shorter than its Content-Length once the client stops sending (408, no hang)', async () => {
+    const { port } = await start({ REQUEST_TIMEOUT_MS: '400', HEADERS_TIMEOUT_MS: '300' });
+    const client = rawClient(port);
+    client.send(
+      'POST /api/v1/jwt-token/ HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":"a@b.c"}',
+    );
+    await client.closed;
+    expect(client.received).toMatch(/^HTTP\/1\.1 (408|400) /);
+  });
+
+  it('finishes requests in flight on shutdown; new requests on open connections get 503 + Connection: close', async () => {
+    const handle = await start({});
+    const client = rawClient(handle.port);
+    client.send('GET /api/test/slow?ms=600 HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await sleep(150);
+    const closing = handle.server.close();
+    running.splice(running.indexOf(handle), 1);
+    await sleep(50);
+    client.send('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await closing;
+    await Promise.race([client.closed, sleep(2000)]);
+    client.destroy();
+    await handle.db.close();
+    rmSync(handle.dir, { recursive: true, force: true });
+    const replies = client.received.split(/(?=HTTP\/1\.1 )/);
+    expect(replies[0]).toMatch(/^HTTP\/1\.1 200 /);
+    expect(replies[0]).toContain('{"done":true}');
+    expect(replies[1]).toMatch(/^HTTP\/1\.1 503 /);
+    expect(replies[1]?.toLowerCase()).toContain('connection: close');
+    // And nothing listens any more.
+    await expect(fetch(`http://127.0.0.1:${handle.port}/api/health`)).rejects.toThrow();
+  });
+});
