@@ -5,3 +5,50 @@ export {
   type PrefixedStorage,
   type StorageBackend,
 } from './storage.ts';
+export {
+  DEFAULT_LANGUAGE,
+  DEFAULT_USER_NAME,
+  SessionStore,
+  distanceUnitOf,
+  sessionFlagKeys,
+  storageKeys,
+  type CookieConsent,
+  type DistanceUnit,
+  type SessionFlag,
+  type SessionStoreOptions,
+  type TemperatureUnit,
+  type Tokens,
+  type UserInfo,
+} from './session.ts';
+export {
+  EXPIRY_NOTICE_MS,
+  PRODUCT_HEADER,
+  PRODUCT_NAME,
+  REFRESH_LOCK,
+  REQUEST_TIMEOUT_MS,
+  Transport,
+  isExpiry,
+  type ApiFailure,
+  type CallResult,
+  type TransportOptions,
+} from './transport.ts';
+export { createXossApi, tagTypes, transportBaseQuery, type CallArgs, type XossApi } from './api.ts';
+export {
+  createXossClient,
+  selectSession,
+  sessionSlice,
+  type LoginOutcome,
+  type Navigate,
+  type SessionState,
+  type XossClient,
+  type XossClientOptions,
+  type XossState,
+} from './client.ts';
+export {
+  DEFAULT_WHITE_LIST,
+  guardNavigation,
+  requiresLogin,
+  returnPathAfterLogin,
+  type NavigationDecision,
+  type NavigationInput,
+} from './guard.ts';

@@ -367,6 +367,38 @@ export type ReplyOf<N extends EndpointName> = (typeof endpoints)[N]['reply'] ext
   ? z.infer<(typeof endpoints)[N]['reply']>
   : Blob;
 
+// Path and query values are coerced from strings on the server, so their zod input type is
+// `unknown`; clients pass the parsed types (query members all optional, they have defaults).
+type PartOf<
+  N extends EndpointName,
+  K extends 'params' | 'query' | 'body',
+> = (typeof endpoints)[N] extends { readonly [P in K]: infer S }
+  ? S extends z.ZodType
+    ? K extends 'params'
+      ? z.output<S>
+      : K extends 'query'
+        ? Partial<z.output<S>>
+        : z.input<S>
+    : S extends 'multipart'
+      ? FormData
+      : never
+  : never;
+
+/**
+ * What a client passes to call an endpoint: `params` for the path, `query` (optional, it
+ * has defaults) and `body` (JSON, or `FormData` for uploads); `void` when it takes nothing.
+ *
+ * @example
+ * const arg: ArgsOf<'getWorkout'> = { params: { id: 3 } };
+ */
+export type ArgsOf<N extends EndpointName> = [
+  PartOf<N, 'params'> | PartOf<N, 'query'> | PartOf<N, 'body'>,
+] extends [never]
+  ? void
+  : ([PartOf<N, 'params'>] extends [never] ? unknown : { params: PartOf<N, 'params'> }) &
+      ([PartOf<N, 'query'>] extends [never] ? unknown : { query?: PartOf<N, 'query'> }) &
+      ([PartOf<N, 'body'>] extends [never] ? unknown : { body: PartOf<N, 'body'> });
+
 /** Fills an OpenAPI path's `{params}`: `pathFor('getWorkout', { id: 3 })` → `/api/v2/workouts/3/`. */
 export function pathFor(name: EndpointName, params: Record<string, string | number> = {}): string {
   return endpoints[name].path.replace(/\{(\w+)\}/g, (_, key: string) => {

@@ -13,6 +13,7 @@ export {
   openApiDocument,
   pathFor,
   type Access,
+  type ArgsOf,
   type Endpoint,
   type EndpointName,
   type ReplyOf,

@@ -1,0 +1,197 @@
+import {
+  combineReducers,
+  configureStore,
+  createSlice,
+  type PayloadAction,
+  type Reducer,
+} from '@reduxjs/toolkit';
+import { ErrorCode, type ArgsOf } from '@xoss/api-contract';
+import { createXossApi, type XossApi } from './api.ts';
+import { SessionStore, type UserInfo } from './session.ts';
+import type { StorageBackend } from './storage.ts';
+import { Transport, type CallResult, type TransportOptions } from './transport.ts';
+
+/** The session as the apps render it. */
+export interface SessionState {
+  readonly loggedIn: boolean;
+  readonly user: UserInfo | null;
+  /** The path before the current one (spec 3's previous path). */
+  readonly previousPath: string | null;
+}
+
+const initialSession: SessionState = { loggedIn: false, user: null, previousPath: null };
+
+export const sessionSlice = createSlice({
+  name: 'session',
+  initialState: initialSession,
+  reducers: {
+    loggedIn: (state, action: PayloadAction<UserInfo | null>) => ({
+      ...state,
+      loggedIn: true,
+      user: action.payload,
+    }),
+    loggedOut: (state) => ({ ...state, loggedIn: false, user: null }),
+    navigated: (state, action: PayloadAction<string | null>) => ({
+      ...state,
+      previousPath: action.payload,
+    }),
+  },
+});
+
+/** The outcome of `logIn`: the user, or a message for the login form (spec 8). */
+export type LoginOutcome =
+  | { readonly ok: true; readonly user: UserInfo }
+  | {
+      readonly ok: false;
+      /** i18n id of the message; `message` is its English text. */
+      readonly messageId: 'errors.10301' | 'errors.10302' | 'errors.loginFailed';
+      readonly message: string;
+      readonly retryAfterS?: number;
+    };
+
+export type Navigate = (path: string, options: { replace: boolean }) => void;
+
+export interface XossClientOptions extends Omit<
+  TransportOptions,
+  'session' | 'onLoggedOut' | 'onTokens'
+> {
+  /** `localStorage` in a browser. */
+  readonly storage: StorageBackend;
+  /** `sessionStorage` in a browser (the per-tab session flags). */
+  readonly sessionStorage?: StorageBackend;
+  readonly now?: () => number;
+  /** Name shown for a rider whose profile has none. */
+  readonly placeholderName?: string;
+  /** The router's navigate; may also be set later with `setNavigate`. */
+  readonly navigate?: Navigate;
+  /** The app's own reducers, added to the store beside the api slice and the session. */
+  readonly reducers?: Record<string, Reducer>;
+}
+
+type FileEndpoint = 'workoutFile' | 'routebookGpx' | 'mapDownload';
+
+/**
+ * Everything an app needs to talk to the API: the RTK Query slice (`api`, with hooks), a
+ * store holding it and the session, the stored session, and the login and logout flows.
+ */
+export function createXossClient(options: XossClientOptions) {
+  const session = new SessionStore({
+    local: options.storage,
+    ...(options.sessionStorage ? { session: options.sessionStorage } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.placeholderName ? { placeholderName: options.placeholderName } : {}),
+  });
+  let navigate = options.navigate;
+  // Set once the store exists; the transport only calls it after a request.
+  let endSession = () => undefined as void;
+  const transport = new Transport({
+    ...options,
+    session,
+    onLoggedOut: () => endSession(),
+  });
+  const api: XossApi = createXossApi(transport);
+  const reducer = combineReducers({
+    [api.reducerPath]: api.reducer,
+    session: sessionSlice.reducer,
+    ...options.reducers,
+  });
+  const store = configureStore({
+    reducer,
+    preloadedState: {
+      session: {
+        loggedIn: session.isLoggedIn(),
+        user: session.isLoggedIn() ? (session.user() ?? null) : null,
+        previousPath: null,
+      },
+    },
+    middleware: (defaults) => defaults().concat(api.middleware),
+  });
+
+  endSession = () => {
+    session.clear();
+    store.dispatch(sessionSlice.actions.loggedOut());
+    navigate?.('/login', { replace: true });
+    // The rider's cached data goes once the calls in flight have delivered their errors
+    // (spec 4: the error still reaches the caller).
+    setTimeout(() => store.dispatch(api.util.resetApiState()), 0);
+  };
+
+  return {
+    api,
+    store,
+    session,
+    transport,
+
+    setNavigate(next: Navigate) {
+      navigate = next;
+    },
+
+    /**
+     * Spec 5, 7, 8: logs in with the trimmed password, stores the tokens, then fetches the
+     * profile for the user info; a failed profile call still completes the login.
+     */
+    async logIn(email: string, password: string): Promise<LoginOutcome> {
+      const result = await transport.call('login', {
+        body: { email: email.trim(), password: password.trim() },
+      });
+      if (!result.ok) {
+        const { code, retryAfterS } = result.error;
+        if (code === ErrorCode.WrongCredentials)
+          return { ok: false, messageId: 'errors.10301', message: 'Wrong username or password' };
+        if (code === ErrorCode.TooManyAttempts)
+          return {
+            ok: false,
+            messageId: 'errors.10302',
+            message: 'Too many attempts. Please try again later',
+            ...(retryAfterS ? { retryAfterS } : {}),
+          };
+        return { ok: false, messageId: 'errors.loginFailed', message: 'login failed' };
+      }
+      const { access, refresh, id } = result.data;
+      session.setTokens({ access, refresh });
+      const profile = await transport.call('getAthlete', { params: { id: Number(id) } });
+      if (profile.ok) {
+        session.setUser({
+          name: profile.data.username,
+          avatar_url: profile.data.profile.avatar_url,
+          uuid: profile.data.uuid,
+          id: profile.data.id,
+        });
+        session.setDistanceUnit(profile.data.settings.distance_unit === 0 ? 'km' : 'mi');
+        session.setTemperatureUnit(profile.data.settings.temperature_unit);
+      } else {
+        session.setUser({ name: '', avatar_url: null, uuid: '', id });
+      }
+      const user = session.user()!;
+      store.dispatch(sessionSlice.actions.loggedIn(user));
+      return { ok: true, user };
+    },
+
+    /** Revokes the refresh token on the server (best effort), then ends the session here. */
+    async logOut(): Promise<void> {
+      const tokens = session.tokens();
+      if (tokens) await transport.call('logout', { body: { refresh: tokens.refresh } });
+      endSession();
+    },
+
+    /** A file endpoint as a Blob, through the same re-authentication; never cached. */
+    download<N extends FileEndpoint>(
+      name: N,
+      arg: ArgsOf<N>,
+      init: { signal?: AbortSignal } = {},
+    ): Promise<CallResult<Blob>> {
+      return transport.call(name, arg, init) as Promise<CallResult<Blob>>;
+    },
+
+    /** Records a finished navigation's previous path (spec 3, 4). */
+    navigated(previousPath: string | null) {
+      store.dispatch(sessionSlice.actions.navigated(previousPath));
+    },
+  };
+}
+
+export type XossClient = ReturnType<typeof createXossClient>;
+export type XossState = ReturnType<XossClient['store']['getState']>;
+
+/** The session part of the store. */
+export const selectSession = (state: { session: SessionState }) => state.session;

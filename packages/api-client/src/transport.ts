@@ -1,0 +1,254 @@
+import {
+  endpoints,
+  isTokenExpiry,
+  pathFor,
+  type ArgsOf,
+  type EndpointName,
+  type ReplyOf,
+} from '@xoss/api-contract';
+import type { SessionStore, Tokens } from './session.ts';
+
+/** Spec 7: every call gives up after 120 s. */
+export const REQUEST_TIMEOUT_MS = 120_000;
+/** Spec 8: how long the server's detail message of an expired session is shown. */
+export const EXPIRY_NOTICE_MS = 1000;
+/** The header that names the product to the API (spec 7). */
+export const PRODUCT_HEADER = 'X-Xoss-Product';
+export const PRODUCT_NAME = 'xoss-web';
+/** Web Locks name under which one refresh runs across all tabs. */
+export const REFRESH_LOCK = 'xoss-token-refresh';
+
+/** A failed call: an HTTP error with the API's envelope, or no reply at all. */
+export interface ApiFailure {
+  /** HTTP status, or why there is none. */
+  readonly status: number | 'NETWORK_ERROR' | 'TIMEOUT_ERROR' | 'ABORTED' | 'PARSING_ERROR';
+  readonly code?: number;
+  readonly msg?: string;
+  readonly detail?: string;
+  readonly errors?: readonly { path: string; message: string }[];
+  /** Seconds to wait, from `Retry-After` (rate limits). */
+  readonly retryAfterS?: number;
+}
+
+export type CallResult<T> =
+  { readonly ok: true; readonly data: T } | { readonly ok: false; readonly error: ApiFailure };
+
+type RefreshOutcome = 'refreshed' | 'unauthorized' | 'network';
+
+export interface TransportOptions {
+  readonly session: SessionStore;
+  /** Origin of the API; '' (the default) is the page's own origin. */
+  readonly baseUrl?: string;
+  readonly fetch?: typeof fetch;
+  /** Cross-tab mutual exclusion; `navigator.locks` by default, none when unavailable. */
+  readonly locks?: Pick<LockManager, 'request'> | null;
+  readonly timeoutMs?: number;
+  /** Waits before each retry of a refresh that met a network error. */
+  readonly refreshBackoffMs?: readonly number[];
+  /** Shows a message for a while (the session-expiry notice of spec 8). */
+  readonly notify?: (message: string, durationMs: number) => void;
+  /** Called once the session is over (refresh refused): clear state, go to /login. */
+  readonly onLoggedOut?: () => void;
+  /** Called with the new tokens after a successful refresh. */
+  readonly onTokens?: (tokens: Tokens) => void;
+}
+
+const noRefresh = new Set<EndpointName>(['login', 'refresh', 'logout']);
+
+/**
+ * Calls the API by endpoint name with the session's bearer token. A reply of 401 with code
+ * 10001 starts one refresh (one at a time in this tab, and across tabs under a Web Lock);
+ * every call that failed meanwhile waits for it and is retried once. A refused refresh ends
+ * the session; a network error during refresh keeps it (retried with back-off).
+ */
+export class Transport {
+  readonly #options: TransportOptions;
+  readonly #fetch: typeof fetch;
+  #refreshing: Promise<RefreshOutcome> | undefined;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Calls an endpoint; the reply's `data`, a `Blob` for file endpoints, or the failure. */
+  async call<N extends EndpointName>(
+    name: N,
+    arg: ArgsOf<N>,
+    init: { signal?: AbortSignal; headers?: Record<string, string> } = {},
+  ): Promise<CallResult<ReplyOf<N>>> {
+    // A call that starts while a refresh runs waits for its token.
+    if (this.#refreshing && !noRefresh.has(name)) await this.#refreshing;
+    const sentWith = this.#options.session.tokens()?.access;
+    const first = await this.#send(name, arg, init, sentWith);
+    if (first.ok || noRefresh.has(name) || !isExpiry(first.error)) return first;
+
+    const starter = this.#refreshing === undefined;
+    if (starter && first.error.detail) this.#options.notify?.(first.error.detail, EXPIRY_NOTICE_MS);
+    const outcome = await this.refreshAfter(sentWith);
+    // Offline during the refresh: the session stands; the caller sees why the call failed.
+    if (outcome === 'network') return { ok: false, error: { status: 'NETWORK_ERROR' } };
+    if (outcome === 'unauthorized') return first;
+    // Retried once: a second 10001 is returned as it is, never another refresh.
+    return this.#send(name, arg, init, this.#options.session.tokens()?.access);
+  }
+
+  /**
+   * Makes sure the access token is newer than `failedAccess`: joins the refresh in flight,
+   * or runs one under the cross-tab lock, re-reading storage inside it in case another tab
+   * has refreshed meanwhile.
+   */
+  refreshAfter(failedAccess: string | undefined): Promise<RefreshOutcome> {
+    this.#refreshing ??= this.#lockedRefresh(failedAccess).finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #lockedRefresh(failedAccess: string | undefined): Promise<RefreshOutcome> {
+    const locks =
+      this.#options.locks === undefined
+        ? (globalThis.navigator as Navigator | undefined)?.locks
+        : this.#options.locks;
+    const run = () => this.#refreshOnce(failedAccess);
+    return locks ? locks.request(REFRESH_LOCK, run) : run();
+  }
+
+  async #refreshOnce(failedAccess: string | undefined): Promise<RefreshOutcome> {
+    const { session } = this.#options;
+    const current = session.tokens();
+    if (!current) return this.#loggedOut();
+    // Another tab (or an earlier refresh) already replaced the token that failed.
+    if (failedAccess !== undefined && current.access !== failedAccess) return 'refreshed';
+    const waits = this.#options.refreshBackoffMs ?? [500, 2000, 5000];
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.#send('refresh', { body: { refresh: current.refresh } }, {});
+      if (result.ok) {
+        session.setTokens(result.data);
+        this.#options.onTokens?.(result.data);
+        return 'refreshed';
+      }
+      const { status } = result.error;
+      if (status === 401 || status === 400) return this.#loggedOut();
+      // No reply, or the server is unwell: the session may still be good. Try again later.
+      const wait = waits[attempt];
+      if (wait === undefined) return 'network';
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      // Another tab may have succeeded while we waited.
+      const now = session.tokens();
+      if (!now) return this.#loggedOut();
+      if (now.refresh !== current.refresh) return 'refreshed';
+    }
+  }
+
+  #loggedOut(): RefreshOutcome {
+    this.#options.session.clear();
+    this.#options.onLoggedOut?.();
+    return 'unauthorized';
+  }
+
+  async #send<N extends EndpointName>(
+    name: N,
+    arg: ArgsOf<N>,
+    init: { signal?: AbortSignal; headers?: Record<string, string> },
+    access?: string,
+  ): Promise<CallResult<ReplyOf<N>>> {
+    const endpoint = endpoints[name];
+    const parts = (arg ?? {}) as {
+      params?: Record<string, string | number>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+    };
+    let url = (this.#options.baseUrl ?? '') + pathFor(name, parts.params ?? {});
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(parts.query ?? {}))
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+        search.set(key, String(value));
+    if (search.size > 0) url += `?${search.toString()}`;
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      [PRODUCT_HEADER]: PRODUCT_NAME,
+      ...init.headers,
+    };
+    // Public endpoints take the token too when there is one (an article's `liked`).
+    if (access && !noRefresh.has(name)) headers.Authorization = `Bearer ${access}`;
+    let body: BodyInit | undefined;
+    if (parts.body instanceof FormData) body = parts.body;
+    else if (parts.body !== undefined) {
+      body = JSON.stringify(parts.body);
+      headers['Content-Type'] = 'application/json';
+    }
+    const timeout = AbortSignal.timeout(this.#options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    let response: Response;
+    try {
+      response = await this.#fetch(url, {
+        method: endpoint.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        signal,
+      });
+    } catch {
+      return { ok: false, error: { status: failureKind(timeout, init.signal) } };
+    }
+    if (endpoint.reply === 'binary' && response.ok) {
+      try {
+        return { ok: true, data: (await response.blob()) as ReplyOf<N> };
+      } catch {
+        return { ok: false, error: { status: failureKind(timeout, init.signal) } };
+      }
+    }
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      const kind = failureKind(timeout, init.signal);
+      return {
+        ok: false,
+        error: {
+          status:
+            kind === 'NETWORK_ERROR' ? (response.ok ? 'PARSING_ERROR' : response.status) : kind,
+        },
+      };
+    }
+    const envelope = (json ?? {}) as {
+      code?: unknown;
+      data?: unknown;
+      msg?: unknown;
+      detail?: unknown;
+      errors?: unknown;
+    };
+    if (response.ok && envelope.code === 0) return { ok: true, data: envelope.data as ReplyOf<N> };
+    const retryAfter = Number(response.headers.get('retry-after'));
+    return {
+      ok: false,
+      error: {
+        status: response.ok ? 'PARSING_ERROR' : response.status,
+        ...(typeof envelope.code === 'number' ? { code: envelope.code } : {}),
+        ...(typeof envelope.msg === 'string' ? { msg: envelope.msg } : {}),
+        ...(typeof envelope.detail === 'string' ? { detail: envelope.detail } : {}),
+        ...(Array.isArray(envelope.errors)
+          ? { errors: envelope.errors as { path: string; message: string }[] }
+          : {}),
+        ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterS: retryAfter } : {}),
+      },
+    };
+  }
+}
+
+/** Spec 4: the session-expiry signal is status 401 with body code 10001. */
+export const isExpiry = (error: ApiFailure) =>
+  isTokenExpiry(typeof error.status === 'number' ? error.status : 0, {
+    code: error.code,
+    msg: error.msg ?? '',
+    detail: error.detail ?? '',
+  });
+
+function failureKind(
+  timeout: AbortSignal,
+  caller: AbortSignal | undefined,
+): 'NETWORK_ERROR' | 'TIMEOUT_ERROR' | 'ABORTED' {
+  if (caller?.aborted) return 'ABORTED';
+  if (timeout.aborted) return 'TIMEOUT_ERROR';
+  return 'NETWORK_ERROR';
+}
