@@ -1,11 +1,22 @@
 import { render, screen } from '@testing-library/react';
+import { loadMessages } from '@xoss/i18n';
+import { XossIntlProvider } from '@xoss/i18n/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from './routes.tsx';
+
+let english: Awaited<ReturnType<typeof loadMessages>>;
+beforeAll(async () => {
+  english = await loadMessages('en-US');
+});
 
 function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(<RouterProvider router={router} />);
+  render(
+    <XossIntlProvider language="en-US" messages={english}>
+      <RouterProvider router={router} />
+    </XossIntlProvider>,
+  );
   return router;
 }
 

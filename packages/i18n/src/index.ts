@@ -7,3 +7,17 @@ export {
   type Language,
   type ManualLanguage,
 } from './languages.ts';
+export {
+  PSEUDO_LOCALE,
+  loadMessages,
+  localeFor,
+  type CompiledMessages,
+  type Locale,
+  type MessageId,
+} from './catalogue.ts';
+export {
+  createTranslator,
+  translatorFor,
+  type MessageValues,
+  type Translator,
+} from './translator.ts';

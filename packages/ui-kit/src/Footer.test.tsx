@@ -1,5 +1,7 @@
 // @vitest-environment happy-dom
 import { render, screen } from '@testing-library/react';
+import { loadMessages } from '@xoss/i18n';
+import { XossIntlProvider } from '@xoss/i18n/react';
 import { describe, expect, it } from 'vitest';
 import { copyrightYears } from './copyright.ts';
 import { Footer } from './Footer.tsx';
@@ -12,8 +14,14 @@ describe('copyrightYears', () => {
 });
 
 describe('Footer', () => {
-  it('renders the computed span in a contentinfo landmark', () => {
-    render(<Footer now={new Date(2030, 0, 1)} />);
-    expect(screen.getByRole('contentinfo').textContent).toContain('© 2017–2030 XOSS');
+  it('renders the computed span in a contentinfo landmark, in the chosen language', async () => {
+    render(
+      <XossIntlProvider language="es" messages={await loadMessages('es')}>
+        <Footer now={new Date(2030, 0, 1)} />
+      </XossIntlProvider>,
+    );
+    expect(screen.getByRole('contentinfo').textContent).toBe(
+      '© 2017–2030 XOSS. Todos los derechos reservados.',
+    );
   });
 });

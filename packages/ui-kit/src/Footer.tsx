@@ -1,19 +1,18 @@
 import type React from 'react';
+import { Message } from '@xoss/i18n/react';
 import { copyrightYears } from './copyright.ts';
 
 export interface FooterProps {
-  /** The company name shown after the years. */
-  owner?: string;
   /** The current date; defaults to now. Stories and tests pass a fixed one. */
   now?: Date;
 }
 
-/** The site footer with the copyright span computed from the current year. */
-export function Footer({ owner = 'XOSS', now }: FooterProps): React.JSX.Element {
+/** The site footer with the copyright span computed from the current year (spec 9). */
+export function Footer({ now }: FooterProps): React.JSX.Element {
   return (
     <footer className="xoss-footer">
       <small>
-        © {copyrightYears(now)} {owner}
+        <Message id="footer.copyright" values={{ years: copyrightYears(now) }} />
       </small>
     </footer>
   );

@@ -1,0 +1,47 @@
+import type { Preview } from '@storybook/react-vite';
+import { PSEUDO_LOCALE, textLanguages } from '@xoss/i18n';
+import { XossIntlProvider } from '@xoss/i18n/react';
+
+const languageNames: Record<string, string> = {
+  'en-US': 'English',
+  ja: '日本語',
+  ko: '한국어',
+  de: 'Deutsch',
+  it: 'Italiano',
+  'pt-BR': 'Português (Brasil)',
+  es: 'Español',
+  'zh-CN': '简体中文',
+  'zh-TW': '繁體中文',
+  [PSEUDO_LOCALE]: 'Pseudo (hard-coded text, truncation)',
+};
+
+const preview: Preview = {
+  parameters: {
+    layout: 'padded',
+  },
+  // Every story in every language: a toolbar switch, with the pseudo-locale last.
+  globalTypes: {
+    locale: {
+      description: 'Language of the texts',
+      toolbar: {
+        title: 'Language',
+        icon: 'globe',
+        items: [...textLanguages, PSEUDO_LOCALE].map((value) => ({
+          value,
+          title: languageNames[value] ?? value,
+        })),
+        dynamicTitle: true,
+      },
+    },
+  },
+  initialGlobals: { locale: 'en-US' },
+  decorators: [
+    (Story, context) => (
+      <XossIntlProvider language={String(context.globals.locale ?? 'en-US')}>
+        <Story />
+      </XossIntlProvider>
+    ),
+  ],
+};
+
+export default preview;

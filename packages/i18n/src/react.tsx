@@ -1,0 +1,91 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { FormattedMessage, IntlProvider, useIntl } from 'react-intl';
+import {
+  loadMessages,
+  localeFor,
+  type CompiledMessages,
+  type Locale,
+  type MessageId,
+} from './catalogue.ts';
+import { DEFAULT_LANGUAGE } from './languages.ts';
+import type { MessageValues } from './translator.ts';
+
+export interface XossIntlProviderProps {
+  /** Any language tag; unsupported ones fall back (spec 4). `en-XA` is the pseudo-locale. */
+  readonly language: string;
+  /** Messages already loaded (prerendering, tests): no loading state at all. */
+  readonly messages?: CompiledMessages;
+  /** Shown until the first language has loaded. */
+  readonly fallback?: ReactNode;
+  readonly children: ReactNode;
+}
+
+/**
+ * react-intl's provider over the lazily loaded catalogue. While a new language loads, the
+ * previous one stays on screen; only the very first load shows `fallback`.
+ */
+export function XossIntlProvider({
+  language,
+  messages: given,
+  fallback = null,
+  children,
+}: XossIntlProviderProps) {
+  const locale = localeFor(language);
+  // Starts from the given messages, so a later switch to loading keeps them until ready.
+  const [loaded, setLoaded] = useState<{ locale: Locale; messages: CompiledMessages } | null>(
+    given ? { locale, messages: given } : null,
+  );
+  useEffect(() => {
+    if (given) return;
+    let live = true;
+    void loadMessages(locale).then((messages) => {
+      if (live) setLoaded({ locale, messages });
+    });
+    return () => {
+      live = false;
+    };
+  }, [locale, given]);
+  const current = given ? { locale, messages: given } : loaded;
+  if (!current) return <>{fallback}</>;
+  return (
+    <IntlProvider
+      locale={current.locale === 'en-XA' ? 'en-US' : current.locale}
+      defaultLocale={DEFAULT_LANGUAGE}
+      messages={current.messages}
+      onError={warnOnce}
+    >
+      {children}
+    </IntlProvider>
+  );
+}
+
+const warned = new Set<string>();
+// A missing id is a bug the extraction check catches; never crash a page over it, and
+// say it once rather than on every render.
+function warnOnce(error: Error) {
+  if (warned.has(error.message)) return;
+  warned.add(error.message);
+  console.warn(error.message);
+}
+
+/** `t(id, values)` for attributes and plain strings (`aria-label`, `title`, toasts). */
+export function useT(): (id: MessageId, values?: MessageValues) => string {
+  const intl = useIntl();
+  return (id, values) => intl.formatMessage({ id }, values);
+}
+
+/** The locale the provider formats with (`en-US`, `ja`, ...). */
+export function useLocale(): string {
+  return useIntl().locale;
+}
+
+export interface MessageProps {
+  readonly id: MessageId;
+  /** Values, including rich-text tags as functions: `{ terms: (text) => <a>{text}</a> }`. */
+  readonly values?: Record<string, ReactNode | ((chunks: ReactNode[]) => ReactNode)>;
+}
+
+/** A catalogue message as text (rich-text tags allowed). */
+export function Message({ id, values }: MessageProps) {
+  return <FormattedMessage id={id} values={values} />;
+}

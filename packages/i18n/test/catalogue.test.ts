@@ -1,0 +1,169 @@
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dataFields } from '@xoss/data-fields';
+import IntlMessageFormat from 'intl-messageformat';
+import { afterAll, describe, expect, it } from 'vitest';
+import { textLanguages } from '../src/languages.ts';
+import { formatjs, sourceFiles, usedIds, verifyCatalogues } from './catalogueChecks.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const packageDir = join(here, '..');
+const repo = join(packageDir, '..', '..');
+const messagesDir = join(packageDir, 'messages');
+const read = (language: string) =>
+  JSON.parse(readFileSync(join(messagesDir, `${language}.json`), 'utf8')) as Record<string, string>;
+const english = read('en-US');
+const scratch: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'xoss-i18n-'));
+  scratch.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the catalogues', () => {
+  it('has one file per text language, and nothing else', () => {
+    expect(readdirSync(messagesDir).sort()).toEqual(
+      textLanguages.map((language) => `${language}.json`).sort(),
+    );
+  });
+
+  it('passes formatjs verify: no missing or extra key, no broken placeholder or plural', () => {
+    const result = verifyCatalogues(messagesDir);
+    expect(result.output).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('makes verify fail on a missing key, an extra key and a broken placeholder', () => {
+    for (const damage of [
+      (messages: Record<string, string>) => delete messages['nav.download'],
+      (messages: Record<string, string>) => (messages['nav.extra'] = 'Extra'),
+      (messages: Record<string, string>) =>
+        (messages['common.pageOf'] = 'Seite {seite} von {pages}'),
+      (messages: Record<string, string>) =>
+        (messages['workouts.count'] = '{count, plural, one {# Training}}'),
+    ]) {
+      const dir = tempDir();
+      cpSync(messagesDir, dir, { recursive: true });
+      const german = read('de');
+      damage(german);
+      writeFileSync(join(dir, 'de.json'), JSON.stringify(german));
+      expect(verifyCatalogues(dir).status).not.toBe(0);
+    }
+  });
+
+  it('formats every message in every language with sample values, and translates them', () => {
+    const sample = (ast: ReturnType<IntlMessageFormat['getAst']>): Record<string, unknown> => {
+      const values: Record<string, unknown> = {};
+      const walk = (nodes: typeof ast) => {
+        for (const node of nodes as {
+          type: number;
+          value?: string;
+          options?: Record<string, { value: typeof ast }>;
+          children?: typeof ast;
+        }[]) {
+          // 1 argument, 2 number, 3 date, 4 time, 5 select, 6 plural, 8 tag
+          if (node.type === 8) values[node.value!] = (chunks: string[]) => chunks.join('');
+          else if (node.type === 6 || node.type === 2) values[node.value!] = 3;
+          else if (node.type === 5)
+            values[node.value!] = Object.keys(node.options ?? {})[0] ?? 'other';
+          else if (node.type === 1) values[node.value!] ??= 'X';
+          for (const option of Object.values(node.options ?? {})) walk(option.value);
+          if (node.children) walk(node.children);
+        }
+      };
+      walk(ast);
+      return values;
+    };
+    let same = 0;
+    for (const language of textLanguages) {
+      const messages = read(language);
+      for (const [id, text] of Object.entries(messages)) {
+        const format = new IntlMessageFormat(text, language);
+        const out = format.format(sample(format.getAst()) as never);
+        expect(String(out).length, `${language} ${id}`).toBeGreaterThan(0);
+        if (language !== 'en-US' && text === english[id]) same += 1;
+      }
+    }
+    // Some texts are the same in other languages (TSS, "Tempo", "Z{zone}"); never most.
+    expect(same / (Object.keys(english).length * 8)).toBeLessThan(0.08);
+  });
+
+  it('has compiled ASTs that match the sources (run `pnpm --filter @xoss/i18n compile`)', () => {
+    const out = tempDir();
+    expect(
+      formatjs(['compile-folder', '--ast', '--format', 'simple', 'messages', out], packageDir)
+        .status,
+    ).toBe(0);
+    for (const language of textLanguages)
+      expect(
+        JSON.parse(readFileSync(join(out, `${language}.json`), 'utf8')),
+        `compiled/${language}.json is stale`,
+      ).toEqual(JSON.parse(readFileSync(join(packageDir, 'compiled', `${language}.json`), 'utf8')));
+    const pseudo = join(out, 'en-XA.json');
+    formatjs(
+      [
+        'compile',
+        'messages/en-US.json',
+        '--ast',
+        '--format',
+        'simple',
+        '--pseudo-locale',
+        'en-XA',
+        '--out-file',
+        pseudo,
+      ],
+      packageDir,
+    );
+    expect(JSON.parse(readFileSync(pseudo, 'utf8'))).toEqual(
+      JSON.parse(readFileSync(join(packageDir, 'compiled', 'en-XA.json'), 'utf8')),
+    );
+  });
+});
+
+describe('ids used by the code', () => {
+  it('finds every id the apps and the ui-kit use in the catalogue', () => {
+    const files = ['apps/public-site/src', 'apps/athlete-portal/src', 'packages/ui-kit/src']
+      .flatMap((dir) => sourceFiles(repo, dir))
+      .filter((file) => !file.includes('.test.'));
+    const missing = [...usedIds(repo, files)].filter((id) => !(id in english));
+    expect(missing).toEqual([]);
+  });
+
+  it('catches an id the catalogue lacks, in a component or a t() call', () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'Page.tsx'),
+      `export const Page = () => <p title={t('nav.download')}><Message id="nav.nope" />{t('errors.gone')}</p>;\n`,
+    );
+    const ids = usedIds(dir, ['Page.tsx']);
+    expect([...ids].sort()).toEqual(['errors.gone', 'nav.download', 'nav.nope']);
+    expect([...ids].filter((id) => !(id in english)).sort()).toEqual(['errors.gone', 'nav.nope']);
+  });
+
+  it('has the names and descriptions of all 49 data fields', () => {
+    expect(dataFields).toHaveLength(49);
+    for (const field of dataFields) {
+      expect(english[field.messageIds.name], field.key).toBe(field.defaultText.name);
+      expect(english[field.messageIds.description], field.key).toBe(field.defaultText.description);
+    }
+  });
+
+  it('has a message for every problem code of data-fields and activity-files', () => {
+    const codes = new Set<string>();
+    const scan = (dir: string, pattern: RegExp, prefix: string) => {
+      for (const file of sourceFiles(repo, dir).filter((name) => !name.includes('.test.')))
+        for (const match of readFileSync(join(repo, file), 'utf8').matchAll(pattern))
+          codes.add(`${prefix}.${match[1]}`);
+    };
+    scan('packages/data-fields/src', /problem\(\s*[^,]+?,\s*'(\w+)'/g, 'dataFields.problem');
+    scan('packages/activity-files/src', /fitError\(\s*'(\w+)'/g, 'activityFiles.fit');
+    scan('packages/activity-files/src/gpx', /\bfail\(\s*'(\w+)'/g, 'activityFiles.gpx');
+    expect(codes.size).toBeGreaterThan(40);
+    expect([...codes].filter((id) => !(id in english))).toEqual([]);
+  });
+});
