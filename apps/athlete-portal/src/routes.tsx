@@ -1,3 +1,4 @@
+import { Message } from '@xoss/i18n/react';
 import { Footer } from '@xoss/ui-kit';
 import { Navigate, Outlet, type RouteObject } from 'react-router';
 
@@ -18,10 +19,31 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       { path: 'dashboard', element: <Navigate to="/dashboard/main" replace /> },
-      { path: 'dashboard/main', element: <h1>Dashboard</h1> },
+      {
+        path: 'dashboard/main',
+        element: (
+          <h1>
+            <Message id="nav.dashboard" />
+          </h1>
+        ),
+      },
       { path: 'upload', element: <Navigate to="/upload/gpxFile" replace /> },
-      { path: 'upload/gpxFile', element: <h1>Upload a GPX route</h1> },
-      { path: '*', element: <h1>Page not found</h1> },
+      {
+        path: 'upload/gpxFile',
+        element: (
+          <h1>
+            <Message id="upload.title" />
+          </h1>
+        ),
+      },
+      {
+        path: '*',
+        element: (
+          <h1>
+            <Message id="errors.notFoundPage" />
+          </h1>
+        ),
+      },
     ],
   },
 ];

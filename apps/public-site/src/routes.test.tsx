@@ -25,7 +25,7 @@ describe('public-site routes', () => {
     renderAt('/');
     expect(await screen.findByRole('heading', { level: 1 })).toHaveProperty(
       'textContent',
-      'XOSS GPS bike computers',
+      'XOSS — GPS bike computers and sensors',
     );
     expect(screen.getByRole('link', { name: 'NAV' }).getAttribute('href')).toBe('/product/xossnav');
   });

@@ -1,3 +1,4 @@
+import { Message } from '@xoss/i18n/react';
 import { Footer } from '@xoss/ui-kit';
 import { Link, Navigate, Outlet, type RouteObject } from 'react-router';
 
@@ -22,7 +23,9 @@ function Layout() {
 function Home() {
   return (
     <>
-      <h1>XOSS GPS bike computers</h1>
+      <h1>
+        <Message id="app.title" />
+      </h1>
       <ul>
         {products.map((product) => (
           <li key={product.slug}>
@@ -35,7 +38,11 @@ function Home() {
 }
 
 function NotFound() {
-  return <h1>Page not found</h1>;
+  return (
+    <h1>
+      <Message id="errors.notFoundPage" />
+    </h1>
+  );
 }
 
 /** The visitor site's routes (spec 2); later issues fill in every screen. */
@@ -45,7 +52,14 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <Home /> },
       { path: 'product', element: <Navigate to="/product/manuals" replace /> },
-      { path: 'product/manuals', element: <h1>Manuals</h1> },
+      {
+        path: 'product/manuals',
+        element: (
+          <h1>
+            <Message id="nav.manuals" />
+          </h1>
+        ),
+      },
       { path: '*', element: <NotFound /> },
     ],
   },
