@@ -20,6 +20,7 @@ export default tseslint.config(
       '**/coverage/**',
       '**/.turbo/**',
       '**/data/**',
+      'packages/i18n/compiled/**',
     ],
   },
   js.configs.recommended,

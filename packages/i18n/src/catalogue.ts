@@ -15,16 +15,16 @@ export type Locale = Language | typeof PSEUDO_LOCALE;
 // One dynamic import per language: bundlers emit one chunk each, so a visitor downloads
 // only the language they read.
 const loaders: Readonly<Record<Locale, () => Promise<{ default: unknown }>>> = {
-  'en-US': () => import('../compiled/en-US.json', { with: { type: 'json' } }),
-  ja: () => import('../compiled/ja.json', { with: { type: 'json' } }),
-  ko: () => import('../compiled/ko.json', { with: { type: 'json' } }),
-  de: () => import('../compiled/de.json', { with: { type: 'json' } }),
-  it: () => import('../compiled/it.json', { with: { type: 'json' } }),
-  'pt-BR': () => import('../compiled/pt-BR.json', { with: { type: 'json' } }),
-  es: () => import('../compiled/es.json', { with: { type: 'json' } }),
-  'zh-CN': () => import('../compiled/zh-CN.json', { with: { type: 'json' } }),
-  'zh-TW': () => import('../compiled/zh-TW.json', { with: { type: 'json' } }),
-  'en-XA': () => import('../compiled/en-XA.json', { with: { type: 'json' } }),
+  'en-US': () => import('../compiled/en-US.js'),
+  ja: () => import('../compiled/ja.js'),
+  ko: () => import('../compiled/ko.js'),
+  de: () => import('../compiled/de.js'),
+  it: () => import('../compiled/it.js'),
+  'pt-BR': () => import('../compiled/pt-BR.js'),
+  es: () => import('../compiled/es.js'),
+  'zh-CN': () => import('../compiled/zh-CN.js'),
+  'zh-TW': () => import('../compiled/zh-TW.js'),
+  'en-XA': () => import('../compiled/en-XA.js'),
 };
 
 const loaded = new Map<Locale, Promise<CompiledMessages>>();

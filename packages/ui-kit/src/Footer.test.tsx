@@ -1,10 +1,10 @@
-// @vitest-environment happy-dom
 import { render, screen } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { describe, expect, it } from 'vitest';
 import { copyrightYears } from './copyright.ts';
 import { Footer } from './Footer.tsx';
+import { expectAccessible } from './testing/a11y.ts';
 
 describe('copyrightYears', () => {
   it('spans from 2017 to the current year', () => {
@@ -23,5 +23,6 @@ describe('Footer', () => {
     expect(screen.getByRole('contentinfo').textContent).toBe(
       '© 2017–2030 XOSS. Todos los derechos reservados.',
     );
+    await expectAccessible(screen.getByRole('contentinfo'));
   });
 });
