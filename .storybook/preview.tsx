@@ -1,4 +1,5 @@
 import type { Preview } from '@storybook/react-vite';
+import '../packages/ui-kit/src/styles.css';
 import { PSEUDO_LOCALE, textLanguages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 

@@ -1,2 +1,42 @@
 export { COPYRIGHT_START_YEAR, copyrightYears } from './copyright.ts';
 export { Footer, type FooterProps } from './Footer.tsx';
+export {
+  Navbar,
+  riderNavItems,
+  visitorNavItems,
+  type NavItem,
+  type NavbarProps,
+  type RenderLink,
+} from './Navbar.tsx';
+export { LanguageMenu, languageNames, type LanguageMenuProps } from './LanguageMenu.tsx';
+export { CookieNotice, type CookieNoticeProps } from './CookieNotice.tsx';
+export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog.tsx';
+export { ToastViewport, useToasts, type Toast, type ToastViewportProps } from './Toasts.tsx';
+export { EmptyState, Loading, RouteProgress, type EmptyStateProps } from './Feedback.tsx';
+export { ChatBubble, type ChatBubbleProps } from './ChatBubble.tsx';
+export {
+  ChartTypePicker,
+  ChoiceGroup,
+  FieldPicker,
+  FieldTile,
+  SizePicker,
+  type FieldPickerProps,
+  type FieldTileProps,
+} from './DataFieldControls.tsx';
+export {
+  DeviceScreenPreview,
+  sampleValues,
+  type DeviceScreenPreviewProps,
+} from './DeviceScreenPreview.tsx';
+export {
+  DeviceIllustration,
+  DownloadTable,
+  ProductCard,
+  SpecTable,
+  type DeviceIllustrationProps,
+  type DeviceShape,
+  type DownloadRow,
+  type ProductCardProps,
+  type SpecRow,
+} from './Product.tsx';
+export { MOBILE_QUERY, useLayout, useMediaQuery, type Layout } from './useMediaQuery.ts';

@@ -7,9 +7,16 @@ import { expect } from 'vitest';
  */
 export async function expectAccessible(element: Element): Promise<void> {
   const results = await axe.run(element, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    runOnly: {
+      type: 'tag',
+      values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
+    },
     // A component alone is not a page: page-level landmark rules do not apply.
-    rules: { region: { enabled: false }, 'landmark-one-main': { enabled: false }, 'page-has-heading-one': { enabled: false } },
+    rules: {
+      region: { enabled: false },
+      'landmark-one-main': { enabled: false },
+      'page-has-heading-one': { enabled: false },
+    },
   });
   const problems = results.violations.map(
     (violation) =>

@@ -1,0 +1,164 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import {
+  dataFields,
+  defaultDocument,
+  deviceProfiles,
+  fieldById,
+  type ChartType,
+  type FieldKey,
+  type SlotSize,
+} from '@xoss/data-fields';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import { ChartTypePicker, FieldPicker, FieldTile, SizePicker } from './DataFieldControls.tsx';
+import { DeviceScreenPreview } from './DeviceScreenPreview.tsx';
+import { expectAccessible } from './testing/a11y.ts';
+import { renderIn } from './testing/render.tsx';
+
+afterEach(cleanup);
+
+describe('FieldTile', () => {
+  it('shows the normal icon, or the light one when selected, with the translated name', async () => {
+    const speed = dataFields.find((field) => field.key === 'Speed')!;
+    const { rerender, container } = await renderIn(<FieldTile field={speed} />, 'zh-CN');
+    const tile = screen.getByRole('button', { name: '速度' });
+    expect(tile.getAttribute('aria-pressed')).toBe('false');
+    expect(tile.innerHTML).toContain(speed.icons.normal.slice(0, 60));
+    rerender(<FieldTile field={speed} selected />);
+    expect(screen.getByRole('button', { name: '速度' }).innerHTML).toContain(
+      speed.icons.selected.slice(0, 60),
+    );
+    await expectAccessible(container);
+  });
+});
+
+describe('FieldPicker', () => {
+  function Harness({
+    available,
+    slotSize,
+  }: {
+    available?: readonly string[];
+    slotSize?: SlotSize;
+  }) {
+    const [value, setValue] = useState<FieldKey | null>(null);
+    return (
+      <>
+        <output data-testid="chosen">{value}</output>
+        <FieldPicker value={value} onChange={setValue} available={available} slotSize={slotSize} />
+      </>
+    );
+  }
+
+  it('groups the 49 fields by the ten categories and selects one', async () => {
+    const { container } = await renderIn(<Harness />);
+    const groups = screen.getAllByRole('group');
+    expect(groups.map((group) => group.querySelector('legend')!.textContent)).toEqual([
+      'Speed',
+      'Charts',
+      'Time',
+      'General',
+      'Distance',
+      'Elevation',
+      'Heart rate',
+      'Cadence',
+      'Power',
+      'Weather',
+    ]);
+    expect(screen.getAllByRole('button')).toHaveLength(49);
+    await userEvent.click(within(groups[8]!).getByRole('button', { name: 'Normalized power' }));
+    expect(screen.getByTestId('chosen').textContent).toBe('NP');
+    expect(
+      screen.getByRole('button', { name: 'Normalized power' }).getAttribute('aria-pressed'),
+    ).toBe('true');
+    await expectAccessible(container);
+  });
+
+  it('disables what the device cannot show and charts outside a Large slot', async () => {
+    await renderIn(<Harness available={deviceProfiles.G.fields} slotSize="Small" />);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Speed' }).disabled).toBe(false);
+    expect(
+      screen.getByRole<HTMLButtonElement>('button', { name: 'Normalized power' }).disabled,
+    ).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Speed chart' }).disabled).toBe(
+      true,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Normalized power' }), {
+      force: true,
+    });
+    expect(screen.getByTestId('chosen').textContent).toBe('');
+  });
+});
+
+describe('size and chart-type pickers', () => {
+  it('are radio groups operated with the arrow keys', async () => {
+    function Harness() {
+      const [size, setSize] = useState<SlotSize | null>('Large');
+      const [type, setType] = useState<ChartType | null>(null);
+      return (
+        <>
+          <SizePicker value={size} onChange={setSize} />
+          <ChartTypePicker value={type} onChange={setType} />
+          <output data-testid="state">{`${size}/${type}`}</output>
+        </>
+      );
+    }
+    const { container } = await renderIn(<Harness />, 'ko');
+    const sizes = screen.getByRole('group', { name: '항목 크기' });
+    expect(
+      within(sizes)
+        .getAllByRole('radio')
+        .map((radio) => radio.parentElement!.textContent),
+    ).toEqual(['크게', '보통', '작게']);
+    within(sizes).getByRole('radio', { name: '크게' }).focus();
+    await userEvent.keyboard('{ArrowDown}');
+    await userEvent.click(screen.getByRole('radio', { name: '영역형' }));
+    expect(screen.getByTestId('state').textContent).toBe('Medium/area');
+    await expectAccessible(container);
+  });
+});
+
+describe('DeviceScreenPreview', () => {
+  const document = defaultDocument(deviceProfiles.NAV, 'NAV-0001', 1_790_000_000);
+
+  it("draws a page at the device's proportions with values in the rider's units", async () => {
+    const page = document.pages[0]!;
+    const { container } = await renderIn(
+      <DeviceScreenPreview
+        profile={deviceProfiles.NAV}
+        page={page}
+        settings={{ distanceUnit: 1, temperatureUnit: 'c' }}
+        values={{ Speed: 10, Distance: 16_093.44 }}
+        width={240}
+      />,
+    );
+    const svg = screen.getByRole('img', { name: `${deviceProfiles.NAV.name} screen, page 1` });
+    expect(svg.getAttribute('height')).toBe('320');
+    const names = page.items.map((id) => fieldById(id)?.defaultText.name);
+    for (const name of names) expect(svg.textContent).toContain(name);
+    if (page.items.includes(fieldById(1)?.id ?? -1)) expect(svg.textContent).toContain('mph');
+    expect(svg.textContent).not.toContain('km/h');
+    await expectAccessible(container);
+  });
+
+  it('lets the rider pick a slot with mouse or keyboard when editing', async () => {
+    const onSlotClick = vi.fn();
+    const page = document.pages.find((candidate) => candidate.items.length >= 3)!;
+    await renderIn(
+      <DeviceScreenPreview
+        profile={deviceProfiles.NAV}
+        page={page}
+        settings={{ distanceUnit: 0, temperatureUnit: 'c' }}
+        selectedSlot={0}
+        onSlotClick={onSlotClick}
+      />,
+    );
+    const slots = screen.getAllByRole('button');
+    expect(slots).toHaveLength(page.items.length);
+    expect(slots[0]!.getAttribute('aria-pressed')).toBe('true');
+    await userEvent.click(slots[1]!);
+    slots[2]!.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(onSlotClick.mock.calls).toEqual([[1], [2]]);
+  });
+});

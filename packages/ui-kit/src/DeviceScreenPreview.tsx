@@ -1,0 +1,186 @@
+import {
+  fieldById,
+  formatFieldValue,
+  layoutTemplate,
+  type DeviceProfile,
+  type FieldKey,
+  type LayoutPage,
+  type UnitSettings,
+} from '@xoss/data-fields';
+import type { MessageId } from '@xoss/i18n';
+import { useLocale, useT } from '@xoss/i18n/react';
+
+/** Values a preview shows when the app passes none: a plausible moment of a ride. */
+export const sampleValues: Readonly<Partial<Record<FieldKey, number>>> = {
+  Speed: 8.9,
+  MaxSpeed: 15.2,
+  AvgMovingSpeed: 7.6,
+  AvgSpeed: 7.1,
+  MovingTime: 5025,
+  TotalTime: 5460,
+  PausedTime: 435,
+  LapTime: 812,
+  CurrentTime: 36_900,
+  SunriseTime: 23_400,
+  SunsetTime: 66_600,
+  Distance: 38_420,
+  LapDistance: 5_120,
+  Odometer: 4_812_000,
+  Elevation: 412,
+  MaxElevation: 655,
+  MinElevation: 88,
+  Grade: 4.5,
+  MaxGrade: 11.2,
+  MinGrade: -9.8,
+  ElevationGain: 742,
+  ElevationLoss: 518,
+  Heartrate: 148,
+  MaxHR: 176,
+  AvgHR: 139,
+  MAX_HR: 80,
+  LTHR: 91,
+  Cadence: 88,
+  MaxCadence: 121,
+  AvgCadence: 84,
+  Power: 231,
+  MaxPower: 812,
+  AvgPower: 196,
+  AvgPower_3s: 238,
+  AvgPower_10s: 226,
+  AvgPower_30s: 214,
+  FTP: 92,
+  NP: 212,
+  TSS: 96,
+  IF: 0.85,
+  Calories: 1130,
+  Battery: 76,
+  Temperature: 21,
+};
+
+export interface DeviceScreenPreviewProps {
+  readonly profile: DeviceProfile;
+  readonly page: LayoutPage;
+  readonly settings: UnitSettings;
+  readonly values?: Readonly<Partial<Record<FieldKey, number>>>;
+  /** Width in CSS pixels; the height follows the device's screen proportions. */
+  readonly width?: number;
+  /** The slot to highlight (the one being edited). */
+  readonly selectedSlot?: number;
+  /** Makes slots clickable (layout editing: click a slot to change its field). */
+  readonly onSlotClick?: (slot: number) => void;
+}
+
+const chartPath = (width: number, height: number) => {
+  const points = Array.from({ length: 24 }, (_, index) => {
+    const x = (index / 23) * width;
+    const y = height * (0.55 - 0.3 * Math.sin(index / 3.2) - 0.1 * Math.cos(index / 1.3));
+    return `${x.toFixed(1)},${y.toFixed(1)}`;
+  });
+  return `M${points.join(' L')}`;
+};
+
+/**
+ * One data page as the device draws it, at the device's screen proportions: every slot
+ * of the page's layout with its field's name and a sample value in the rider's units.
+ */
+export function DeviceScreenPreview({
+  profile,
+  page,
+  settings,
+  values = sampleValues,
+  width = 220,
+  selectedSlot,
+  onSlotClick,
+}: DeviceScreenPreviewProps) {
+  const t = useT();
+  const locale = useLocale();
+  const template = layoutTemplate(page.pid);
+  const height = Math.round((width * profile.screen.height) / profile.screen.width);
+  const label = t('layout.previewOf', { model: profile.name, page: page.index + 1 });
+  return (
+    <figure className="xoss-device xoss-root">
+      <svg
+        width={width}
+        height={height}
+        viewBox={`0 0 ${width} ${height}`}
+        role={onSlotClick ? 'group' : 'img'}
+        aria-label={label}
+      >
+        <rect width={width} height={height} fill="#fdfdfd" />
+        {template?.slots.map((slot, index) => {
+          const field = fieldById(page.items[index] ?? -1);
+          const x = slot.x * width;
+          const y = slot.y * height;
+          const w = slot.width * width;
+          const h = slot.height * height;
+          const name = field ? t(field.messageIds.name as MessageId) : '—';
+          const value =
+            field && field.display === 'value'
+              ? formatFieldValue(field, values[field.key] ?? Number.NaN, settings, locale)
+              : undefined;
+          const selected = index === selectedSlot;
+          const big = Math.min(h * 0.42, w * 0.22);
+          const content = (
+            <>
+              <rect
+                x={x + 1}
+                y={y + 1}
+                width={w - 2}
+                height={h - 2}
+                fill={selected ? '#ffe9ea' : '#fff'}
+                stroke={selected ? '#e60012' : '#c9ced4'}
+                strokeWidth={selected ? 2 : 1}
+              />
+              <text x={x + 6} y={y + 14} fontSize={Math.min(11, h * 0.22)} fill="#565d66">
+                {name}
+              </text>
+              {value ? (
+                <text
+                  x={x + w - 6}
+                  y={y + h - 8}
+                  fontSize={big}
+                  fontWeight={700}
+                  textAnchor="end"
+                  fill="#111"
+                >
+                  {value.text}
+                  <tspan fontSize={big * 0.4} fontWeight={400}>
+                    {value.unit ? ` ${value.unit}` : ''}
+                  </tspan>
+                </text>
+              ) : field ? (
+                <path
+                  d={chartPath(w - 12, h - 24)}
+                  transform={`translate(${x + 6} ${y + 20})`}
+                  fill="none"
+                  stroke="#e60012"
+                  strokeWidth={2}
+                />
+              ) : null}
+            </>
+          );
+          return onSlotClick ? (
+            <g
+              key={index}
+              role="button"
+              tabIndex={0}
+              aria-label={`${index + 1}: ${name}`}
+              aria-pressed={selected}
+              onClick={() => onSlotClick(index)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' || event.key === ' ') {
+                  event.preventDefault();
+                  onSlotClick(index);
+                }
+              }}
+            >
+              {content}
+            </g>
+          ) : (
+            <g key={index}>{content}</g>
+          );
+        })}
+      </svg>
+    </figure>
+  );
+}

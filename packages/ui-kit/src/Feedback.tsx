@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { Message, useT } from '@xoss/i18n/react';
+
+/** The route progress bar: runs while `active`, then completes and fades. */
+export function RouteProgress({ active }: { readonly active: boolean }) {
+  const t = useT();
+  return active ? (
+    <div
+      className="xoss-progress"
+      data-state="loading"
+      role="progressbar"
+      aria-label={t('common.loading')}
+    />
+  ) : (
+    <div className="xoss-progress" data-state="idle" aria-hidden="true" />
+  );
+}
+
+/** A loading state: spinner and text, announced politely. */
+export function Loading({ label }: { readonly label?: ReactNode }) {
+  return (
+    <div className="xoss-loading xoss-root" role="status">
+      <span className="xoss-spinner" aria-hidden="true" />
+      <span>{label ?? <Message id="common.loading" />}</span>
+    </div>
+  );
+}
+
+export interface EmptyStateProps {
+  readonly title?: ReactNode;
+  readonly children?: ReactNode;
+  /** What to do next (a button or link). */
+  readonly action?: ReactNode;
+}
+
+/** An empty list or page: what is missing and how to fill it. */
+export function EmptyState({ title, children, action }: EmptyStateProps) {
+  return (
+    <div className="xoss-empty xoss-root">
+      <h2>{title ?? <Message id="common.empty" />}</h2>
+      {children ? <p>{children}</p> : null}
+      {action}
+    </div>
+  );
+}
