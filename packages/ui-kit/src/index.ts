@@ -39,4 +39,23 @@ export {
   type ProductCardProps,
   type SpecRow,
 } from './Product.tsx';
+export {
+  StreamCharts,
+  indexAtX,
+  type IndexRange,
+  type StreamChartsProps,
+  type StreamSeries,
+} from './StreamCharts.tsx';
+export { CurveChart, type CurveChartProps, type CurveSeries } from './CurveChart.tsx';
+export { ZoneBars, type ZoneBarsProps, type ZoneTime } from './ZoneBars.tsx';
+export {
+  DEFAULT_TILE_URL,
+  RegionPicker,
+  RouteMap,
+  type LonLat,
+  type MapRegion,
+  type RegionPickerProps,
+  type RouteMapProps,
+} from './maps.tsx';
+export { formatClock, formatShortDuration } from './format.ts';
 export { MOBILE_QUERY, useLayout, useMediaQuery, type Layout } from './useMediaQuery.ts';

@@ -1,0 +1,61 @@
+import { cleanup, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { userEvent } from 'vitest/browser';
+import { RegionPicker, RouteMap, type LonLat, type MapRegion } from './maps.tsx';
+import { expectAccessible } from './testing/a11y.ts';
+import { renderIn } from './testing/render.tsx';
+
+afterEach(cleanup);
+
+const track: LonLat[] = Array.from({ length: 200 }, (_, index) => [
+  8.54 + index * 0.001,
+  47.37 + Math.sin(index / 20) * 0.01,
+]);
+
+describe('RouteMap', () => {
+  it('draws the track without a tile service and moves the marker', async () => {
+    const { container, rerender } = await renderIn(
+      <RouteMap track={track} tileUrl={null} marker={10} />,
+    );
+    const map = screen.getByRole('region', { name: 'Route map' });
+    await vi.waitFor(() => expect(map.querySelector('canvas')).not.toBeNull());
+    expect(map.getAttribute('data-marker')).toBe('10');
+    rerender(<RouteMap track={track} tileUrl={null} marker={150} />);
+    expect(map.getAttribute('data-marker')).toBe('150');
+    expect(screen.queryByRole('alert')).toBeNull();
+    await expectAccessible(container);
+  });
+
+  it('says clearly when the map tiles fail to load', async () => {
+    await renderIn(<RouteMap track={track} tileUrl="http://127.0.0.1:9/{z}/{x}/{y}.png" />, 'es');
+    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toBe(
+      'No se pudo cargar el mapa. Recarga la página o revisa la red',
+    );
+  });
+});
+
+describe('RegionPicker', () => {
+  const regions: MapRegion[] = [
+    { id: 'ch', name: 'Switzerland', bbox: [5.9, 45.8, 10.5, 47.8], bytes: 420e6 },
+    { id: 'de', name: 'Germany', bbox: [5.8, 47.2, 15.1, 55.1], bytes: 2.9e9 },
+    { id: 'at', name: 'Austria', bbox: [9.5, 46.3, 17.2, 49.1], bytes: 610e6 },
+  ];
+  function Harness() {
+    const [value, setValue] = useState<string[]>([]);
+    return <RegionPicker regions={regions} value={value} onChange={setValue} tileUrl={null} />;
+  }
+
+  it('selects regions from the keyboard list, totals their size and warns past 3.6 GB', async () => {
+    const { container } = await renderIn(<Harness />);
+    expect(screen.getByText(/No region selected/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Switzerland' }));
+    expect(screen.getByText(/1 region selected, 420 MB/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Germany' }));
+    expect(screen.getByText(/2 regions selected, 3.3 GB/)).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Austria' }));
+    expect(screen.getByRole('alert').textContent).toContain('3.6 GB');
+    await expectAccessible(container);
+  });
+});

@@ -1,0 +1,362 @@
+import {
+  useId,
+  useMemo,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+} from 'react';
+import { AxisBottom, AxisLeft } from '@visx/axis';
+import { Group } from '@visx/group';
+import { scaleLinear } from '@visx/scale';
+import { AreaClosed, LinePath } from '@visx/shape';
+import { Message, useLocale, useT } from '@xoss/i18n/react';
+import { downsampleMinMax } from '@xoss/workout-stats';
+import { formatClock } from './format.ts';
+import { useElementWidth } from './useElementWidth.ts';
+
+/** One stream of a workout: its values per sample (NaN or null where it has none). */
+export interface StreamSeries {
+  readonly id: string;
+  readonly label: ReactNode;
+  readonly unit: string;
+  readonly values: ArrayLike<number | null>;
+  readonly kind?: 'line' | 'area';
+  /** A CSS colour; the design tokens' brand red by default. */
+  readonly color?: string;
+  readonly digits?: number;
+}
+
+/** A range of sample indices, both ends included. */
+export type IndexRange = readonly [number, number];
+
+export interface StreamChartsProps {
+  /** The x of every sample: seconds from the start, or metres. */
+  readonly x: ArrayLike<number>;
+  readonly xKind: 'time' | 'distance';
+  readonly series: readonly StreamSeries[];
+  /** Height of each panel in pixels. */
+  readonly panelHeight?: number;
+  /** The sample under the cursor, shared with a map (controlled); else internal. */
+  readonly hoverIndex?: number | null;
+  readonly onHover?: (index: number | null) => void;
+  /** The zoomed range, or null at full extent: for statistics of the range. */
+  readonly onRangeChange?: (range: IndexRange | null) => void;
+  /** `mi` shows distance axes in miles. */
+  readonly distanceUnit?: 'km' | 'mi';
+}
+
+const MARGIN = { top: 8, right: 12, bottom: 24, left: 48 };
+const toNumber = (value: number | null | undefined) =>
+  value === null || value === undefined ? Number.NaN : value;
+
+/** The last index whose x is at most `target` (binary search over ascending x). */
+export function indexAtX(x: ArrayLike<number>, target: number, from = 0, to = x.length - 1) {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((x[mid] ?? 0) <= target) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/**
+ * Workout streams over time or distance, one panel each, sharing the x axis, the zoom and
+ * a hover crosshair. Drag across a panel to zoom to that range; Undo zoom steps back one
+ * zoom, Reset zoom shows the whole ride (spec 2). From the keyboard: arrow keys move the
+ * cursor, `+` zooms in around it, `-` undoes. Each panel draws at most about two points
+ * per pixel (min/max per bucket), so a 10-hour ride stays smooth.
+ */
+export function StreamCharts({
+  x,
+  xKind,
+  series,
+  panelHeight = 120,
+  hoverIndex: controlledHover,
+  onHover,
+  onRangeChange,
+  distanceUnit = 'km',
+}: StreamChartsProps) {
+  const t = useT();
+  const locale = useLocale();
+  const helpId = useId();
+  const [ref, width] = useElementWidth<HTMLDivElement>(640);
+  const last = Math.max(0, x.length - 1);
+  const [zooms, setZooms] = useState<readonly IndexRange[]>([]);
+  const [ownHover, setOwnHover] = useState<number | null>(null);
+  const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
+  const hover = controlledHover === undefined ? ownHover : controlledHover;
+  const range: IndexRange = useMemo(() => zooms[zooms.length - 1] ?? [0, last], [zooms, last]);
+  const innerWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
+  const innerHeight = panelHeight - MARGIN.top - MARGIN.bottom;
+  const xScale = useMemo(
+    () =>
+      scaleLinear<number>({
+        domain: [x[range[0]] ?? 0, Math.max(x[range[1]] ?? 0, (x[range[0]] ?? 0) + 1e-9)],
+        range: [0, innerWidth],
+      }),
+    [x, range, innerWidth],
+  );
+
+  const setHover = (index: number | null) => {
+    if (controlledHover === undefined) setOwnHover(index);
+    onHover?.(index);
+  };
+  const zoomTo = (next: IndexRange | null) => {
+    const stack = next ? [...zooms, next] : [];
+    setZooms(stack);
+    onRangeChange?.(next);
+  };
+  const undo = () => {
+    const stack = zooms.slice(0, -1);
+    setZooms(stack);
+    onRangeChange?.(stack[stack.length - 1] ?? null);
+  };
+  const indexAtPixel = (pixel: number) =>
+    indexAtX(x, xScale.invert(Math.min(innerWidth, Math.max(0, pixel))), range[0], range[1]);
+  const pixelOf = (event: PointerEvent<SVGRectElement>) =>
+    event.clientX - event.currentTarget.getBoundingClientRect().left;
+
+  const formatX = (value: number) =>
+    xKind === 'time'
+      ? formatClock(value)
+      : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(
+          distanceUnit === 'mi' ? value / 1609.344 : value / 1000,
+        )} ${distanceUnit}`;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const span = range[1] - range[0];
+    const step = Math.max(1, Math.round(span / 100));
+    const current = hover ?? range[0];
+    if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+      event.preventDefault();
+      const next = current + (event.key === 'ArrowRight' ? step : -step);
+      setHover(Math.min(range[1], Math.max(range[0], next)));
+    } else if (event.key === '+' || event.key === '=') {
+      event.preventDefault();
+      if (span < 4) return;
+      const half = Math.max(2, Math.round(span / 4));
+      const from = Math.max(range[0], current - half);
+      zoomTo([from, Math.min(range[1], from + 2 * half)]);
+    } else if (event.key === '-' || event.key === 'Backspace') {
+      event.preventDefault();
+      if (zooms.length > 0) undo();
+    } else if (event.key === 'Escape') {
+      setHover(null);
+    }
+  };
+
+  const visibleHover = hover !== null && hover >= range[0] && hover <= range[1] ? hover : null;
+  return (
+    <div className="xoss-streams xoss-root" ref={ref}>
+      <div className="xoss-streams__toolbar">
+        <button type="button" className="xoss-button" disabled={zooms.length === 0} onClick={undo}>
+          <Message id="workouts.share.zoomRevert" />
+        </button>
+        <button
+          type="button"
+          className="xoss-button"
+          disabled={zooms.length === 0}
+          onClick={() => zoomTo(null)}
+        >
+          <Message id="workouts.share.zoomReset" />
+        </button>
+        <span className="xoss-streams__range" aria-live="polite">
+          {formatX(x[range[0]] ?? 0)} – {formatX(x[range[1]] ?? 0)}
+        </span>
+      </div>
+      <p id={helpId} className="xoss-visually-hidden">
+        <Message id="charts.keyboardHelp" />
+      </p>
+      {/* The cursor along the ride is a slider: arrow keys move it, the value reads the position. */}
+      <div
+        className="xoss-streams__panels"
+        role="slider"
+        tabIndex={0}
+        aria-label={t('charts.streams')}
+        aria-describedby={helpId}
+        aria-valuemin={range[0]}
+        aria-valuemax={range[1]}
+        aria-valuenow={visibleHover ?? range[0]}
+        aria-valuetext={formatX(x[visibleHover ?? range[0]] ?? 0)}
+        onKeyDown={onKeyDown}
+      >
+        {series.map((stream) => (
+          <StreamPanel
+            key={stream.id}
+            stream={stream}
+            x={x}
+            range={range}
+            width={width}
+            height={panelHeight}
+            innerWidth={innerWidth}
+            innerHeight={innerHeight}
+            xScale={xScale}
+            hover={visibleHover}
+            drag={drag}
+            formatX={formatX}
+            locale={locale}
+            onPointerDown={(event) => {
+              event.currentTarget.setPointerCapture?.(event.pointerId);
+              const at = indexAtPixel(pixelOf(event));
+              setDrag({ from: at, to: at });
+            }}
+            onPointerMove={(event) => {
+              const at = indexAtPixel(pixelOf(event));
+              if (drag) setDrag({ from: drag.from, to: at });
+              setHover(at);
+            }}
+            onPointerUp={() => {
+              if (drag) {
+                const from = Math.min(drag.from, drag.to);
+                const to = Math.max(drag.from, drag.to);
+                if (to - from >= 2) zoomTo([from, to]);
+              }
+              setDrag(null);
+            }}
+            onPointerLeave={() => {
+              if (!drag) setHover(null);
+            }}
+          />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+interface PanelProps {
+  stream: StreamSeries;
+  x: ArrayLike<number>;
+  range: IndexRange;
+  width: number;
+  height: number;
+  innerWidth: number;
+  innerHeight: number;
+  xScale: ReturnType<typeof scaleLinear<number>>;
+  hover: number | null;
+  drag: { from: number; to: number } | null;
+  formatX: (value: number) => string;
+  locale: string;
+  onPointerDown: (event: PointerEvent<SVGRectElement>) => void;
+  onPointerMove: (event: PointerEvent<SVGRectElement>) => void;
+  onPointerUp: () => void;
+  onPointerLeave: () => void;
+}
+
+function StreamPanel({
+  stream,
+  x,
+  range,
+  width,
+  height,
+  innerWidth,
+  innerHeight,
+  xScale,
+  hover,
+  drag,
+  formatX,
+  locale,
+  ...handlers
+}: PanelProps) {
+  // The visible slice, reduced to about two points per pixel keeping each bucket's extremes.
+  const points = useMemo(() => {
+    const count = range[1] - range[0] + 1;
+    const slice = new Float64Array(count);
+    for (let i = 0; i < count; i++) slice[i] = toNumber(stream.values[range[0] + i]);
+    const picked = downsampleMinMax(slice, Math.max(8, innerWidth * 2));
+    return Array.from(picked, (offset) => ({ x: x[range[0] + offset] ?? 0, y: slice[offset]! }));
+  }, [stream.values, x, range, innerWidth]);
+  const [low, high] = useMemo(() => {
+    let min = Infinity;
+    let max = -Infinity;
+    for (const point of points)
+      if (Number.isFinite(point.y)) {
+        min = Math.min(min, point.y);
+        max = Math.max(max, point.y);
+      }
+    if (!Number.isFinite(min)) return [0, 1];
+    const pad = (max - min) * 0.08 || 1;
+    return [stream.kind === 'area' && min >= 0 ? 0 : min - pad, max + pad];
+  }, [points, stream.kind]);
+  const yScale = scaleLinear<number>({ domain: [low, high], range: [innerHeight, 0], nice: true });
+  const color = stream.color ?? 'var(--xoss-color-brand)';
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: stream.digits ?? 0 });
+  const hoverValue = hover === null ? undefined : toNumber(stream.values[hover]);
+  const defined = (point: { y: number }) => Number.isFinite(point.y);
+  return (
+    <figure className="xoss-streams__panel">
+      <figcaption>
+        <span>{stream.label}</span>
+        <output>
+          {hoverValue !== undefined && Number.isFinite(hoverValue)
+            ? `${number.format(hoverValue)} ${stream.unit} @ ${formatX(x[hover!] ?? 0)}`
+            : ''}
+        </output>
+      </figcaption>
+      <svg width={width} height={height} aria-hidden="true">
+        <Group left={MARGIN.left} top={MARGIN.top}>
+          {stream.kind === 'area' ? (
+            <AreaClosed
+              data={points}
+              x={(point) => xScale(point.x)}
+              y={(point) => yScale(point.y)}
+              yScale={yScale}
+              defined={defined}
+              fill={color}
+              fillOpacity={0.25}
+              stroke={color}
+              strokeWidth={1.5}
+            />
+          ) : (
+            <LinePath
+              data={points}
+              x={(point) => xScale(point.x)}
+              y={(point) => yScale(point.y)}
+              defined={defined}
+              stroke={color}
+              strokeWidth={1.5}
+            />
+          )}
+          <AxisLeft
+            scale={yScale}
+            numTicks={3}
+            tickFormat={(value) => number.format(Number(value))}
+          />
+          <AxisBottom
+            top={innerHeight}
+            scale={xScale}
+            numTicks={Math.max(2, Math.floor(innerWidth / 110))}
+            tickFormat={(value) => formatX(Number(value))}
+          />
+          {drag ? (
+            <rect
+              className="xoss-streams__selection"
+              x={Math.min(xScale(x[drag.from] ?? 0), xScale(x[drag.to] ?? 0))}
+              width={Math.abs(xScale(x[drag.to] ?? 0) - xScale(x[drag.from] ?? 0))}
+              y={0}
+              height={innerHeight}
+            />
+          ) : null}
+          {hover !== null ? (
+            <line
+              className="xoss-streams__crosshair"
+              x1={xScale(x[hover] ?? 0)}
+              x2={xScale(x[hover] ?? 0)}
+              y1={0}
+              y2={innerHeight}
+            />
+          ) : null}
+          <rect
+            width={innerWidth}
+            height={innerHeight}
+            fill="transparent"
+            className="xoss-streams__hit"
+            {...handlers}
+          />
+        </Group>
+      </svg>
+    </figure>
+  );
+}

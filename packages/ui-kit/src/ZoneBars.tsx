@@ -1,0 +1,84 @@
+import type { MessageId } from '@xoss/i18n';
+import { useLocale, useT } from '@xoss/i18n/react';
+import { formatClock } from './format.ts';
+
+export interface ZoneTime {
+  /** 1-based zone number. */
+  readonly zone: number;
+  /** Lower bound in percent of max HR or FTP; upper bound, or null for the top zone. */
+  readonly low: number;
+  readonly high: number | null;
+  readonly seconds: number;
+}
+
+export interface ZoneBarsProps {
+  /** Heart-rate zones Z1-Z5 or power zones Z1-Z7 (spec 3). */
+  readonly kind: 'hr' | 'power';
+  readonly zones: readonly ZoneTime[];
+  /** Max HR or FTP, to show each zone's range in bpm or W. */
+  readonly reference?: number | null;
+}
+
+/**
+ * Time in zone as horizontal bars: zone number and name (spec 3's names, translated),
+ * its range, the time and its share of the total. A real table underneath, so screen
+ * readers get rows and columns.
+ */
+export function ZoneBars({ kind, zones, reference }: ZoneBarsProps) {
+  const t = useT();
+  const locale = useLocale();
+  const total = zones.reduce((sum, zone) => sum + zone.seconds, 0) || 1;
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+  const unit = kind === 'hr' ? 'bpm' : 'W';
+  const bound = (value: number) =>
+    reference ? `${Math.round((value / 100) * reference)}` : `${value}%`;
+  return (
+    <table className="xoss-zones xoss-table xoss-root">
+      <caption>{t(kind === 'hr' ? 'workouts.hrZones' : 'workouts.powerZones')}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('workouts.zone')}</th>
+          <th scope="col">{t('workouts.zoneRange')}</th>
+          <th scope="col">{t('workouts.timeInZone')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {zones.map((zone) => {
+          const share = zone.seconds / total;
+          return (
+            <tr key={zone.zone} data-zone={zone.zone}>
+              <th scope="row">
+                {t('zones.zone', { zone: zone.zone })}{' '}
+                {t(`zones.${kind}.${zone.zone}` as MessageId)}
+              </th>
+              <td>
+                {zone.high === null
+                  ? `> ${bound(zone.low)}`
+                  : `${bound(zone.low)}–${bound(zone.high)}`}
+                {reference ? ` ${unit}` : ''}
+              </td>
+              <td>
+                <span className="xoss-zones__bar" data-zone={zone.zone}>
+                  <svg
+                    width="100%"
+                    height="10"
+                    aria-hidden="true"
+                    preserveAspectRatio="none"
+                    viewBox="0 0 100 10"
+                  >
+                    <rect
+                      width={Math.max(0.5, share * 100)}
+                      height="10"
+                      className={`xoss-zone-fill-${zone.zone}`}
+                    />
+                  </svg>
+                </span>
+                {formatClock(zone.seconds)} · {percent.format(share)}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

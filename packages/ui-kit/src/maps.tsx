@@ -1,0 +1,263 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import OlMap from 'ol/Map.js';
+import View from 'ol/View.js';
+import Feature from 'ol/Feature.js';
+import LineString from 'ol/geom/LineString.js';
+import Point from 'ol/geom/Point.js';
+import { fromExtent } from 'ol/geom/Polygon.js';
+import TileLayer from 'ol/layer/Tile.js';
+import VectorLayer from 'ol/layer/Vector.js';
+import { fromLonLat, transformExtent } from 'ol/proj.js';
+import VectorSource from 'ol/source/Vector.js';
+import XYZ from 'ol/source/XYZ.js';
+import { Circle, Fill, Stroke, Style, Text } from 'ol/style.js';
+import { defaults as defaultControls } from 'ol/control/defaults.js';
+import { Message, useLocale, useT } from '@xoss/i18n/react';
+
+/** A longitude/latitude pair in degrees. */
+export type LonLat = readonly [number, number];
+
+/** OpenStreetMap's tiles; pass `null` for no base map (tests, offline). */
+export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
+const brand = '#e60012';
+
+/** Creates a map in `target` with an optional tile layer that reports load failures. */
+function createMap(target: HTMLElement, tileUrl: string | null, onTileError: () => void) {
+  const layers = [];
+  if (tileUrl) {
+    const source = new XYZ({ url: tileUrl, crossOrigin: 'anonymous', maxZoom: 18 });
+    source.on('tileloaderror', onTileError);
+    layers.push(new TileLayer({ source }));
+  }
+  return new OlMap({
+    target,
+    layers,
+    controls: defaultControls({ rotate: false, attribution: tileUrl !== null }),
+    view: new View({ center: fromLonLat([0, 20]), zoom: 2 }),
+  });
+}
+
+function MapFailure() {
+  return (
+    <p className="xoss-map__error" role="alert">
+      <Message id="errors.mapFailed" />
+    </p>
+  );
+}
+
+export interface RouteMapProps {
+  /** The track or route, [longitude, latitude] per point. */
+  readonly track: readonly LonLat[];
+  /** Index of the point the marker sits on (the chart's hover), or null for none. */
+  readonly marker?: number | null;
+  readonly tileUrl?: string | null;
+  readonly height?: number;
+  /** Accessible name; "Route map" by default. */
+  readonly label?: string;
+}
+
+/**
+ * A track or route on an OpenLayers map with a position marker that follows `marker`
+ * (a chart's hover). If the tile service fails, a clear message says so (spec 8); the
+ * track still draws.
+ */
+export function RouteMap({
+  track,
+  marker = null,
+  tileUrl = DEFAULT_TILE_URL,
+  height = 360,
+  label,
+}: RouteMapProps) {
+  const t = useT();
+  const target = useRef<HTMLDivElement>(null);
+  const markerFeature = useRef<Feature<Point> | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (!target.current) return;
+    const map = createMap(target.current, tileUrl, () => setFailed(true));
+    const coordinates = track.map((point) => fromLonLat([point[0], point[1]]));
+    const source = new VectorSource();
+    if (coordinates.length > 1) {
+      const line = new Feature(new LineString(coordinates));
+      line.setStyle(
+        new Style({ stroke: new Stroke({ color: brand, width: 4, lineCap: 'round' }) }),
+      );
+      source.addFeature(line);
+    }
+    const dot = new Feature<Point>();
+    dot.setStyle(
+      new Style({
+        image: new Circle({
+          radius: 7,
+          fill: new Fill({ color: '#ffffff' }),
+          stroke: new Stroke({ color: brand, width: 3 }),
+        }),
+      }),
+    );
+    source.addFeature(dot);
+    markerFeature.current = dot;
+    map.addLayer(new VectorLayer({ source }));
+    const extent = source.getExtent();
+    if (coordinates.length > 0 && extent)
+      map.getView().fit(extent, { padding: [24, 24, 24, 24], maxZoom: 16 });
+    return () => {
+      markerFeature.current = null;
+      map.setTarget(undefined);
+      map.dispose();
+    };
+  }, [track, tileUrl]);
+  useEffect(() => {
+    const point = marker === null ? undefined : track[marker];
+    markerFeature.current?.setGeometry(
+      point ? new Point(fromLonLat([point[0], point[1]])) : undefined,
+    );
+  }, [marker, track]);
+  return (
+    <figure className="xoss-map xoss-root">
+      <div
+        ref={target}
+        className="xoss-map__canvas"
+        data-height={height}
+        role="region"
+        aria-label={label ?? t('maps.routeMap')}
+        data-marker={marker ?? ''}
+      />
+      {failed ? <MapFailure /> : null}
+    </figure>
+  );
+}
+
+/** A downloadable map region: its bounding box and package size. */
+export interface MapRegion {
+  readonly id: string;
+  readonly name: string;
+  /** [west, south, east, north] in degrees. */
+  readonly bbox: readonly [number, number, number, number];
+  readonly bytes: number;
+}
+
+export interface RegionPickerProps {
+  readonly regions: readonly MapRegion[];
+  readonly value: readonly string[];
+  readonly onChange: (ids: string[]) => void;
+  /** NAV+ holds about 3.6 GB of maps (spec 5, 9). */
+  readonly maxBytes?: number;
+  readonly tileUrl?: string | null;
+  readonly height?: number;
+}
+
+/**
+ * Choose map regions to download: click areas on the map, or tick them in the list (the
+ * keyboard way). Shows the count and total size, and warns past the device's limit.
+ */
+export function RegionPicker({
+  regions,
+  value,
+  onChange,
+  maxBytes = 3.6e9,
+  tileUrl = DEFAULT_TILE_URL,
+  height = 360,
+}: RegionPickerProps) {
+  const t = useT();
+  const locale = useLocale();
+  const target = useRef<HTMLDivElement>(null);
+  const source = useRef<VectorSource | null>(null);
+  const latest = useRef({ value, onChange });
+  useEffect(() => {
+    latest.current = { value, onChange };
+  });
+  const [failed, setFailed] = useState(false);
+  const listId = useId();
+  const toggle = (id: string) => {
+    const { value: current, onChange: change } = latest.current;
+    change(current.includes(id) ? current.filter((other) => other !== id) : [...current, id]);
+  };
+  useEffect(() => {
+    if (!target.current) return;
+    const map = createMap(target.current, tileUrl, () => setFailed(true));
+    const vectors = new VectorSource();
+    for (const region of regions) {
+      const extent = transformExtent([...region.bbox], 'EPSG:4326', 'EPSG:3857');
+      const feature = new Feature(fromExtent(extent));
+      feature.setId(region.id);
+      feature.set('name', region.name);
+      vectors.addFeature(feature);
+    }
+    source.current = vectors;
+    map.addLayer(new VectorLayer({ source: vectors }));
+    const extent = vectors.getExtent();
+    if (regions.length > 0 && extent)
+      map.getView().fit(extent, { padding: [16, 16, 16, 16], maxZoom: 8 });
+    map.on('singleclick', (event) => {
+      map.forEachFeatureAtPixel(event.pixel, (feature) => {
+        toggle(String(feature.getId()));
+        return true;
+      });
+    });
+    return () => {
+      source.current = null;
+      map.setTarget(undefined);
+      map.dispose();
+    };
+    // `toggle` reads the latest props through a ref.
+  }, [regions, tileUrl]);
+  useEffect(() => {
+    for (const feature of source.current?.getFeatures() ?? []) {
+      const selected = value.includes(String(feature.getId()));
+      feature.setStyle(
+        new Style({
+          stroke: new Stroke({ color: selected ? brand : '#1660d0', width: selected ? 3 : 1.5 }),
+          fill: new Fill({ color: selected ? 'rgba(230,0,18,0.25)' : 'rgba(22,96,208,0.08)' }),
+          text: new Text({ text: String(feature.get('name')), font: '12px sans-serif' }),
+        }),
+      );
+    }
+  }, [value, regions]);
+  const total = regions
+    .filter((region) => value.includes(region.id))
+    .reduce((sum, region) => sum + region.bytes, 0);
+  const size = new Intl.NumberFormat(locale, {
+    style: 'unit',
+    unit: total >= 1e9 ? 'gigabyte' : 'megabyte',
+    maximumFractionDigits: 1,
+  }).format(total >= 1e9 ? total / 1e9 : total / 1e6);
+  return (
+    <div className="xoss-region-picker xoss-root">
+      <div
+        ref={target}
+        className="xoss-map__canvas"
+        data-height={height}
+        role="region"
+        aria-label={t('maps.selectArea')}
+        aria-describedby={listId}
+      />
+      {failed ? <MapFailure /> : null}
+      <fieldset className="xoss-choice-group" id={listId}>
+        <legend>
+          <Message id="maps.regions" />
+        </legend>
+        <div className="xoss-choice-group__options">
+          {regions.map((region) => (
+            <label key={region.id} className="xoss-choice">
+              <input
+                type="checkbox"
+                checked={value.includes(region.id)}
+                onChange={() => toggle(region.id)}
+              />
+              {region.name}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <p aria-live="polite">
+        <Message id="maps.selected" values={{ count: value.length, size }} />
+      </p>
+      {total > maxBytes ? (
+        <p className="xoss-map__error" role="alert">
+          <Message id="maps.overLimit" />
+        </p>
+      ) : null}
+    </div>
+  );
+}
