@@ -19,6 +19,26 @@ const languageNames: Record<string, string> = {
 const preview: Preview = {
   parameters: {
     layout: 'padded',
+    // Spec 9: mobile layout at widths of 800 px or less, PC above.
+    viewport: {
+      options: {
+        mobile: {
+          name: 'Mobile (390 × 844)',
+          styles: { width: '390px', height: '844px' },
+          type: 'mobile',
+        },
+        narrow: {
+          name: 'Mobile edge (800 px)',
+          styles: { width: '800px', height: '900px' },
+          type: 'tablet',
+        },
+        pc: {
+          name: 'PC (1280 × 800)',
+          styles: { width: '1280px', height: '800px' },
+          type: 'desktop',
+        },
+      },
+    },
   },
   // Every story in every language: a toolbar switch, with the pseudo-locale last.
   globalTypes: {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBlobStore } from '../src/blobStore.ts';
 import { configFromEnv } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/db.ts';
@@ -16,15 +16,21 @@ import { AnalysisPool } from '../src/workouts/pool.ts';
 interface Running {
   server: FastifyInstance;
   port: number;
-  db: Database;
   dir: string;
 }
 
 const running: Running[] = [];
+// One database for the file (creating one takes seconds); the servers only read health.
+let db: Database;
+beforeAll(async () => {
+  db = await openDatabase();
+}, 60_000);
+afterAll(async () => {
+  await db.close();
+});
 
 async function start(env: Record<string, string>): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'xoss-timeouts-'));
-  const db = await openDatabase();
   const server = await buildServer({
     db,
     blobs: new LocalBlobStore(join(dir, 'files')),
@@ -39,15 +45,14 @@ async function start(env: Record<string, string>): Promise<Running> {
   await server.listen({ port: 0, host: '127.0.0.1' });
   const address = server.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
-  const handle = { server, port: address.port, db, dir };
+  const handle = { server, port: address.port, dir };
   running.push(handle);
   return handle;
 }
 
 afterEach(async () => {
-  for (const { server, db, dir } of running.splice(0)) {
+  for (const { server, dir } of running.splice(0)) {
     await server.close();
-    await db.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -70,7 +75,7 @@ function rawClient(port: number) {
   };
 }
 
-describe('server timeouts and shutdown (security 20)', () => {
+describe('server timeouts and shutdown (security 20)', { timeout: 20_000 }, () => {
   it('answers a client that never finishes its headers with 408 and closes', async () => {
     const { port } = await start({ HEADERS_TIMEOUT_MS: '300' });
     const client = rawClient(port);
@@ -126,7 +131,6 @@ describe('server timeouts and shutdown (security 20)', () => {
     await closing;
     await Promise.race([client.closed, sleep(2000)]);
     client.destroy();
-    await handle.db.close();
     rmSync(handle.dir, { recursive: true, force: true });
     const replies = client.received.split(/(?=HTTP\/1\.1 )/);
     expect(replies[0]).toMatch(/^HTTP\/1\.1 200 /);

@@ -3,6 +3,7 @@ import {
   categories,
   chartTypes,
   dataFields,
+  layoutTemplate,
   slotSizes,
   type ChartType,
   type DataField,
@@ -179,6 +180,64 @@ export function ChartTypePicker({
       }))}
       value={value}
       onChange={onChange}
+    />
+  );
+}
+
+/**
+ * The layout choice: every template the device draws, as a thumbnail of its slots, in a
+ * radio group (arrow keys move, the name says how many fields).
+ */
+export function LayoutTemplatePicker({
+  layouts,
+  value,
+  onChange,
+  aspect = 4 / 3,
+}: {
+  /** The `pid`s the device supports (`profile.layouts`). */
+  readonly layouts: readonly number[];
+  readonly value: number | null;
+  readonly onChange: (pid: number) => void;
+  /** Screen height over width, for the thumbnails. */
+  readonly aspect?: number;
+}) {
+  const t = useT();
+  const width = 48;
+  const height = Math.round(width * aspect);
+  return (
+    <ChoiceGroup
+      legend={t('layout.chooseLayout')}
+      options={layouts.flatMap((pid) => {
+        const template = layoutTemplate(pid);
+        if (!template) return [];
+        return [
+          {
+            value: String(pid),
+            label: (
+              <>
+                <svg width={width} height={height} aria-hidden="true">
+                  {template.slots.map((slot, index) => (
+                    <rect
+                      key={index}
+                      x={slot.x * width + 1}
+                      y={slot.y * height + 1}
+                      width={slot.width * width - 2}
+                      height={slot.height * height - 2}
+                      className="xoss-template-slot"
+                      data-size={slot.size}
+                    />
+                  ))}
+                </svg>
+                <span className="xoss-visually-hidden">
+                  {t('layout.template', { pid, count: template.slots.length })}
+                </span>
+              </>
+            ),
+          },
+        ];
+      })}
+      value={value === null ? null : String(value)}
+      onChange={(pid) => onChange(Number(pid))}
     />
   );
 }

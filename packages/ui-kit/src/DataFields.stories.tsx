@@ -9,7 +9,13 @@ import {
   type FieldKey,
   type SlotSize,
 } from '@xoss/data-fields';
-import { ChartTypePicker, FieldPicker, FieldTile, SizePicker } from './DataFieldControls.tsx';
+import {
+  ChartTypePicker,
+  FieldPicker,
+  FieldTile,
+  LayoutTemplatePicker,
+  SizePicker,
+} from './DataFieldControls.tsx';
 import { DeviceScreenPreview } from './DeviceScreenPreview.tsx';
 
 const meta = {
@@ -86,4 +92,16 @@ export const PreviewG: StoryObj<typeof DeviceScreenPreview> = {
       settings={{ distanceUnit: 0, temperatureUnit: 'c' }}
     />
   ),
+};
+
+function LayoutsStory() {
+  const [pid, setPid] = useState<number | null>(11);
+  return (
+    <LayoutTemplatePicker layouts={deviceProfiles.NAV.layouts} value={pid} onChange={setPid} />
+  );
+}
+export const Layouts: StoryObj<typeof LayoutTemplatePicker> = { render: () => <LayoutsStory /> };
+export const PickerOnMobile: StoryObj<typeof FieldPicker> = {
+  render: () => <PickerStory />,
+  globals: { viewport: { value: 'mobile', isRotated: false } },
 };

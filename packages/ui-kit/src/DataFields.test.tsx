@@ -11,7 +11,13 @@ import {
 } from '@xoss/data-fields';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { ChartTypePicker, FieldPicker, FieldTile, SizePicker } from './DataFieldControls.tsx';
+import {
+  ChartTypePicker,
+  FieldPicker,
+  FieldTile,
+  LayoutTemplatePicker,
+  SizePicker,
+} from './DataFieldControls.tsx';
 import { DeviceScreenPreview } from './DeviceScreenPreview.tsx';
 import { expectAccessible } from './testing/a11y.ts';
 import { renderIn } from './testing/render.tsx';
@@ -160,5 +166,27 @@ describe('DeviceScreenPreview', () => {
     slots[2]!.focus();
     await userEvent.keyboard('{Enter}');
     expect(onSlotClick.mock.calls).toEqual([[1], [2]]);
+  });
+});
+
+describe('LayoutTemplatePicker', () => {
+  it("offers the device's layouts as named thumbnails and picks one", async () => {
+    function Harness() {
+      const [pid, setPid] = useState<number | null>(0);
+      return (
+        <>
+          <LayoutTemplatePicker layouts={deviceProfiles.G.layouts} value={pid} onChange={setPid} />
+          <output data-testid="pid">{pid}</output>
+        </>
+      );
+    }
+    const { container } = await renderIn(<Harness />);
+    const radios = screen.getAllByRole('radio');
+    expect(radios).toHaveLength(deviceProfiles.G.layouts.length);
+    const last = deviceProfiles.G.layouts.at(-1)!;
+    await userEvent.click(screen.getByRole('radio', { name: new RegExp(`^Layout ${last}:`) }));
+    expect(screen.getByTestId('pid').textContent).toBe(String(last));
+    expect(container.querySelectorAll('svg rect').length).toBeGreaterThan(radios.length);
+    await expectAccessible(container);
   });
 });

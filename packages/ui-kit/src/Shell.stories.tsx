@@ -28,7 +28,10 @@ export const WithLanguageMenu: Story = {
     languageMenu: <LanguageMenu value="en-US" onChange={() => undefined} />,
   },
 };
-export const MobileClosed: Story = { args: { layout: 'mobile' } };
+export const MobileClosed: Story = {
+  args: { layout: 'mobile' },
+  globals: { viewport: { value: 'mobile', isRotated: false } },
+};
 export const MobileLoggedIn: Story = {
   args: { layout: 'mobile', loggedIn: true, userName: 'Ada' },
 };

@@ -19,6 +19,7 @@ export {
   ChoiceGroup,
   FieldPicker,
   FieldTile,
+  LayoutTemplatePicker,
   SizePicker,
   type FieldPickerProps,
   type FieldTileProps,

@@ -17,7 +17,10 @@ import { Message, useLocale, useT } from '@xoss/i18n/react';
 /** A longitude/latitude pair in degrees. */
 export type LonLat = readonly [number, number];
 
-/** OpenStreetMap's tiles; pass `null` for no base map (tests, offline). */
+/**
+ * OpenStreetMap's tiles, for apps to pass as `tileUrl`. Components default to no base map:
+ * the ui-kit never reaches the network on its own (tests, Storybook, offline runs).
+ */
 export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 const brand = '#e60012';
@@ -65,7 +68,7 @@ export interface RouteMapProps {
 export function RouteMap({
   track,
   marker = null,
-  tileUrl = DEFAULT_TILE_URL,
+  tileUrl = null,
   height = 360,
   label,
 }: RouteMapProps) {
@@ -156,7 +159,7 @@ export function RegionPicker({
   value,
   onChange,
   maxBytes = 3.6e9,
-  tileUrl = DEFAULT_TILE_URL,
+  tileUrl = null,
   height = 360,
 }: RegionPickerProps) {
   const t = useT();
