@@ -27,6 +27,8 @@ export interface ApiConfig {
   readonly headersTimeoutMs: number;
   /** Time a client has to send its whole request (else 408). */
   readonly requestTimeoutMs: number;
+  /** Map tile origins the pages may load images from (CSP `img-src`). */
+  readonly tileOrigins: readonly string[];
 }
 
 const number = (value: string | undefined, fallback: number) => {
@@ -55,5 +57,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     uploadTimeoutMs: number(env.UPLOAD_TIMEOUT_MS, 300_000),
     headersTimeoutMs: number(env.HEADERS_TIMEOUT_MS, 20_000),
     requestTimeoutMs: number(env.REQUEST_TIMEOUT_MS, 300_000),
+    tileOrigins: (env.TILE_ORIGINS ?? 'https://tile.openstreetmap.org')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
   };
 }

@@ -26,6 +26,7 @@ describe('API server', () => {
       writeFileSync(join(dir, name, 'index.html'), body);
     }
     writeFileSync(join(dir, 'portal', 'assets', 'app.js'), 'console.log(1)');
+    writeFileSync(join(dir, 'portal', 'assets', 'index-Bz0qH2no.js'), 'console.log(2)');
     db = await openDatabase();
     server = await buildServer({
       db,
@@ -38,7 +39,7 @@ describe('API server', () => {
     const address = server.server.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
     base = `http://127.0.0.1:${address.port}`;
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await server.close();
@@ -69,5 +70,37 @@ describe('API server', () => {
       '<p>portal shell</p>',
     );
     expect(await (await fetch(`${base}/assets/app.js`)).text()).toBe('console.log(1)');
+  });
+
+  it('sends the CSP and browser protections with every page, and caches hashed assets for a year', async () => {
+    const page = await fetch(`${base}/dashboard/workouts/list`);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    for (const directive of [
+      "script-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      'img-src',
+      'https://tile.openstreetmap.org',
+    ])
+      expect(csp).toContain(directive);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(page.headers.get('strict-transport-security')).toMatch(/max-age=(\d+)/);
+    expect(
+      Number(/max-age=(\d+)/.exec(page.headers.get('strict-transport-security')!)![1]),
+    ).toBeGreaterThanOrEqual(31_536_000);
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+
+    const hashed = await fetch(`${base}/assets/index-Bz0qH2no.js`);
+    expect(hashed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(hashed.headers.get('content-security-policy')).toBeNull();
+    const plain = await fetch(`${base}/assets/app.js`);
+    expect(plain.headers.get('cache-control')).not.toContain('immutable');
+    const api = await fetch(`${base}/api/health`);
+    expect(api.headers.get('content-security-policy')).toBeNull();
   });
 });

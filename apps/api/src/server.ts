@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import { ErrorCode, openApiDocument, ownerOfPath } from '@xoss/api-contract';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { Sessions } from './auth/sessions.ts';
+import { staticHeaders } from './securityHeaders.ts';
 import type { BlobStore } from './blobStore.ts';
 import type { ApiConfig } from './config.ts';
 import type { Database } from './db/db.ts';
@@ -118,10 +119,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   await app.register(fastifyMultipart, { throwFileSizeLimit: true });
 
+  const pageHeaders = staticHeaders(config.tileOrigins);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
       reply.header('cache-control', 'no-store');
+    pageHeaders(request, reply);
   });
 
   // A bad article id (not a number) gets the spec's text, not a generic validation error.
