@@ -1,7 +1,9 @@
 /// <reference types="node" />
 // `pnpm bench`: requests/s and p50/p99 latency of the workouts list, a workout detail and a
-// token refresh (autocannon, loopback, 5 s each), and the time to import a 10-hour FIT file,
-// on the embedded database with the demo data. Figures, never assertions.
+// token refresh (autocannon, loopback, 5 s each); a load run of 100 connections for 30 s
+// (LOAD_SECONDS) on the list, a detail and a share page with 20 FIT imports at once, which
+// fails the run on any error or a lost or duplicated import; and the time to import a
+// 10-hour FIT file. On the embedded database with the demo data.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,12 +89,87 @@ try {
   const importMs = performance.now() - start;
   if (imported.status !== 201) throw new Error(`import failed: ${await imported.text()}`);
 
+  // Load: 100 connections for 30 s (LOAD_SECONDS) on the list, a detail and a share page,
+  // with 20 FIT imports running at once during the list run. Nothing may fail, and the
+  // imports must land exactly once each.
+  const loadSeconds = Number(process.env.LOAD_SECONDS ?? 30);
+  const loadRows: string[] = [];
+  const shared = (await (
+    await fetch(`${base}/api/v2/workouts/${workoutId}/`, {
+      method: 'PATCH',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ shared: true }),
+    })
+  ).json()) as { data: { share_id: string } };
+  const countWorkouts = async () =>
+    (
+      (await (await fetch(`${base}/api/v2/workouts/`, { headers: auth })).json()) as {
+        data: { count: number };
+      }
+    ).data.count;
+  const load = async (name: string, url: string, headers: Record<string, string>) => {
+    const result = await autocannon({ url, headers, connections: 100, duration: loadSeconds });
+    const errors = result.errors + result.non2xx + result.timeouts;
+    loadRows.push(
+      `| ${name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${errors} |`,
+    );
+    return errors;
+  };
+  const before = await countWorkouts();
+  const imports = Array.from({ length: 20 }, (_, index) => {
+    const one = encodeFit(
+      activityFromStreams(simulateRide({ seconds: 3600, seed: 100 + index }), {
+        startTime: 1_790_100_000 + index * 7200,
+        sport: 2,
+      }),
+    );
+    const part = multipartBody({}, { name: 'file', filename: `load-${index}.fit`, bytes: one });
+    return fetch(`${base}/api/v2/workouts/`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': part.contentType },
+      body: part.body,
+    }).then(async (reply) => ({
+      status: reply.status,
+      id: ((await reply.json()) as { data?: { id: number } }).data?.id,
+    }));
+  });
+  let loadErrors = await load(
+    'GET /api/v2/workouts/ + 20 FIT imports',
+    `${base}/api/v2/workouts/`,
+    auth,
+  );
+  const results = await Promise.all(imports);
+  loadErrors += await load(
+    'GET /api/v2/workouts/{id}/',
+    `${base}/api/v2/workouts/${workoutId}/`,
+    auth,
+  );
+  loadErrors += await load(
+    'GET /api/v2/share/workouts/{share_id}/ (share page)',
+    `${base}/api/v2/share/workouts/${shared.data.share_id}/`,
+    {},
+  );
+  const after = await countWorkouts();
+  const ids = new Set(results.map((result) => result.id));
+  const importsOk =
+    results.every((result) => result.status === 201) && ids.size === 20 && after - before === 20;
+
   console.log(
     '\n@xoss/api on the embedded database with the demo data (loopback, 10 connections, 5 s each)\n',
   );
   console.log('| call | requests/s | p50 ms | p99 ms | errors |');
   console.log('| --- | ---: | ---: | ---: | ---: |');
   for (const row of rows) console.log(row);
+  console.log(
+    `\nLoad: 100 connections, ${loadSeconds} s each, 20 concurrent FIT imports during the first run\n`,
+  );
+  console.log('| call | requests/s | p50 ms | p99 ms | errors |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  for (const row of loadRows) console.log(row);
+  console.log(
+    `\nImports under load: ${results.filter((result) => result.status === 201).length}/20 created, ${ids.size} distinct ids, workouts ${before} -> ${after} (${importsOk ? 'none lost, none duplicated' : 'MISMATCH'})`,
+  );
+  if (loadErrors > 0 || !importsOk) process.exitCode = 1;
   console.log(
     `\nImport of a 10-hour 1 Hz FIT file (${fit.length.toLocaleString('en-US')} bytes, 36,000 records) over HTTP: ${importMs.toFixed(0)} ms`,
   );

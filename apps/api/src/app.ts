@@ -6,6 +6,7 @@ import { configFromEnv, type ApiConfig } from './config.ts';
 import { openDatabase, type Database } from './db/db.ts';
 import { seedDemo } from './seed.ts';
 import { buildServer, type StaticRoots } from './server.ts';
+import { sweepOrphanFiles } from './sweep.ts';
 
 export interface AppOptions {
   /** Folder for the embedded database and the local blob store. */
@@ -29,7 +30,10 @@ export async function createApp(
       : { dataDir: join(options.dataDir, 'db') },
   );
   const blobs = new LocalBlobStore(join(options.dataDir, 'files'));
+  // What a crash left: temporary files, and files whose rows never committed. Alone on the
+  // embedded database nothing else writes; beside other replicas, recent files are spared.
   await blobs.sweepTemporary();
+  await sweepOrphanFiles(db, blobs, { graceMs: options.databaseUrl ? 3_600_000 : 0 });
   const server = await buildServer({
     db,
     blobs,

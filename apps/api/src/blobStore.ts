@@ -18,6 +18,8 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Every key under a prefix (for the orphan sweep at start). */
   list(prefix: string): Promise<string[]>;
+  /** When a key was last written (ms since the epoch), or undefined when it is missing. */
+  modifiedAt(key: string): Promise<number | undefined>;
 }
 
 const KEY = /^[a-z0-9-]+(\/[A-Za-z0-9._-]+)+$/;
@@ -25,8 +27,11 @@ const KEY = /^[a-z0-9-]+(\/[A-Za-z0-9._-]+)+$/;
 /** A `BlobStore` in a local folder; writes go to a temporary file renamed into place. */
 export class LocalBlobStore implements BlobStore {
   readonly root: string;
-  constructor(root: string) {
+  readonly #write: typeof writeFile;
+  /** `write` replaces `fs.writeFile` for fault-injection tests (disk full). */
+  constructor(root: string, options: { write?: typeof writeFile } = {}) {
     this.root = resolve(root);
+    this.#write = options.write ?? writeFile;
   }
 
   private path(key: string): string {
@@ -42,7 +47,7 @@ export class LocalBlobStore implements BlobStore {
     const temporary = join(this.root, '.tmp', `${randomUUID()}.part`);
     await mkdir(dirname(temporary), { recursive: true });
     try {
-      await writeFile(temporary, bytes, { flush: true });
+      await this.#write(temporary, bytes, { flush: true });
       await rename(temporary, path);
     } catch (error) {
       await rm(temporary, { force: true });
@@ -61,6 +66,14 @@ export class LocalBlobStore implements BlobStore {
   async size(key: string): Promise<number | undefined> {
     try {
       return (await stat(this.path(key))).size;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async modifiedAt(key: string): Promise<number | undefined> {
+    try {
+      return (await stat(this.path(key))).mtimeMs;
     } catch {
       return undefined;
     }

@@ -144,6 +144,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return sendError(reply, error.code, error.message, error.errors);
     }
+    // A full disk (or quota) is the server's trouble, not the rider's: try again later.
+    if (error.code === 'ENOSPC' || error.code === 'EDQUOT') {
+      request.log.error({ err: error }, 'storage full');
+      return sendError(
+        reply,
+        ErrorCode.Unavailable,
+        'The server cannot store files right now; please try again later',
+      );
+    }
     const known = fastifyErrors[error.code];
     if (known) return sendError(reply, known[0], known[1]);
     if (error.statusCode === 413)

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signJwt } from '../src/auth/jwt.ts';
@@ -19,8 +20,11 @@ const DAY_MS = 86_400_000;
 export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): void {
   let factory: DatabaseFactory | undefined;
   const open: Harness[] = [];
-  const make = async (overrides?: Parameters<typeof harness>[1]) => {
-    const h = await harness(factory!, overrides);
+  const make = async (
+    overrides?: Parameters<typeof harness>[1],
+    faults?: Parameters<typeof harness>[2],
+  ) => {
+    const h = await harness(factory!, overrides, faults);
     open.push(h);
     return h;
   };
@@ -778,6 +782,42 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect(ids.size).toBe(1);
       expect(await h.db.query('SELECT id FROM workouts')).toHaveLength(1);
       expect(await h.blobs.list('workouts')).toHaveLength(1);
+    });
+
+    it('answers a full disk with 503 / 10503, leaves no half file, and the retry succeeds (security 19)', async () => {
+      let full = true;
+      const h = await make(
+        {},
+        {
+          write: async (path, data, options) => {
+            if (!full) return writeFile(path, data, options);
+            // Half the file reaches the disk, then the disk is full.
+            await writeFile(path, (data as Uint8Array).subarray(0, 100));
+            throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+              code: 'ENOSPC',
+            });
+          },
+        },
+      );
+      const rider = await h.user();
+      const bytes = fitFile(600, 4);
+      const failed = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'full.fit',
+        bytes,
+      });
+      expect(failed.statusCode).toBe(503);
+      expect(failed.json()).toMatchObject({ code: 10503 });
+      expect(failed.body).not.toContain('ENOSPC');
+      expect(await h.db.query('SELECT id FROM workouts')).toEqual([]);
+      expect(await h.blobs.list('workouts')).toEqual([]);
+      expect(await h.blobs.list('.tmp')).toEqual([]);
+      full = false;
+      const retried = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'full.fit',
+        bytes,
+      });
+      expect(retried.statusCode).toBe(201);
+      expect(await h.db.query('SELECT id FROM workouts')).toHaveLength(1);
     });
 
     it('enforces the storage quota', async () => {

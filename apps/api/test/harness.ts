@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -76,10 +77,11 @@ export async function closePool(): Promise<void> {
 export async function harness(
   factory: DatabaseFactory,
   overrides: Partial<ApiConfig> = {},
+  faults: { write?: typeof writeFile } = {},
 ): Promise<Harness> {
   const db = await factory.create();
   const dir = mkdtempSync(join(tmpdir(), 'xoss-api-test-'));
-  const blobs = new LocalBlobStore(join(dir, 'files'));
+  const blobs = new LocalBlobStore(join(dir, 'files'), faults);
   const config: ApiConfig = {
     ...configFromEnv({}),
     jwtSecret: 'test-secret-0123456789abcdef',

@@ -1,0 +1,42 @@
+import type { BlobStore } from './blobStore.ts';
+import type { Queryable } from './db/db.ts';
+
+/** Folders of rider uploads and the tables whose rows own their files. */
+const owners = [
+  { prefix: 'workouts', table: 'workouts' },
+  { prefix: 'routebooks', table: 'routebooks' },
+] as const;
+
+/**
+ * Deletes uploaded files no row owns: what a crash between writing the file and committing
+ * its row leaves behind. Files younger than `graceMs` are kept, since another replica may
+ * be about to commit their rows; a lone embedded server passes 0.
+ */
+export async function sweepOrphanFiles(
+  db: Queryable,
+  blobs: BlobStore,
+  options: { graceMs: number; now?: number },
+): Promise<string[]> {
+  const now = options.now ?? Date.now();
+  const removed: string[] = [];
+  for (const { prefix, table } of owners) {
+    const keys = await blobs.list(prefix);
+    if (keys.length === 0) continue;
+    const owned = new Set(
+      (
+        await db.query<{ file_key: string }>(
+          `SELECT file_key FROM ${table} WHERE file_key = ANY($1::text[])`,
+          [keys],
+        )
+      ).map((row) => row.file_key),
+    );
+    for (const key of keys) {
+      if (owned.has(key)) continue;
+      const modified = await blobs.modifiedAt(key);
+      if (modified === undefined || now - modified < options.graceMs) continue;
+      await blobs.delete(key);
+      removed.push(key);
+    }
+  }
+  return removed;
+}
