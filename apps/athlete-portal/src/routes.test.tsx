@@ -1,24 +1,56 @@
 import { render, screen } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
+import { Provider } from 'react-redux';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { routes } from './routes.tsx';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { client } from './client.ts';
+import { leave, routes } from './routes.tsx';
 
-describe('athlete-portal routes', () => {
-  let english: Awaited<ReturnType<typeof loadMessages>>;
-  beforeAll(async () => {
-    english = await loadMessages('en-US');
-  });
+let english: Awaited<ReturnType<typeof loadMessages>>;
+beforeAll(async () => {
+  english = await loadMessages('en-US');
+});
+afterEach(() => {
+  client.session.clear();
+  localStorage.clear();
+});
 
-  it('redirects /upload to /upload/gpxFile', async () => {
-    const router = createMemoryRouter(routes, { initialEntries: ['/upload'] });
-    render(
+function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <Provider store={client.store}>
       <XossIntlProvider language="en-US" messages={english}>
         <RouterProvider router={router} />
-      </XossIntlProvider>,
+      </XossIntlProvider>
+    </Provider>,
+  );
+  return router;
+}
+
+describe('athlete-portal routes', () => {
+  it('sends a visitor to the site login with the way back, replacing history (spec 4)', async () => {
+    const go = vi.spyOn(leave, 'to').mockImplementation(() => undefined);
+    renderAt('/dashboard/workouts/list?page=2');
+    await vi.waitFor(() =>
+      expect(go).toHaveBeenCalledWith('/login?redirect=%2Fdashboard%2Fworkouts%2Flist%3Fpage%3D2'),
     );
+    go.mockRestore();
+  });
+
+  it('lets a signed-in rider in, and redirects /upload to /upload/gpxFile', async () => {
+    client.session.setTokens({ access: 'a', refresh: 'r' });
+    const router = renderAt('/upload');
     expect(await screen.findByRole('heading', { name: 'Upload a GPX route' })).toBeDefined();
     expect(router.state.location.pathname).toBe('/upload/gpxFile');
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeDefined();
+  });
+
+  it('resets the page title after a navigation', async () => {
+    client.session.setTokens({ access: 'a', refresh: 'r' });
+    document.title = 'something else';
+    renderAt('/upload/gpxFile');
+    await screen.findByRole('heading', { name: 'Upload a GPX route' });
+    expect(document.title).toBe('XOSS — GPS bike computers and sensors');
   });
 });

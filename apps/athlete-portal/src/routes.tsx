@@ -1,41 +1,72 @@
-import { Message } from '@xoss/i18n/react';
-import { Footer } from '@xoss/ui-kit';
-import { Navigate, Outlet, type RouteObject } from 'react-router';
+import { guardNavigation } from '@xoss/api-client';
+import { Message, useT } from '@xoss/i18n/react';
+import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { client } from './client.ts';
+import { Dashboard } from './pages/Dashboard.tsx';
+import { DeviceList, DeviceSettings } from './pages/Devices.tsx';
+import { IndoorSummary } from './pages/IndoorSummary.tsx';
+import { PowerCurvePage } from './pages/PowerCurve.tsx';
+import { SettingsPage } from './pages/Settings.tsx';
+import { WorkoutShare } from './pages/WorkoutShare.tsx';
+import { WorkoutsList } from './pages/WorkoutsList.tsx';
+import { Shell } from './Shell.tsx';
 
-function Layout() {
-  return (
-    <>
-      <main>
-        <Outlet />
-      </main>
-      <Footer />
-    </>
-  );
+let previousPath: string | null = null;
+
+/** Leaves the portal for another app's page, replacing the history entry (tests stub it). */
+export const leave = { to: (url: string) => window.location.replace(url) };
+
+/**
+ * Spec 4's guard on every navigation: visitors go to the site's /login (a full page load,
+ * history replaced, so Back does not return here), with the path to come back to.
+ */
+export function guard({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const to = `${url.pathname}${url.search}`;
+  const decision = guardNavigation({
+    to,
+    from: previousPath,
+    loggedIn: client.session.isLoggedIn(),
+  });
+  if (decision.action === 'redirect') {
+    leave.to(decision.to);
+    // The page is going away; render nothing meanwhile.
+    return new Promise<never>(() => undefined);
+  }
+  client.navigated(decision.previousPath);
+  previousPath = to;
+  return null;
 }
 
-/** The signed-in area's routes (spec 2); later issues fill in every screen. */
+function Placeholder({ title }: { title: 'upload.title' | 'devices.layouts' | 'nav.developer' }) {
+  const t = useT();
+  return <h1>{t(title)}</h1>;
+}
+
+/** The signed-in area's routes (spec 2). */
 export const routes: RouteObject[] = [
   {
-    element: <Layout />,
+    element: <Shell />,
+    loader: guard,
+    shouldRevalidate: () => true,
     children: [
       { path: 'dashboard', element: <Navigate to="/dashboard/main" replace /> },
+      { path: 'dashboard/main', element: <Dashboard /> },
+      { path: 'dashboard/workouts/list', element: <WorkoutsList /> },
+      { path: 'dashboard/workouts/share/:id', element: <WorkoutShare /> },
+      { path: 'dashboard/workouts/powerCurve/:id', element: <PowerCurvePage /> },
       {
-        path: 'dashboard/main',
-        element: (
-          <h1>
-            <Message id="nav.dashboard" />
-          </h1>
-        ),
+        path: 'dashboard/workouts/indoor/model/:id',
+        element: <IndoorSummary />,
+        handle: { keepTitle: true },
       },
+      { path: 'dashboard/device/list', element: <DeviceList /> },
+      { path: 'dashboard/device/list/settings/:deviceIndex', element: <DeviceSettings /> },
+      { path: 'dashboard/device/list/manager/*', element: <Placeholder title="devices.layouts" /> },
+      { path: 'dashboard/settings', element: <SettingsPage /> },
       { path: 'upload', element: <Navigate to="/upload/gpxFile" replace /> },
-      {
-        path: 'upload/gpxFile',
-        element: (
-          <h1>
-            <Message id="upload.title" />
-          </h1>
-        ),
-      },
+      { path: 'upload/gpxFile', element: <Placeholder title="upload.title" /> },
+      { path: 'developer/mydevices', element: <Placeholder title="nav.developer" /> },
       {
         path: '*',
         element: (

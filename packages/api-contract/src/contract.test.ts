@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { isTokenExpiry, successEnvelope } from './envelope.ts';
 import { ErrorCode, errorStatus, isErrorCode } from './errorCodes.ts';
 import { ownerOfPath } from './originRoutes.ts';

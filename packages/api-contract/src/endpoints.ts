@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { errorEnvelopeSchema, successEnvelope } from './envelope.ts';
 import { errorMessage, errorStatus, type ErrorCode } from './errorCodes.ts';
 import * as s from './schemas.ts';

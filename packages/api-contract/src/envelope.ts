@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { ErrorCode } from './errorCodes.ts';
 
 /** One field problem of a validation failure. */

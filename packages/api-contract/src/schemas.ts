@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 // Request and reply bodies of the XOSS API (api.md). Objects are strict: unknown members of
 // a request are a validation error, so a PATCH cannot smuggle `owner_id` or `id`.

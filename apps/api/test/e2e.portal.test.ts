@@ -1,0 +1,159 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.ts';
+import { DEMO_USER } from '../src/seed.ts';
+
+// The portal as a rider meets it: the built apps served by the real API on the embedded
+// database with the demo data, driven in Debian's Chromium with the production CSP
+// enforced. `pnpm test` builds the apps first.
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
+const siteDist = join(repo, 'apps', 'public-site', 'dist');
+
+describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_000 }, () => {
+  let dir: string;
+  let server: FastifyInstance;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  const violations: string[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(join(portalDist, 'index.html')))
+      throw new Error('apps/athlete-portal/dist is missing: run `pnpm build` (pnpm test does)');
+    dir = mkdtempSync(join(tmpdir(), 'xoss-e2e-'));
+    ({ server } = await createApp({
+      dataDir: dir,
+      demo: true,
+      logger: false,
+      staticRoots: { athletePortal: portalDist, publicSite: siteDist },
+    }));
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    const address = server.server.address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+    base = `http://127.0.0.1:${address.port}`;
+    browser = await chromium.launch({
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // Runs in the page (a string: this package has no DOM types).
+    await page.addInitScript({
+      content: `document.addEventListener('securitypolicyviolation', (event) => {
+        (window.__csp ??= []).push(event.violatedDirective + ' ' + event.blockedURI + ' at ' +
+          event.sourceFile + ':' + event.lineNumber + ':' + event.columnNumber);
+      });`,
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+        violations.push(message.text());
+    });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const cspReports = () => page.evaluate<string[]>('window.__csp ?? []');
+
+  it('sends a visitor to /login with the way back, replacing the history entry', async () => {
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page.waitForURL(/\/login\?redirect=/);
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard/workouts/list');
+  });
+
+  it('shows the dashboard, the workouts, a ride with map and charts, curves and zones', async () => {
+    const reply = await fetch(`${base}/api/v1/jwt-token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEMO_USER.email, password: DEMO_USER.password }),
+    });
+    const { data } = (await reply.json()) as {
+      data: { access: string; refresh: string; id: string };
+    };
+    const expires = Date.now() + 7 * 86_400_000;
+    const entries = {
+      xoss_token: { v: data.access, e: expires },
+      xoss_refresh_token: { v: data.refresh, e: expires },
+      xoss_user_info: { v: { name: 'Demo', avatar_url: null, uuid: 'u', id: data.id }, e: expires },
+    };
+    await page.evaluate(
+      `for (const [key, value] of Object.entries(${JSON.stringify(entries)}))
+         localStorage.setItem(key, JSON.stringify(value));`,
+    );
+
+    await page.goto(`${base}/dashboard/main`);
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Recent workouts' }).waitFor();
+
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page.getByText('30 workouts').waitFor();
+    const first = page.getByRole('rowheader').first().getByRole('link');
+    const name = await first.textContent();
+    await first.click();
+    await page.getByRole('heading', { name: name!, level: 1 }).waitFor();
+    await page.locator('.xoss-map__canvas canvas').waitFor();
+    await page.getByRole('slider', { name: 'Ride charts' }).waitFor();
+    expect(await page.locator('.xoss-streams__panel').count()).toBeGreaterThanOrEqual(4);
+    await expect.poll(() => page.title()).toBe('XOSS — GPS bike computers and sensors');
+
+    // Drag across the speed chart: the statistics switch to the selected range.
+    const hit = page.locator('.xoss-streams__hit').first();
+    await hit.scrollIntoViewIfNeeded();
+    const box = (await hit.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.getByRole('heading', { name: 'Statistics of the selected range' }).waitFor();
+    await page.getByRole('button', { name: 'Reset zoom' }).click();
+    await page.getByRole('heading', { name: 'Statistics of the whole ride' }).waitFor();
+
+    await page.getByRole('link', { name: 'Power curve' }).click();
+    await page.getByRole('img', { name: /Power curve/ }).waitFor();
+    await page.goBack();
+    await page.getByRole('link', { name: 'Summary' }).click();
+    await page.getByRole('table', { name: 'Heart rate zones' }).waitFor();
+    // Spec 2: the workout summary page keeps its own title.
+    await expect.poll(() => page.title()).toBe(`${name} · XOSS`);
+  });
+
+  it('removes a device after Confirm, with the spec message, and saves settings', async () => {
+    await page.goto(`${base}/dashboard/device/list`);
+    const manage = page.getByRole('link', { name: /^Manage/ });
+    await manage.first().waitFor();
+    const before = await manage.count();
+    await manage.first().click();
+    await page.getByRole('button', { name: 'Remove device' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Device removed successfully').waitFor();
+    await page.waitForURL(/\/dashboard\/device\/list$/);
+    await expect.poll(() => page.getByRole('link', { name: /^Manage/ }).count()).toBe(before - 1);
+
+    await page.goto(`${base}/dashboard/settings`);
+    await page.getByRole('radio', { name: 'Miles' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Save Successfully').waitFor();
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page
+      .getByText(/\d mi$/)
+      .first()
+      .waitFor();
+  });
+
+  it('ran every page with zero CSP violations and no script errors', async () => {
+    expect(await cspReports()).toEqual([]);
+    expect(violations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,68 @@
+import { useEffect } from 'react';
+import { Message, useT } from '@xoss/i18n/react';
+import { selectSession } from '@xoss/api-client';
+import {
+  Footer,
+  Navbar,
+  RouteProgress,
+  ToastViewport,
+  useToasts,
+  type RenderLink,
+} from '@xoss/ui-kit';
+import { useSelector } from 'react-redux';
+import { Link, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
+import { client, notices } from './client.ts';
+
+const renderLink: RenderLink = ({ href, current, children, onClick }) => (
+  <Link to={href} aria-current={current ? 'page' : undefined} onClick={onClick}>
+    {children}
+  </Link>
+);
+
+/** Toasts reachable from every page. */
+export type ShowToast = ReturnType<typeof useToasts>['show'];
+
+/**
+ * The portal's frame: navbar in its signed-in state, progress bar on every navigation,
+ * toasts, footer. The page title goes back to the product title after each navigation,
+ * except on pages that keep theirs (spec 2: the indoor workout pages).
+ */
+export function Shell() {
+  const t = useT();
+  const session = useSelector(selectSession);
+  const navigation = useNavigation();
+  const location = useLocation();
+  const matches = useMatches();
+  const { toasts, show, dismiss } = useToasts();
+  const keepsTitle = matches.some(
+    (match) => (match.handle as { keepTitle?: boolean } | undefined)?.keepTitle,
+  );
+  useEffect(() => {
+    if (!keepsTitle) document.title = t('app.title');
+  }, [location.pathname, keepsTitle, t]);
+  useEffect(
+    () =>
+      notices.subscribe(({ message, durationMs }) => show(message, { tone: 'info', durationMs })),
+    [show],
+  );
+  return (
+    <div className="xoss-root portal">
+      <a className="xoss-visually-hidden" href="#main">
+        <Message id="nav.skipToContent" />
+      </a>
+      <RouteProgress active={navigation.state !== 'idle'} />
+      <Navbar
+        loggedIn={session.loggedIn}
+        userName={session.user?.name}
+        currentPath={location.pathname}
+        renderLink={renderLink}
+        onLogOut={() => void client.logOut()}
+      />
+      <main id="main" className="portal__main">
+        <Outlet context={show} />
+      </main>
+      <ToastViewport toasts={toasts} onDismiss={dismiss} />
+      <Footer />
+    </div>
+  );
+}

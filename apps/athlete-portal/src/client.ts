@@ -1,0 +1,42 @@
+import { createXossClient, type ApiFailure } from '@xoss/api-client';
+import type { MessageId } from '@xoss/i18n';
+
+type Notice = { message: string; durationMs: number };
+const listeners = new Set<(notice: Notice) => void>();
+
+/** Messages from outside React (the 1-second session-expiry notice of spec 8). */
+export const notices = {
+  subscribe(listener: (notice: Notice) => void) {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  },
+};
+
+/** The portal's one API client: session storage, the RTK Query slice and its store. */
+export const client = createXossClient({
+  storage: localStorage,
+  sessionStorage,
+  notify: (message, durationMs) => {
+    for (const listener of listeners) listener({ message, durationMs });
+  },
+});
+
+export const { api } = client;
+
+/** The catalogue id that explains a failed call, and the server's detail if it sent one. */
+export function failureMessage(error: unknown): { id: MessageId; detail?: string } {
+  const failure = (error ?? {}) as Partial<ApiFailure>;
+  if (failure.status === 'NETWORK_ERROR') return { id: 'errors.network' };
+  if (failure.status === 'TIMEOUT_ERROR') return { id: 'errors.timeout' };
+  const known: Record<number, MessageId> = {
+    10001: 'errors.10001',
+    10400: 'errors.10400',
+    10403: 'errors.10403',
+    10404: 'errors.10404',
+    10413: 'errors.10413',
+    10415: 'errors.10415',
+    10503: 'errors.10503',
+  };
+  const id = (failure.code !== undefined && known[failure.code]) || 'errors.10500';
+  return failure.detail ? { id, detail: failure.detail } : { id };
+}

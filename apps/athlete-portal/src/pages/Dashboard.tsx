@@ -1,0 +1,125 @@
+import { Message, useLocale, useT } from '@xoss/i18n/react';
+import { EmptyState } from '@xoss/ui-kit';
+import { Link } from 'react-router';
+import { api } from '../client.ts';
+import { useUnits } from '../units.ts';
+import { Loaded, formatDate, formatDuration, useSportName } from './common.tsx';
+
+const isoDate = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Monday of this week and 1 January, in UTC (the API filters by UTC dates). */
+function periodStarts(now = new Date()) {
+  const monday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
+  return { week: isoDate(monday), year: `${now.getUTCFullYear()}-01-01` };
+}
+
+function Totals({ from, label }: { from: string; label: 'workouts.week' | 'workouts.year' }) {
+  const t = useT();
+  const locale = useLocale();
+  const units = useUnits(locale);
+  const query = api.useListWorkoutsQuery({ query: { from, page_size: 100 } });
+  return (
+    <section className="portal__card" aria-labelledby={`totals-${label}`}>
+      <h2 id={`totals-${label}`}>{t(label)}</h2>
+      <Loaded query={query}>
+        {(page) => {
+          const distance = page.results.reduce((sum, w) => sum + w.distance_m, 0);
+          const time = page.results.reduce((sum, w) => sum + w.moving_time_s, 0);
+          const climb = page.results.reduce((sum, w) => sum + (w.elevation_gain_m ?? 0), 0);
+          return (
+            <dl className="portal__figures">
+              <div>
+                <dt>
+                  <Message id="workouts.title" />
+                </dt>
+                <dd>{page.count}</dd>
+              </div>
+              <div>
+                <dt>
+                  <Message id="measure.distance" />
+                </dt>
+                <dd>{units.distance(distance)}</dd>
+              </div>
+              <div>
+                <dt>
+                  <Message id="measure.movingTime" />
+                </dt>
+                <dd>{formatDuration(time)}</dd>
+              </div>
+              <div>
+                <dt>
+                  <Message id="measure.elevationGain" />
+                </dt>
+                <dd>{units.elevation(climb)}</dd>
+              </div>
+            </dl>
+          );
+        }}
+      </Loaded>
+    </section>
+  );
+}
+
+/** `/dashboard/main`: recent workouts, this week's and this year's totals, devices. */
+export function Dashboard() {
+  const t = useT();
+  const locale = useLocale();
+  const units = useUnits(locale);
+  const sport = useSportName();
+  const recent = api.useListWorkoutsQuery({ query: { page_size: 5 } });
+  const devices = api.useListDevicesQuery({});
+  const starts = periodStarts();
+  return (
+    <>
+      <h1>{t('nav.dashboard')}</h1>
+      <div className="portal__grid">
+        <Totals from={starts.week} label="workouts.week" />
+        <Totals from={starts.year} label="workouts.year" />
+      </div>
+      <section aria-labelledby="recent">
+        <h2 id="recent">
+          <Message id="workouts.recent" />
+        </h2>
+        <Loaded query={recent}>
+          {(page) =>
+            page.results.length === 0 ? (
+              <EmptyState title={t('workouts.count', { count: 0 })}>
+                <Message id="workouts.empty" />
+              </EmptyState>
+            ) : (
+              <ul className="portal__list">
+                {page.results.map((workout) => (
+                  <li key={workout.id}>
+                    <Link to={`/dashboard/workouts/share/${workout.id}`}>{workout.name}</Link>
+                    <span>
+                      {sport(workout.sport_type)} · {formatDate(workout.start_time, locale)} ·{' '}
+                      {units.distance(workout.distance_m)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </Loaded>
+      </section>
+      <section aria-labelledby="devices">
+        <h2 id="devices">
+          <Message id="devices.title" />
+        </h2>
+        <Loaded query={devices}>
+          {(page) => (
+            <ul className="portal__list">
+              {page.results.map((device, index) => (
+                <li key={device.id}>
+                  <Link to={`/dashboard/device/list/settings/${index}`}>{device.model}</Link>
+                  <span>{device.serial}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Loaded>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,147 @@
+import { useState } from 'react';
+import { Message, useT } from '@xoss/i18n/react';
+import { ConfirmDialog, EmptyState } from '@xoss/ui-kit';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, failureMessage } from '../client.ts';
+import { Loaded, useToast } from './common.tsx';
+
+/** `/dashboard/device/list`: the rider's devices, each with Manage. */
+export function DeviceList() {
+  const t = useT();
+  const devices = api.useListDevicesQuery({});
+  return (
+    <>
+      <h1>
+        <Message id="devices.title" />
+      </h1>
+      <Loaded query={devices}>
+        {(page) =>
+          page.results.length === 0 ? (
+            <EmptyState>
+              <Message id="devices.empty" />
+            </EmptyState>
+          ) : (
+            <table className="xoss-table">
+              <caption className="xoss-visually-hidden">{t('devices.title')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('devices.model')}</th>
+                  <th scope="col">{t('devices.serial')}</th>
+                  <th scope="col">{t('devices.firmware')}</th>
+                  <th scope="col">
+                    <span className="xoss-visually-hidden">{t('common.manage')}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.results.map((device, index) => (
+                  <tr key={device.id}>
+                    <th scope="row">{device.model}</th>
+                    <td>{device.serial}</td>
+                    <td>{device.firmware_version}</td>
+                    <td>
+                      <Link
+                        className="xoss-button"
+                        to={`/dashboard/device/list/settings/${index}`}
+                        aria-label={`${t('common.manage')}: ${device.model} ${device.serial}`}
+                      >
+                        <Message id="common.manage" />
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
+
+/**
+ * `/dashboard/device/list/settings/{device_index}`: model, firmware version, manufacture,
+ * and Remove behind a Confirm/Cancel prompt, then 'Device removed successfully'.
+ */
+export function DeviceSettings() {
+  const t = useT();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const index = Number(useParams().deviceIndex);
+  const devices = api.useListDevicesQuery({});
+  const [remove, removing] = api.useDeleteDeviceMutation();
+  const [confirming, setConfirming] = useState(false);
+  const removeDevice = async (id: number) => {
+    const result = await remove({ params: { id } });
+    if ('error' in result) {
+      toast(t(failureMessage(result.error).id, { limit: '', reason: '' }), { tone: 'error' });
+      return;
+    }
+    toast(t('toast.deviceRemoved'));
+    void navigate('/dashboard/device/list');
+  };
+  return (
+    <Loaded query={devices}>
+      {(page) => {
+        const device = page.results[index];
+        if (!device)
+          return (
+            <EmptyState title={<Message id="errors.10404" />}>
+              <Link to="/dashboard/device/list">{t('devices.title')}</Link>
+            </EmptyState>
+          );
+        return (
+          <>
+            <h1>
+              {device.model} · {device.serial}
+            </h1>
+            <table className="xoss-table">
+              <caption>
+                <Message id="nav.settings" />
+              </caption>
+              <tbody>
+                <tr>
+                  <th scope="row">{t('devices.model')}</th>
+                  <td>{device.model}</td>
+                </tr>
+                <tr>
+                  <th scope="row">{t('devices.firmware')}</th>
+                  <td>{device.firmware_version}</td>
+                </tr>
+                <tr>
+                  <th scope="row">{t('devices.manufacture')}</th>
+                  <td>{device.manufacture}</td>
+                </tr>
+                <tr>
+                  <th scope="row">{t('devices.serial')}</th>
+                  <td>{device.serial}</td>
+                </tr>
+              </tbody>
+            </table>
+            <div className="portal__actions">
+              <button
+                type="button"
+                className="xoss-button"
+                data-variant="danger"
+                disabled={removing.isLoading}
+                onClick={() => setConfirming(true)}
+              >
+                <Message id="devices.remove" />
+              </button>
+            </div>
+            <ConfirmDialog
+              open={confirming}
+              tone="danger"
+              message={t('devices.removeConfirm', { name: `${device.model} (${device.serial})` })}
+              onCancel={() => setConfirming(false)}
+              onConfirm={() => {
+                setConfirming(false);
+                void removeDevice(device.id);
+              }}
+            />
+          </>
+        );
+      }}
+    </Loaded>
+  );
+}

@@ -1,0 +1,54 @@
+import type { MessageId } from '@xoss/i18n';
+import { useT } from '@xoss/i18n/react';
+import { EmptyState, Loading } from '@xoss/ui-kit';
+import type { ReactNode } from 'react';
+import { useOutletContext } from 'react-router';
+import { failureMessage } from '../client.ts';
+import type { ShowToast } from '../Shell.tsx';
+
+/** The shell's toasts, for pages. */
+export const useToast = () => useOutletContext<ShowToast>();
+
+/** Loading, failure or the page: every data page goes through this. */
+export function Loaded<T>({
+  query,
+  children,
+}: {
+  query: { data?: T; error?: unknown; isLoading: boolean };
+  children: (data: T) => ReactNode;
+}) {
+  const t = useT();
+  if (query.isLoading) return <Loading />;
+  if (query.error !== undefined || query.data === undefined) {
+    const { id, detail } = failureMessage(query.error);
+    return <EmptyState title={t(id, { limit: '', reason: '' })}>{detail}</EmptyState>;
+  }
+  return <>{children(query.data)}</>;
+}
+
+/** The spec's sport names (3: 0-11), with a fallback for unknown types. */
+export function useSportName() {
+  const t = useT();
+  return (type: number) =>
+    type >= 0 && type <= 11 ? t(`sport.${type}` as MessageId) : t('sport.0');
+}
+
+export function formatDate(iso: string, locale: string) {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(iso),
+  );
+}
+
+export function formatDuration(seconds: number) {
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+}
+
+/** A text field of a submitted form ('' when missing or a file). */
+export const formText = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
