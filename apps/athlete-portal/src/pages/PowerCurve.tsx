@@ -92,7 +92,9 @@ export function PowerCurvePage() {
                   series={curve('speed', units.speedFactor)}
                 />
               ) : null}
-              {data.ftp_estimate ? <p>FTP ≈ {Math.round(data.ftp_estimate)} W</p> : null}
+              {data.ftp_estimate ? (
+                <p>{t('workouts.ftpEstimate', { watts: Math.round(data.ftp_estimate) })}</p>
+              ) : null}
             </>
           );
         }}
