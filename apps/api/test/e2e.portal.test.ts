@@ -66,32 +66,23 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
 
   const cspReports = () => page.evaluate<string[]>('window.__csp ?? []');
 
-  it('sends a visitor to /login with the way back, replacing the history entry', async () => {
+  it('sends a visitor to /login, logs in through the form, and returns where they were going', async () => {
     await page.goto(`${base}/dashboard/workouts/list`);
     await page.waitForURL(/\/login\?redirect=/);
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard/workouts/list');
+    await page.getByLabel('E-mail').fill(DEMO_USER.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('checkbox', { name: /I agree/ }).check();
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByText('Wrong username or password').waitFor();
+    // Spec 5: the password is trimmed before login.
+    await page.getByLabel('Password').fill(`  ${DEMO_USER.password} `);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL(/\/dashboard\/workouts\/list$/);
+    await page.getByText('30 workouts').waitFor();
   });
 
   it('shows the dashboard, the workouts, a ride with map and charts, curves and zones', async () => {
-    const reply = await fetch(`${base}/api/v1/jwt-token/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: DEMO_USER.email, password: DEMO_USER.password }),
-    });
-    const { data } = (await reply.json()) as {
-      data: { access: string; refresh: string; id: string };
-    };
-    const expires = Date.now() + 7 * 86_400_000;
-    const entries = {
-      xoss_token: { v: data.access, e: expires },
-      xoss_refresh_token: { v: data.refresh, e: expires },
-      xoss_user_info: { v: { name: 'Demo', avatar_url: null, uuid: 'u', id: data.id }, e: expires },
-    };
-    await page.evaluate(
-      `for (const [key, value] of Object.entries(${JSON.stringify(entries)}))
-         localStorage.setItem(key, JSON.stringify(value));`,
-    );
-
     await page.goto(`${base}/dashboard/main`);
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Recent workouts' }).waitFor();

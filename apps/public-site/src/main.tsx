@@ -1,3 +1,5 @@
+import '@xoss/ui-kit/styles.css';
+import './site.css';
 import { StrictMode } from 'react';
 import { SessionStore } from '@xoss/api-client';
 import { XossIntlProvider } from '@xoss/i18n/react';

@@ -1,6 +1,16 @@
 import { Message } from '@xoss/i18n/react';
 import { Footer } from '@xoss/ui-kit';
-import { Link, Navigate, Outlet, type RouteObject } from 'react-router';
+import { guardNavigation } from '@xoss/api-client';
+import {
+  Link,
+  Navigate,
+  Outlet,
+  redirect,
+  type LoaderFunctionArgs,
+  type RouteObject,
+} from 'react-router';
+import { client } from './client.ts';
+import { Login } from './Login.tsx';
 
 const products = [
   { slug: 'xossnav', name: 'NAV' },
@@ -45,6 +55,17 @@ function NotFound() {
   );
 }
 
+/** Spec 4: a signed-in rider going to a white-listed page (login) goes home instead. */
+function loginGuard({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const decision = guardNavigation({
+    to: `${url.pathname}${url.search}`,
+    from: null,
+    loggedIn: client.session.isLoggedIn(),
+  });
+  return decision.action === 'redirect' ? redirect(decision.to) : null;
+}
+
 /** The visitor site's routes (spec 2); later issues fill in every screen. */
 export const routes: RouteObject[] = [
   {
@@ -52,6 +73,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <Home /> },
       { path: 'product', element: <Navigate to="/product/manuals" replace /> },
+      { path: 'login', element: <Login />, loader: loginGuard },
       {
         path: 'product/manuals',
         element: (

@@ -98,6 +98,24 @@ export class SessionStore {
     return this.tokens() !== undefined;
   }
 
+  /**
+   * The signed-in rider's id: from the user info, else from the access token's `sub` claim
+   * (the token is kept whatever the cookie choice; user info only once cookies are accepted).
+   */
+  userId(): string | undefined {
+    const fromUser = this.user()?.id;
+    if (fromUser) return fromUser;
+    const payload = this.tokens()?.access.split('.')[1];
+    if (!payload) return undefined;
+    try {
+      const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+      const claims = JSON.parse(json) as { sub?: unknown };
+      return typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   user(): UserInfo | undefined {
     const stored = this.#local.get<unknown>(storageKeys.userInfo);
     const user = isUserInfo(stored) ? stored : this.#memoryUser;

@@ -300,3 +300,17 @@ describe('stored session', () => {
     expect(selectSession(client({ storage }).store.getState()).loggedIn).toBe(true);
   });
 });
+
+describe('userId', () => {
+  it('comes from the user info, else from the access token even without cookie consent', () => {
+    const c = client();
+    const claims = Buffer.from(JSON.stringify({ sub: '42', exp: 1 })).toString('base64url');
+    c.session.setTokens({ access: `h.${claims}.s`, refresh: 'r' });
+    expect(c.session.userId()).toBe('42');
+    c.session.setUser({ name: 'Ada', avatar_url: null, uuid: 'u', id: '7' });
+    expect(c.session.userId()).toBe('7');
+    c.session.clear();
+    c.session.setTokens({ access: 'not-a-jwt', refresh: 'r' });
+    expect(c.session.userId()).toBeUndefined();
+  });
+});

@@ -8,7 +8,7 @@ import { Loaded, formText, useToast } from './common.tsx';
 export function SettingsPage() {
   const t = useT();
   const toast = useToast();
-  const id = Number(client.session.user()?.id ?? 0);
+  const id = Number(client.session.userId() ?? 0);
   const athlete = api.useGetAthleteQuery({ params: { id } }, { skip: id === 0 });
   const [save, saving] = api.usePatchAthleteMutation();
   const [problem, setProblem] = useState<string | null>(null);
