@@ -142,6 +142,32 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
       .waitFor();
   });
 
+  it('uploads a GPX route: preview on the map, required title, SUCCESS, listed', async () => {
+    const points = Array.from(
+      { length: 50 },
+      (_, index) =>
+        `<trkpt lat="${(47.37 + index * 0.001).toFixed(5)}" lon="${(8.54 + index * 0.0015).toFixed(5)}"><ele>${400 + index}</ele></trkpt>`,
+    ).join('');
+    const gpx = `<?xml version="1.0"?><gpx version="1.1" creator="e2e" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Lake loop</name><trkseg>${points}</trkseg></trk></gpx>`;
+    await page.goto(`${base}/upload`);
+    await page.waitForURL(/\/upload\/gpxFile$/);
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'lake.gpx',
+      mimeType: 'application/gpx+xml',
+      buffer: Buffer.from(gpx),
+    });
+    await page.locator('.xoss-map__canvas canvas').waitFor();
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Lake loop');
+    await page.getByLabel('Title').fill('');
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('Please check required fields').waitFor();
+    await page.getByLabel('Title').fill('Lake loop, evening');
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('heading', { name: 'SUCCESS' }).waitFor();
+    await page.getByText('Open the XOSS app to see the routebook.').waitFor();
+    await page.getByText('Lake loop, evening').waitFor();
+  });
+
   it('ran every page with zero CSP violations and no script errors', async () => {
     expect(await cspReports()).toEqual([]);
     expect(violations).toEqual([]);

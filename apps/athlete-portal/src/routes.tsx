@@ -7,6 +7,7 @@ import { DeviceList, DeviceSettings } from './pages/Devices.tsx';
 import { IndoorSummary } from './pages/IndoorSummary.tsx';
 import { PowerCurvePage } from './pages/PowerCurve.tsx';
 import { SettingsPage } from './pages/Settings.tsx';
+import { UploadGpx } from './pages/UploadGpx.tsx';
 import { WorkoutShare } from './pages/WorkoutShare.tsx';
 import { WorkoutsList } from './pages/WorkoutsList.tsx';
 import { Shell } from './Shell.tsx';
@@ -38,7 +39,7 @@ export function guard({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-function Placeholder({ title }: { title: 'upload.title' | 'devices.layouts' | 'nav.developer' }) {
+function Placeholder({ title }: { title: 'devices.layouts' | 'nav.developer' }) {
   const t = useT();
   return <h1>{t(title)}</h1>;
 }
@@ -65,7 +66,7 @@ export const routes: RouteObject[] = [
       { path: 'dashboard/device/list/manager/*', element: <Placeholder title="devices.layouts" /> },
       { path: 'dashboard/settings', element: <SettingsPage /> },
       { path: 'upload', element: <Navigate to="/upload/gpxFile" replace /> },
-      { path: 'upload/gpxFile', element: <Placeholder title="upload.title" /> },
+      { path: 'upload/gpxFile', element: <UploadGpx /> },
       { path: 'developer/mydevices', element: <Placeholder title="nav.developer" /> },
       {
         path: '*',

@@ -1,0 +1,173 @@
+import { useId, useState } from 'react';
+import { parseGpx, type GpxRoute } from '@xoss/activity-files';
+import type { MessageId } from '@xoss/i18n';
+import { Message, useLocale, useT } from '@xoss/i18n/react';
+import { EmptyState, RouteMap, type LonLat } from '@xoss/ui-kit';
+import { api, failureMessage } from '../client.ts';
+import { TILE_URL } from '../config.ts';
+import { useUnits } from '../units.ts';
+import { Loaded, formText, formatDate } from './common.tsx';
+
+/**
+ * `/upload/gpxFile` (spec 4): select a GPX file, see the route on the map, give it a title
+ * (required) and a description, upload; then SUCCESS, asking the rider to open the app.
+ * The file is read in the browser with the same parser the server re-checks it with.
+ */
+export function UploadGpx() {
+  const t = useT();
+  const locale = useLocale();
+  const units = useUnits(locale);
+  const inputId = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [route, setRoute] = useState<GpxRoute | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const [upload, uploading] = api.useUploadRoutebookMutation();
+  const list = api.useListRoutebooksQuery({});
+
+  const choose = async (chosen: File) => {
+    setDone(false);
+    setProblem(null);
+    const parsed = parseGpx(new Uint8Array(await chosen.arrayBuffer()));
+    if (!parsed.ok) {
+      setFile(null);
+      setRoute(null);
+      setProblem(t('errors.10415', { reason: t(parsed.error.messageId as MessageId) }));
+      return;
+    }
+    setFile(chosen);
+    setRoute(parsed.value);
+  };
+  const submit = async (form: FormData) => {
+    const title = formText(form, 'title').trim();
+    if (!file || !title) {
+      setProblem(t('toast.checkRequired'));
+      return;
+    }
+    const body = new FormData();
+    body.set('file', file);
+    body.set('title', title);
+    body.set('description', formText(form, 'description').trim());
+    const result = await upload({ body });
+    if ('error' in result) {
+      const { id, detail } = failureMessage(result.error);
+      setProblem(t(id, { limit: '16 MB', reason: detail ?? '' }));
+      return;
+    }
+    setProblem(null);
+    setDone(true);
+    setFile(null);
+    setRoute(null);
+  };
+  const track: LonLat[] = route
+    ? Array.from(
+        route.preview,
+        (index) => [route.points.longitude[index]!, route.points.latitude[index]!] as const,
+      )
+    : [];
+
+  return (
+    <>
+      <h1>
+        <Message id="upload.title" />
+      </h1>
+      {done ? (
+        <section className="portal__card" role="status">
+          <h2>
+            <Message id="upload.success" />
+          </h2>
+          <p>
+            <Message id="upload.openApp" />
+          </p>
+          <button type="button" className="xoss-button" onClick={() => setDone(false)}>
+            <Message id="upload.another" />
+          </button>
+        </section>
+      ) : (
+        <form
+          className="portal__form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit(new FormData(event.currentTarget));
+          }}
+        >
+          <label htmlFor={inputId} className="xoss-button">
+            <Message id="upload.select" />
+          </label>
+          <input
+            id={inputId}
+            type="file"
+            accept=".gpx,application/gpx+xml"
+            className="xoss-visually-hidden"
+            onChange={(event) => {
+              const chosen = event.target.files?.[0];
+              event.target.value = '';
+              if (chosen) void choose(chosen);
+            }}
+          />
+          {route && file ? (
+            <>
+              <p>
+                {file.name} · {units.distance(route.distanceM)} ·{' '}
+                {t('upload.points', { count: route.points.length })}
+              </p>
+              <RouteMap track={track} tileUrl={TILE_URL} />
+            </>
+          ) : null}
+          <label>
+            <Message id="upload.routeTitle" />
+            <input
+              className="xoss-select"
+              name="title"
+              required
+              maxLength={120}
+              defaultValue={route?.name ?? ''}
+              key={route?.name ?? 'empty'}
+            />
+          </label>
+          <label>
+            <Message id="upload.description" />
+            <textarea className="xoss-select" name="description" rows={3} maxLength={2000} />
+          </label>
+          {problem ? (
+            <p role="alert" className="xoss-map__error">
+              {problem}
+            </p>
+          ) : null}
+          <button
+            type="submit"
+            className="xoss-button"
+            data-variant="primary"
+            disabled={uploading.isLoading}
+          >
+            <Message id="upload.submit" />
+          </button>
+        </form>
+      )}
+      <section aria-labelledby="routebooks">
+        <h2 id="routebooks">
+          <Message id="upload.list" />
+        </h2>
+        <Loaded query={list}>
+          {(page) =>
+            page.results.length === 0 ? (
+              <EmptyState />
+            ) : (
+              <ul className="portal__list">
+                {page.results.map((book) => (
+                  <li key={book.id}>
+                    <span>{book.title}</span>
+                    <span>
+                      {units.distance(book.distance_m)} · {formatDate(book.created_at, locale)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </Loaded>
+      </section>
+    </>
+  );
+}
