@@ -124,7 +124,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     const manage = page.getByRole('link', { name: /^Manage/ });
     await manage.first().waitFor();
     const before = await manage.count();
-    await manage.first().click();
+    await manage.last().click();
     await page.getByRole('button', { name: 'Remove device' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Device removed successfully').waitFor();
@@ -140,6 +140,41 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
       .getByText(/\d mi$/)
       .first()
       .waitFor();
+  });
+
+  it('edits data pages: add, change a field, hit the device limit, delete after Confirm, save', async () => {
+    await page.goto(`${base}/dashboard/device/list`);
+    // The NAV+ row: pages are free on it, up to 6.
+    await page.getByRole('link', { name: /^Manage: NAV\+/ }).click();
+    await page.getByRole('link', { name: 'Data pages' }).click();
+    await page.waitForURL(/\/dashboard\/device\/list\/manager\?device=\d+$/);
+    const pages = page.locator('.portal__pages li');
+    await pages.first().waitFor();
+    const before = await pages.count();
+    await page.getByRole('button', { name: 'Add page' }).click();
+    await expect.poll(() => pages.count()).toBe(before + 1);
+    // The new page is selected: pick its second slot and put Power there.
+    const preview = page.getByRole('group', { name: /screen, page/ });
+    await preview.getByRole('button').nth(1).click();
+    await page.getByRole('button', { name: 'Power', exact: true }).click();
+    await expect
+      .poll(() => preview.getByRole('button').nth(1).getAttribute('aria-label'))
+      .toBe('2: Power');
+    for (let count = before + 1; count < 6; count++)
+      await page.getByRole('button', { name: 'Add page' }).click();
+    await page.getByRole('button', { name: 'Add page' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /at most 6 pages/i })
+      .waitFor();
+    expect(await pages.count()).toBe(6);
+    await page.getByRole('button', { name: 'Delete page' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => pages.count()).toBe(5);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Save Successfully').waitFor();
+    await page.reload();
+    await expect.poll(() => pages.count()).toBe(5);
   });
 
   it('uploads a GPX route: preview on the map, required title, SUCCESS, listed', async () => {

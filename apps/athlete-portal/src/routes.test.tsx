@@ -3,13 +3,19 @@ import { loadMessages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { Provider } from 'react-redux';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from './client.ts';
 import { leave, routes } from './routes.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
   english = await loadMessages('en-US');
+  // Unit tests of the routing only: pages that load data see an offline network at once
+  // (the real API is exercised end to end in apps/api/test/e2e.portal.test.ts).
+  vi.stubGlobal('fetch', () => Promise.reject(new TypeError('offline in unit tests')));
+});
+afterAll(() => {
+  vi.unstubAllGlobals();
 });
 afterEach(() => {
   client.session.clear();

@@ -5,6 +5,7 @@ import { client } from './client.ts';
 import { Dashboard } from './pages/Dashboard.tsx';
 import { DeviceList, DeviceSettings } from './pages/Devices.tsx';
 import { IndoorSummary } from './pages/IndoorSummary.tsx';
+import { LayoutManager } from './pages/LayoutManager.tsx';
 import { PowerCurvePage } from './pages/PowerCurve.tsx';
 import { SettingsPage } from './pages/Settings.tsx';
 import { UploadGpx } from './pages/UploadGpx.tsx';
@@ -39,7 +40,7 @@ export function guard({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-function Placeholder({ title }: { title: 'devices.layouts' | 'nav.developer' }) {
+function Placeholder({ title }: { title: 'nav.developer' }) {
   const t = useT();
   return <h1>{t(title)}</h1>;
 }
@@ -63,7 +64,8 @@ export const routes: RouteObject[] = [
       },
       { path: 'dashboard/device/list', element: <DeviceList /> },
       { path: 'dashboard/device/list/settings/:deviceIndex', element: <DeviceSettings /> },
-      { path: 'dashboard/device/list/manager/*', element: <Placeholder title="devices.layouts" /> },
+      // Spec 2's manager, layout, layout/{event} and data steps share one editor.
+      { path: 'dashboard/device/list/manager/*', element: <LayoutManager /> },
       { path: 'dashboard/settings', element: <SettingsPage /> },
       { path: 'upload', element: <Navigate to="/upload/gpxFile" replace /> },
       { path: 'upload/gpxFile', element: <UploadGpx /> },

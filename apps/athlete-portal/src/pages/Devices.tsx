@@ -119,6 +119,9 @@ export function DeviceSettings() {
               </tbody>
             </table>
             <div className="portal__actions">
+              <Link className="xoss-button" to={`/dashboard/device/list/manager?device=${index}`}>
+                <Message id="devices.layouts" />
+              </Link>
               <button
                 type="button"
                 className="xoss-button"

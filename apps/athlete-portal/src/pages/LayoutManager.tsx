@@ -1,0 +1,253 @@
+import { useState } from 'react';
+import type { Device } from '@xoss/api-contract';
+import {
+  addPage,
+  changeLayout,
+  deletePage,
+  fieldById,
+  layoutTemplate,
+  movePage,
+  parsePanels,
+  profileFor,
+  setField,
+  toPanelsObject,
+  type DeviceProfile,
+  type LayoutDocument,
+  type Result,
+} from '@xoss/data-fields';
+import type { MessageId } from '@xoss/i18n';
+import { Message, useT } from '@xoss/i18n/react';
+import {
+  ConfirmDialog,
+  DeviceScreenPreview,
+  EmptyState,
+  FieldPicker,
+  LayoutTemplatePicker,
+} from '@xoss/ui-kit';
+import { useSearchParams } from 'react-router';
+import { api, client, failureMessage } from '../client.ts';
+import { Loaded, useToast } from './common.tsx';
+
+/**
+ * The data-layout manager (spec 2, 4): pages of the device with a live preview; select a
+ * page, add one, change its layout, click a slot and choose its field, reorder, delete
+ * (confirmed), save ('Save Successfully'). Every edit is a pure `@xoss/data-fields`
+ * operation, so the device profile's limits come back as clear messages.
+ */
+export function LayoutManager() {
+  const [search] = useSearchParams();
+  const index = Number(search.get('device') ?? 0);
+  const devices = api.useListDevicesQuery({});
+  return (
+    <Loaded query={devices}>
+      {(page) => {
+        const device = page.results[index];
+        const profile = device ? profileFor(device.model) : undefined;
+        if (!device || !profile) return <EmptyState title={<Message id="errors.10404" />} />;
+        return <Editor device={device} profile={profile} />;
+      }}
+    </Loaded>
+  );
+}
+
+function Editor({ device, profile }: { device: Device; profile: DeviceProfile }) {
+  const layout = api.useGetLayoutQuery({ params: { id: device.id } });
+  return (
+    <Loaded query={layout}>
+      {(panels) => {
+        const parsed = parsePanels(panels);
+        return parsed.ok ? (
+          <Pages key={device.id} device={device} profile={profile} initial={parsed.value} />
+        ) : (
+          <EmptyState title={<Message id="errors.10500" />} />
+        );
+      }}
+    </Loaded>
+  );
+}
+
+function Pages({
+  device,
+  profile,
+  initial,
+}: {
+  device: Device;
+  profile: DeviceProfile;
+  initial: LayoutDocument;
+}) {
+  const t = useT();
+  const toast = useToast();
+  const [document, setDocument] = useState(initial);
+  const [selected, setSelected] = useState(0);
+  const [slot, setSlot] = useState<number | null>(null);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [save, saving] = api.usePutLayoutMutation();
+  const settings = {
+    distanceUnit: client.session.distanceUnit() === 'mi' ? 1 : 0,
+    temperatureUnit: client.session.temperatureUnit(),
+  } as const;
+  const page = document.pages[selected] ?? document.pages[0];
+
+  const apply = (result: Result<LayoutDocument>, next?: number) => {
+    if (!result.ok) {
+      setProblems(
+        result.problems.map((problem) => t(problem.messageId as MessageId, { ...problem.values })),
+      );
+      return false;
+    }
+    setProblems([]);
+    setDocument(result.value);
+    if (next !== undefined) setSelected(next);
+    return true;
+  };
+  const template = page ? layoutTemplate(page.pid) : undefined;
+  const slotSize = slot !== null ? template?.slots[slot]?.size : undefined;
+  const slotField = slot !== null && page ? fieldById(page.items[slot] ?? -1) : undefined;
+
+  return (
+    <>
+      <h1>
+        <Message id="devices.layouts" /> · {profile.name} ({device.serial})
+      </h1>
+      <p>{t('layout.pageLimit', { model: profile.name, max: profile.maxPages })}</p>
+      <div className="portal__layout">
+        <section aria-labelledby="pages-title">
+          <h2 id="pages-title">{t('layout.pages', { count: document.pages.length })}</h2>
+          <ol className="portal__pages">
+            {document.pages.map((candidate, position) => (
+              <li key={position}>
+                <button
+                  type="button"
+                  className="xoss-button"
+                  aria-pressed={position === selected}
+                  onClick={() => {
+                    setSelected(position);
+                    setSlot(null);
+                  }}
+                >
+                  {t('layout.page', { page: position + 1 })}
+                </button>
+              </li>
+            ))}
+          </ol>
+          <div className="portal__actions">
+            <button
+              type="button"
+              className="xoss-button"
+              onClick={() =>
+                apply(
+                  addPage(document, profile, page?.pid ?? profile.layouts[0] ?? 0),
+                  document.pages.length,
+                )
+              }
+            >
+              <Message id="layout.addPage" />
+            </button>
+            <button
+              type="button"
+              className="xoss-button"
+              disabled={selected === 0}
+              onClick={() => apply(movePage(document, selected, selected - 1), selected - 1)}
+            >
+              <Message id="layout.moveUp" />
+            </button>
+            <button
+              type="button"
+              className="xoss-button"
+              disabled={selected >= document.pages.length - 1}
+              onClick={() => apply(movePage(document, selected, selected + 1), selected + 1)}
+            >
+              <Message id="layout.moveDown" />
+            </button>
+            <button
+              type="button"
+              className="xoss-button"
+              data-variant="danger"
+              onClick={() => setConfirmDelete(true)}
+            >
+              <Message id="layout.deletePage" />
+            </button>
+          </div>
+          {problems.length > 0 ? (
+            <ul role="alert" className="xoss-map__error">
+              {problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+        {page ? (
+          <section aria-labelledby="preview-title">
+            <h2 id="preview-title">
+              <Message id="layout.preview" />
+            </h2>
+            <DeviceScreenPreview
+              profile={profile}
+              page={page}
+              settings={settings}
+              selectedSlot={slot ?? undefined}
+              onSlotClick={setSlot}
+            />
+          </section>
+        ) : null}
+      </div>
+      {page ? (
+        <LayoutTemplatePicker
+          layouts={profile.layouts}
+          value={page.pid}
+          aspect={profile.screen.height / profile.screen.width}
+          onChange={(pid) => {
+            if (apply(changeLayout(document, profile, selected, pid))) setSlot(null);
+          }}
+        />
+      ) : null}
+      {slot !== null ? (
+        <section aria-labelledby="field-title">
+          <h2 id="field-title">
+            <Message id="layout.chooseField" />
+          </h2>
+          <FieldPicker
+            value={slotField?.key ?? null}
+            available={profile.fields}
+            hideUnavailable
+            slotSize={slotSize}
+            onChange={(key) => apply(setField(document, profile, selected, slot, key))}
+          />
+        </section>
+      ) : null}
+      <div className="portal__actions">
+        <button
+          type="button"
+          className="xoss-button"
+          data-variant="primary"
+          disabled={saving.isLoading}
+          onClick={() =>
+            void save({
+              params: { id: device.id },
+              body: toPanelsObject({ ...document, updatedAt: Math.floor(Date.now() / 1000) }),
+            }).then((result) => {
+              if ('error' in result) {
+                const { id, detail } = failureMessage(result.error);
+                setProblems([detail ?? t(id, { limit: '', reason: '' })]);
+              } else toast(t('toast.saveSuccess'));
+            })
+          }
+        >
+          <Message id="common.save" />
+        </button>
+      </div>
+      <ConfirmDialog
+        open={confirmDelete}
+        tone="danger"
+        message={t('layout.deletePageConfirm', { page: selected + 1 })}
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() => {
+          setConfirmDelete(false);
+          if (apply(deletePage(document, profile, selected), Math.max(0, selected - 1)))
+            setSlot(null);
+        }}
+      />
+    </>
+  );
+}
