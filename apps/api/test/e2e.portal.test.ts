@@ -177,6 +177,22 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await expect.poll(() => pages.count()).toBe(5);
   });
 
+  it("exports a device's data pages as panels.json from the developer page", async () => {
+    await page.goto(`${base}/developer/mydevices/`);
+    await page.getByRole('heading', { name: 'Developer: my devices' }).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /^Export panels\.json: NAV\+/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('panels.json');
+    const stream = await download.createReadStream();
+    let text = '';
+    for await (const chunk of stream) text += String(chunk);
+    const panels = JSON.parse(text) as { pages: unknown[] };
+    // The 5 pages saved by the layout test above.
+    expect(panels.pages).toHaveLength(5);
+  });
+
   it('uploads a GPX route: preview on the map, required title, SUCCESS, listed', async () => {
     const points = Array.from(
       { length: 50 },

@@ -1,8 +1,9 @@
 import { guardNavigation } from '@xoss/api-client';
-import { Message, useT } from '@xoss/i18n/react';
+import { Message } from '@xoss/i18n/react';
 import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { client } from './client.ts';
 import { Dashboard } from './pages/Dashboard.tsx';
+import { DeveloperDevices } from './pages/Developer.tsx';
 import { DeviceList, DeviceSettings } from './pages/Devices.tsx';
 import { IndoorSummary } from './pages/IndoorSummary.tsx';
 import { LayoutManager } from './pages/LayoutManager.tsx';
@@ -40,11 +41,6 @@ export function guard({ request }: LoaderFunctionArgs) {
   return null;
 }
 
-function Placeholder({ title }: { title: 'nav.developer' }) {
-  const t = useT();
-  return <h1>{t(title)}</h1>;
-}
-
 /** The signed-in area's routes (spec 2). */
 export const routes: RouteObject[] = [
   {
@@ -69,7 +65,7 @@ export const routes: RouteObject[] = [
       { path: 'dashboard/settings', element: <SettingsPage /> },
       { path: 'upload', element: <Navigate to="/upload/gpxFile" replace /> },
       { path: 'upload/gpxFile', element: <UploadGpx /> },
-      { path: 'developer/mydevices', element: <Placeholder title="nav.developer" /> },
+      { path: 'developer/mydevices', element: <DeveloperDevices /> },
       {
         path: '*',
         element: (

@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import type { Device } from '@xoss/api-contract';
+import { parsePanels, serializePanels } from '@xoss/data-fields';
+import { Message, useT } from '@xoss/i18n/react';
+import { EmptyState } from '@xoss/ui-kit';
+import { client, api, failureMessage } from '../client.ts';
+import { Loaded } from './common.tsx';
+
+/** A firmware version with a pre-release tag (`2.4.0-beta.3`) is on the beta channel. */
+export const channelOf = (version: string) =>
+  /[-.](alpha|beta|rc)\b/i.test(version) ? 'beta' : 'stable';
+
+/**
+ * `/developer/mydevices/` (design left to us by the spec): every device's serial number,
+ * firmware version and channel, and its data pages exported as the `panels.json` file the
+ * device and the app read.
+ */
+export function DeveloperDevices() {
+  const t = useT();
+  const devices = api.useListDevicesQuery({});
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const exportPanels = async (device: Device) => {
+    setProblem(null);
+    const reply = await client.transport.call('getLayout', { params: { id: device.id } });
+    const parsed = reply.ok ? parsePanels(reply.data) : undefined;
+    if (!reply.ok || !parsed?.ok) {
+      setProblem(
+        t(reply.ok ? 'errors.10500' : failureMessage(reply.error).id, { limit: '', reason: '' }),
+      );
+      return;
+    }
+    const url = URL.createObjectURL(
+      new Blob([serializePanels(parsed.value)], { type: 'application/json' }),
+    );
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = 'panels.json';
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+
+  return (
+    <>
+      <h1>
+        <Message id="developer.title" />
+      </h1>
+      <p>
+        <Message id="developer.intro" />
+      </p>
+      {problem ? (
+        <p role="alert" className="xoss-map__error">
+          {problem}
+        </p>
+      ) : null}
+      <Loaded query={devices}>
+        {(page) =>
+          page.results.length === 0 ? (
+            <EmptyState>
+              <Message id="devices.empty" />
+            </EmptyState>
+          ) : (
+            <table className="xoss-table">
+              <caption className="xoss-visually-hidden">{t('developer.title')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('devices.model')}</th>
+                  <th scope="col">{t('devices.serial')}</th>
+                  <th scope="col">{t('devices.firmware')}</th>
+                  <th scope="col">{t('developer.channel')}</th>
+                  <th scope="col">
+                    <span className="xoss-visually-hidden">{t('developer.export')}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.results.map((device) => (
+                  <tr key={device.id}>
+                    <th scope="row">{device.model}</th>
+                    <td>{device.serial}</td>
+                    <td>{device.firmware_version}</td>
+                    <td>
+                      {channelOf(device.firmware_version) === 'beta'
+                        ? t('developer.beta')
+                        : t('developer.stable')}
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="xoss-button"
+                        aria-label={`${t('developer.export')}: ${device.model} ${device.serial}`}
+                        onClick={() => void exportPanels(device)}
+                      >
+                        <Message id="developer.export" />
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
