@@ -1,18 +1,10 @@
 import type { Preview } from '@storybook/react-vite';
 import '../packages/ui-kit/src/styles.css';
-import { PSEUDO_LOCALE, textLanguages } from '@xoss/i18n';
+import { PSEUDO_LOCALE, languageNames, textLanguages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 
-const languageNames: Record<string, string> = {
-  'en-US': 'English',
-  ja: '日本語',
-  ko: '한국어',
-  de: 'Deutsch',
-  it: 'Italiano',
-  'pt-BR': 'Português (Brasil)',
-  es: 'Español',
-  'zh-CN': '简体中文',
-  'zh-TW': '繁體中文',
+const toolbarNames: Record<string, string> = {
+  ...languageNames,
   [PSEUDO_LOCALE]: 'Pseudo (hard-coded text, truncation)',
 };
 
@@ -49,7 +41,7 @@ const preview: Preview = {
         icon: 'globe',
         items: [...textLanguages, PSEUDO_LOCALE].map((value) => ({
           value,
-          title: languageNames[value] ?? value,
+          title: toolbarNames[value] ?? value,
         })),
         dynamicTitle: true,
       },

@@ -1,5 +1,6 @@
 export {
   DEFAULT_LANGUAGE,
+  languageNames,
   manualLanguages,
   menuLanguages,
   normalizeLanguage,

@@ -66,3 +66,16 @@ export function normalizeLanguage(requested: unknown): Language {
   const byBase = textLanguages.find((language) => language.toLowerCase() === base);
   return byBase ?? aliases[base] ?? DEFAULT_LANGUAGE;
 }
+
+/** Language names as their speakers write them, for menus and toolbars (never translated). */
+export const languageNames: Readonly<Record<Language, string>> = {
+  'en-US': 'English',
+  ja: '日本語',
+  ko: '한국어',
+  de: 'Deutsch',
+  it: 'Italiano',
+  'pt-BR': 'Português (Brasil)',
+  es: 'Español',
+  'zh-CN': '简体中文',
+  'zh-TW': '繁體中文',
+};

@@ -1,19 +1,8 @@
 import { useId } from 'react';
-import { menuLanguages, normalizeLanguage } from '@xoss/i18n';
+import { languageNames, menuLanguages, normalizeLanguage } from '@xoss/i18n';
 import { Message } from '@xoss/i18n/react';
 
-/** Language names as their speakers write them (never translated). */
-export const languageNames: Readonly<Record<string, string>> = {
-  'en-US': 'English',
-  ja: '日本語',
-  ko: '한국어',
-  de: 'Deutsch',
-  it: 'Italiano',
-  'pt-BR': 'Português (Brasil)',
-  es: 'Español',
-  'zh-CN': '简体中文',
-  'zh-TW': '繁體中文',
-};
+export { languageNames };
 
 export interface LanguageMenuProps {
   readonly value: string;
@@ -40,7 +29,7 @@ export function LanguageMenu({ value, onChange, languages = menuLanguages }: Lan
       >
         {languages.map((language) => (
           <option key={language} value={language} lang={language}>
-            {languageNames[language] ?? language}
+            {languageNames[language as keyof typeof languageNames] ?? language}
           </option>
         ))}
       </select>

@@ -3,8 +3,8 @@ import type { Device } from '@xoss/api-contract';
 import { parsePanels, serializePanels } from '@xoss/data-fields';
 import { Message, useT } from '@xoss/i18n/react';
 import { EmptyState } from '@xoss/ui-kit';
-import { client, api, failureMessage } from '../client.ts';
-import { Loaded } from './common.tsx';
+import { api, client } from '../client.ts';
+import { Loaded, useFailureText } from './common.tsx';
 
 /** A firmware version with a pre-release tag (`2.4.0-beta.3`) is on the beta channel. */
 export const channelOf = (version: string) =>
@@ -17,6 +17,7 @@ export const channelOf = (version: string) =>
  */
 export function DeveloperDevices() {
   const t = useT();
+  const failureText = useFailureText();
   const devices = api.useListDevicesQuery({});
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -25,9 +26,7 @@ export function DeveloperDevices() {
     const reply = await client.transport.call('getLayout', { params: { id: device.id } });
     const parsed = reply.ok ? parsePanels(reply.data) : undefined;
     if (!reply.ok || !parsed?.ok) {
-      setProblem(
-        t(reply.ok ? 'errors.10500' : failureMessage(reply.error).id, { limit: '', reason: '' }),
-      );
+      setProblem(reply.ok ? t('errors.10500') : failureText(reply.error));
       return;
     }
     const url = URL.createObjectURL(

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Message, useT } from '@xoss/i18n/react';
 import { ConfirmDialog, EmptyState } from '@xoss/ui-kit';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, failureMessage } from '../client.ts';
-import { Loaded, useToast } from './common.tsx';
+import { api } from '../client.ts';
+import { Loaded, useFailureText, useToast } from './common.tsx';
 
 /** `/dashboard/device/list`: the rider's devices, each with Manage. */
 export function DeviceList() {
@@ -66,6 +66,7 @@ export function DeviceList() {
 export function DeviceSettings() {
   const t = useT();
   const toast = useToast();
+  const failureText = useFailureText();
   const navigate = useNavigate();
   const index = Number(useParams().deviceIndex);
   const devices = api.useListDevicesQuery({});
@@ -74,7 +75,7 @@ export function DeviceSettings() {
   const removeDevice = async (id: number) => {
     const result = await remove({ params: { id } });
     if ('error' in result) {
-      toast(t(failureMessage(result.error).id, { limit: '', reason: '' }), { tone: 'error' });
+      toast(failureText(result.error), { tone: 'error' });
       return;
     }
     toast(t('toast.deviceRemoved'));

@@ -26,7 +26,7 @@ import {
 } from '@xoss/ui-kit';
 import { useSearchParams } from 'react-router';
 import { api, client, failureMessage } from '../client.ts';
-import { Loaded, useToast } from './common.tsx';
+import { Loaded, useFailureText, useToast } from './common.tsx';
 
 /**
  * The data-layout manager (spec 2, 4): pages of the device with a live preview; select a
@@ -77,6 +77,7 @@ function Pages({
 }) {
   const t = useT();
   const toast = useToast();
+  const failureText = useFailureText();
   const [document, setDocument] = useState(initial);
   const [selected, setSelected] = useState(0);
   const [slot, setSlot] = useState<number | null>(null);
@@ -228,8 +229,7 @@ function Pages({
               body: toPanelsObject({ ...document, updatedAt: Math.floor(Date.now() / 1000) }),
             }).then((result) => {
               if ('error' in result) {
-                const { id, detail } = failureMessage(result.error);
-                setProblems([detail ?? t(id, { limit: '', reason: '' })]);
+                setProblems([failureMessage(result.error).detail ?? failureText(result.error)]);
               } else toast(t('toast.saveSuccess'));
             })
           }

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Message, useT } from '@xoss/i18n/react';
 import { ChoiceGroup } from '@xoss/ui-kit';
-import { api, client, failureMessage } from '../client.ts';
-import { Loaded, formText, useToast } from './common.tsx';
+import { api, client } from '../client.ts';
+import { Loaded, formText, useFailureText, useToast } from './common.tsx';
 
 /** Settings: FTP, max heart rate, distance and temperature units; figures follow them. */
 export function SettingsPage() {
   const t = useT();
   const toast = useToast();
+  const failureText = useFailureText();
   const id = Number(client.session.userId() ?? 0);
   const athlete = api.useGetAthleteQuery({ params: { id } }, { skip: id === 0 });
   const [save, saving] = api.usePatchAthleteMutation();
@@ -25,7 +26,7 @@ export function SettingsPage() {
     } as const;
     const result = await save({ params: { id }, body: { settings } });
     if ('error' in result) {
-      setProblem(t(failureMessage(result.error).id, { limit: '', reason: '' }));
+      setProblem(failureText(result.error));
       return;
     }
     setProblem(null);

@@ -3,10 +3,10 @@ import { parseGpx, type GpxRoute } from '@xoss/activity-files';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { EmptyState, RouteMap, type LonLat } from '@xoss/ui-kit';
-import { api, failureMessage } from '../client.ts';
+import { api } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
-import { Loaded, formText, formatDate } from './common.tsx';
+import { Loaded, formText, formatDate, useFailureText } from './common.tsx';
 
 /**
  * `/upload/gpxFile` (spec 4): select a GPX file, see the route on the map, give it a title
@@ -15,6 +15,7 @@ import { Loaded, formText, formatDate } from './common.tsx';
  */
 export function UploadGpx() {
   const t = useT();
+  const failureText = useFailureText();
   const locale = useLocale();
   const units = useUnits(locale);
   const inputId = useId();
@@ -50,8 +51,7 @@ export function UploadGpx() {
     body.set('description', formText(form, 'description').trim());
     const result = await upload({ body });
     if ('error' in result) {
-      const { id, detail } = failureMessage(result.error);
-      setProblem(t(id, { limit: '16 MB', reason: detail ?? '' }));
+      setProblem(failureText(result.error, { limit: '16 MB', withDetail: true }));
       return;
     }
     setProblem(null);

@@ -2,9 +2,17 @@ import { useId, useState, type DragEvent } from 'react';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { EmptyState, Loading } from '@xoss/ui-kit';
 import { Link } from 'react-router';
-import { api, failureMessage } from '../client.ts';
+import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
-import { Loaded, formText, formatDate, formatDuration, useSportName, useToast } from './common.tsx';
+import {
+  Loaded,
+  formText,
+  formatDate,
+  formatDuration,
+  useFailureText,
+  useSportName,
+  useToast,
+} from './common.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -18,6 +26,7 @@ export function WorkoutsList() {
   const units = useUnits(locale);
   const sport = useSportName();
   const toast = useToast();
+  const failureText = useFailureText();
   const inputId = useId();
   const [page, setPage] = useState(1);
   const [filters, setFilters] = useState<{ sport_type?: number; from?: string; to?: string }>({});
@@ -34,12 +43,7 @@ export function WorkoutsList() {
     const result = await importWorkout({ body, idempotencyKey: crypto.randomUUID() });
     setImportingName(null);
     if ('error' in result) {
-      const { id, detail } = failureMessage(result.error);
-      setError(
-        detail
-          ? `${t(id, { limit: '32 MB', reason: detail })}`
-          : t(id, { limit: '32 MB', reason: '' }),
-      );
+      setError(failureText(result.error, { limit: '32 MB', withDetail: true }));
     } else {
       toast(t('workouts.imported', { name: file.name }));
       setPage(1);

@@ -9,6 +9,18 @@ import type { ShowToast } from '../Shell.tsx';
 /** The shell's toasts, for pages. */
 export const useToast = () => useOutletContext<ShowToast>();
 
+/**
+ * The text of a failed call: its catalogue message with the values the error messages take
+ * (`limit` for 10413, the server's detail as `reason` for 10415 when `withDetail`).
+ */
+export function useFailureText() {
+  const t = useT();
+  return (error: unknown, values: { limit?: string; withDetail?: boolean } = {}) => {
+    const { id, detail } = failureMessage(error);
+    return t(id, { limit: values.limit ?? '', reason: values.withDetail ? (detail ?? '') : '' });
+  };
+}
+
 /** Loading, failure or the page: every data page goes through this. */
 export function Loaded<T>({
   query,
@@ -17,11 +29,11 @@ export function Loaded<T>({
   query: { data?: T; error?: unknown; isLoading: boolean };
   children: (data: T) => ReactNode;
 }) {
-  const t = useT();
+  const failureText = useFailureText();
   if (query.isLoading) return <Loading />;
   if (query.error !== undefined || query.data === undefined) {
-    const { id, detail } = failureMessage(query.error);
-    return <EmptyState title={t(id, { limit: '', reason: '' })}>{detail}</EmptyState>;
+    const { detail } = failureMessage(query.error);
+    return <EmptyState title={failureText(query.error)}>{detail}</EmptyState>;
   }
   return <>{children(query.data)}</>;
 }
