@@ -193,6 +193,93 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     expect(panels.pages).toHaveLength(5);
   });
 
+  it('runs embedded in the app: no site chrome, language and units from the app, panels.json over the bridge', async () => {
+    // The app's side: it logs in itself and hands the tokens over in its hello.
+    const api = async <T>(path: string, init: RequestInit = {}) => {
+      const reply = await fetch(`${base}${path}`, {
+        ...init,
+        headers: { 'content-type': 'application/json', ...init.headers },
+      });
+      return ((await reply.json()) as { data: T }).data;
+    };
+    const tokens = await api<{ access: string; refresh: string }>('/api/v1/jwt-token/', {
+      method: 'POST',
+      body: JSON.stringify({ email: DEMO_USER.email, password: DEMO_USER.password }),
+    });
+    const auth = { authorization: `Bearer ${tokens.access}` };
+    const devices = await api<{ results: { id: number; serial: string; model: string }[] }>(
+      '/api/v2/devices/',
+      { headers: auth },
+    );
+    const nav = devices.results.find((device) => device.model === 'NAV+')!;
+    const onServer = await api<{ pages: { index: number }[] }>(
+      `/api/v2/devices/${nav.id}/layout/`,
+      { headers: auth },
+    );
+    // The device itself (as the app reads it over Bluetooth) has 2 pages.
+    const onDevice = { ...onServer, pages_count: 2, pages: onServer.pages.slice(0, 2) };
+
+    // A simulated host: a fresh web view with the app's injected bridge object.
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const view = await context.newPage();
+    view.on('pageerror', (error) => pageErrors.push(error.message));
+    const received: { type: string; serial?: string; panels?: unknown }[] = [];
+    const toPortal = (message: object) =>
+      view.evaluate(
+        (text) => window.postMessage(text, '*'),
+        JSON.stringify({ source: 'xoss-app', ...message }),
+      );
+    await view.exposeFunction('__xossHost', async (text: string) => {
+      const message = JSON.parse(text) as (typeof received)[number];
+      received.push(message);
+      if (message.type === 'ready')
+        await toPortal({ type: 'hello', language: 'de', distanceUnit: 1, ...tokens });
+      if (message.type === 'request-panels' && message.serial === nav.serial)
+        await toPortal({ type: 'panels', serial: nav.serial, panels: onDevice });
+      if (message.type === 'save-panels')
+        await toPortal({ type: 'panels-saved', serial: message.serial, ok: true });
+    });
+    await view.addInitScript({
+      content: `window.XossAppBridge = { postMessage: (text) => window.__xossHost(text) };`,
+    });
+
+    await view.goto(`${base}/dashboard/main?inXossApp=1`);
+    // German and miles from the app's hello, the session from its tokens: no login page.
+    await view.getByRole('heading', { name: 'Letzte Trainings' }).waitFor();
+    expect(await view.getAttribute('html', 'lang')).toBe('de');
+    expect(await view.getByRole('navigation').count()).toBe(0);
+    expect(await view.getByRole('contentinfo').count()).toBe(0);
+    await view
+      .getByText(/\d mi$/)
+      .first()
+      .waitFor();
+
+    // trigger-change-language: the app switches the portal to English while it runs.
+    await toPortal({ type: 'language', language: 'en-US' });
+    await view.getByRole('heading', { name: 'Recent workouts' }).waitFor();
+
+    // switch-data: the app opens the layout manager of the device it is connected to,
+    // which edits the pages the app read from the device, not the account's copy.
+    await toPortal({ type: 'switch-data', serial: nav.serial });
+    await view.waitForURL(/\/dashboard\/device\/list\/manager\?serial=/);
+    const pages = view.locator('.portal__pages li');
+    await expect.poll(() => pages.count()).toBe(2);
+    await view.getByRole('button', { name: 'Add page' }).click();
+    await expect.poll(() => pages.count()).toBe(3);
+    await view.getByRole('button', { name: 'Save' }).click();
+    await view.getByText('Save Successfully').waitFor();
+    const saved = received.find((message) => message.type === 'save-panels');
+    // The app sent an object, so it gets an object back (bridge format).
+    expect(saved).toMatchObject({ serial: nav.serial, panels: { pages_count: 3 } });
+    expect((saved!.panels as { pages: unknown[] }).pages).toHaveLength(3);
+
+    // A reload of the web view stays embedded, with the device's pages kept for the tab.
+    await view.reload();
+    await expect.poll(() => pages.count()).toBe(2);
+    expect(await view.getByRole('navigation').count()).toBe(0);
+    await context.close();
+  });
+
   it('uploads a GPX route: preview on the map, required title, SUCCESS, listed', async () => {
     const points = Array.from(
       { length: 50 },

@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { Message, useT } from '@xoss/i18n/react';
-import { selectSession } from '@xoss/api-client';
+import { selectPreferences, selectSession } from '@xoss/api-client';
 import {
   Footer,
+  LanguageMenu,
   Navbar,
   RouteProgress,
   ToastViewport,
@@ -12,6 +13,7 @@ import {
 import { useSelector } from 'react-redux';
 import { Link, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { client, notices } from './client.ts';
+import { selectEmbedded } from './embedded.ts';
 
 const renderLink: RenderLink = ({ href, current, children, onClick }) => (
   <Link to={href} aria-current={current ? 'page' : undefined} onClick={onClick}>
@@ -30,6 +32,9 @@ export type ShowToast = ReturnType<typeof useToasts>['show'];
 export function Shell() {
   const t = useT();
   const session = useSelector(selectSession);
+  // Inside the app (spec 3's in-app flag) the app draws its own chrome.
+  const embedded = useSelector(selectEmbedded).active;
+  const { language } = useSelector(selectPreferences);
   const navigation = useNavigation();
   const location = useLocation();
   const matches = useMatches();
@@ -46,23 +51,30 @@ export function Shell() {
     [show],
   );
   return (
-    <div className="xoss-root portal">
-      <a className="xoss-visually-hidden" href="#main">
-        <Message id="nav.skipToContent" />
-      </a>
+    <div className="xoss-root portal" data-embedded={embedded || undefined}>
       <RouteProgress active={navigation.state !== 'idle'} />
-      <Navbar
-        loggedIn={session.loggedIn}
-        userName={session.user?.name}
-        currentPath={location.pathname}
-        renderLink={renderLink}
-        onLogOut={() => void client.logOut()}
-      />
+      {embedded ? null : (
+        <>
+          <a className="xoss-visually-hidden" href="#main">
+            <Message id="nav.skipToContent" />
+          </a>
+          <Navbar
+            loggedIn={session.loggedIn}
+            userName={session.user?.name}
+            currentPath={location.pathname}
+            renderLink={renderLink}
+            onLogOut={() => void client.logOut()}
+            languageMenu={
+              <LanguageMenu value={language} onChange={(next) => client.setLanguage(next)} />
+            }
+          />
+        </>
+      )}
       <main id="main" className="portal__main">
         <Outlet context={show} />
       </main>
       <ToastViewport toasts={toasts} onDismiss={dismiss} />
-      <Footer />
+      {embedded ? null : <Footer />}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { createXossClient, type ApiFailure } from '@xoss/api-client';
 import type { MessageId } from '@xoss/i18n';
+import { embeddedSlice } from './embedded.ts';
 
 type Notice = { message: string; durationMs: number };
 const listeners = new Set<(notice: Notice) => void>();
@@ -16,6 +17,7 @@ export const notices = {
 export const client = createXossClient({
   storage: localStorage,
   sessionStorage,
+  reducers: { embedded: embeddedSlice.reducer },
   notify: (message, durationMs) => {
     for (const listener of listeners) listener({ message, durationMs });
   },

@@ -1,28 +1,50 @@
 import '@xoss/ui-kit/styles.css';
 import './portal.css';
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
+import { selectPreferences } from '@xoss/api-client';
+import { localeFor } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { createRoot } from 'react-dom/client';
-import { Provider } from 'react-redux';
+import { Provider, useSelector } from 'react-redux';
 import { RouterProvider, createBrowserRouter } from 'react-router';
 import { client } from './client.ts';
+import { startEmbedded } from './embeddedRuntime.ts';
 import { routes } from './routes.tsx';
 
-const router = createBrowserRouter(routes);
+let router: ReturnType<typeof createBrowserRouter> | undefined;
 client.setNavigate((path, { replace }) => {
   // /login belongs to the public site: leave the portal with a full page load.
   if (path.startsWith('/login')) window.location.replace(path);
-  else void router.navigate(path, { replace });
+  else void router?.navigate(path, { replace });
 });
+
+/** The language follows the store, so a change from the app or the menu applies at once. */
+function Root({ router: current }: { router: ReturnType<typeof createBrowserRouter> }) {
+  const { language } = useSelector(selectPreferences);
+  useEffect(() => {
+    document.documentElement.lang = localeFor(language);
+  }, [language]);
+  return (
+    <XossIntlProvider language={language}>
+      <RouterProvider router={current} />
+    </XossIntlProvider>
+  );
+}
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
-createRoot(container).render(
-  <StrictMode>
-    <Provider store={client.store}>
-      <XossIntlProvider language={client.session.language()}>
-        <RouterProvider router={router} />
-      </XossIntlProvider>
-    </Provider>
-  </StrictMode>,
-);
+// Inside the app, its `hello` (tokens, language, units) comes before the first guard runs.
+void startEmbedded({
+  window,
+  client,
+  navigate: (path) => void router?.navigate(path),
+}).then(() => {
+  router = createBrowserRouter(routes);
+  createRoot(container).render(
+    <StrictMode>
+      <Provider store={client.store}>
+        <Root router={router} />
+      </Provider>
+    </StrictMode>,
+  );
+});

@@ -1,10 +1,11 @@
-import { client } from './client.ts';
+import { selectPreferences } from '@xoss/api-client';
+import { useSelector } from 'react-redux';
 
 const METRES_PER_MILE = 1609.344;
 
 /** Figures in the rider's units (spec 3: km when the setting is km, else mi). */
 export function useUnits(locale: string) {
-  const miles = client.session.distanceUnit() === 'mi';
+  const miles = useSelector(selectPreferences).distanceUnit === 'mi';
   const number = (digits: number) =>
     new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
   return {

@@ -7,7 +7,8 @@ import {
 } from '@reduxjs/toolkit';
 import { ErrorCode, type ArgsOf } from '@xoss/api-contract';
 import { createXossApi, type XossApi } from './api.ts';
-import { SessionStore, type UserInfo } from './session.ts';
+import { normalizeLanguage } from '@xoss/i18n';
+import { SessionStore, type DistanceUnit, type TemperatureUnit, type UserInfo } from './session.ts';
 import type { StorageBackend } from './storage.ts';
 import { Transport, type CallResult, type TransportOptions } from './transport.ts';
 
@@ -34,6 +35,30 @@ export const sessionSlice = createSlice({
     navigated: (state, action: PayloadAction<string | null>) => ({
       ...state,
       previousPath: action.payload,
+    }),
+  },
+});
+
+/** The rider's language and units as the apps render them; kept equal to storage. */
+export interface PreferencesState {
+  readonly language: string;
+  readonly distanceUnit: DistanceUnit;
+  readonly temperatureUnit: TemperatureUnit;
+}
+
+const initialPreferences: PreferencesState = {
+  language: 'en-US',
+  distanceUnit: 'km',
+  temperatureUnit: 'c',
+};
+
+export const preferencesSlice = createSlice({
+  name: 'preferences',
+  initialState: initialPreferences,
+  reducers: {
+    changed: (state, action: PayloadAction<Partial<PreferencesState>>) => ({
+      ...state,
+      ...action.payload,
     }),
   },
 });
@@ -93,6 +118,7 @@ export function createXossClient(options: XossClientOptions) {
   const reducer = combineReducers({
     [api.reducerPath]: api.reducer,
     session: sessionSlice.reducer,
+    preferences: preferencesSlice.reducer,
     ...options.reducers,
   });
   const store = configureStore({
@@ -102,6 +128,11 @@ export function createXossClient(options: XossClientOptions) {
         loggedIn: session.isLoggedIn(),
         user: session.isLoggedIn() ? (session.user() ?? null) : null,
         previousPath: null,
+      },
+      preferences: {
+        language: session.language(),
+        distanceUnit: session.distanceUnit(),
+        temperatureUnit: session.temperatureUnit(),
       },
     },
     middleware: (defaults) => defaults().concat(api.middleware),
@@ -116,11 +147,29 @@ export function createXossClient(options: XossClientOptions) {
     setTimeout(() => store.dispatch(api.util.resetApiState()), 0);
   };
 
+  const setUnits = (units: Partial<Omit<PreferencesState, 'language'>>) => {
+    if (units.distanceUnit) session.setDistanceUnit(units.distanceUnit);
+    if (units.temperatureUnit) session.setTemperatureUnit(units.temperatureUnit);
+    store.dispatch(preferencesSlice.actions.changed(units));
+  };
+
   return {
     api,
     store,
     session,
     transport,
+    setUnits,
+
+    /**
+     * Stores and applies a language; spec 4: checked against the supported languages,
+     * falling back to English. Returns the language applied.
+     */
+    setLanguage(language: string): string {
+      const supported = normalizeLanguage(language);
+      session.setLanguage(supported);
+      store.dispatch(preferencesSlice.actions.changed({ language: supported }));
+      return supported;
+    },
 
     setNavigate(next: Navigate) {
       navigate = next;
@@ -157,8 +206,10 @@ export function createXossClient(options: XossClientOptions) {
           uuid: profile.data.uuid,
           id: profile.data.id,
         });
-        session.setDistanceUnit(profile.data.settings.distance_unit === 0 ? 'km' : 'mi');
-        session.setTemperatureUnit(profile.data.settings.temperature_unit);
+        setUnits({
+          distanceUnit: profile.data.settings.distance_unit === 0 ? 'km' : 'mi',
+          temperatureUnit: profile.data.settings.temperature_unit,
+        });
       } else {
         session.setUser({ name: '', avatar_url: null, uuid: '', id });
       }
@@ -195,3 +246,6 @@ export type XossState = ReturnType<XossClient['store']['getState']>;
 
 /** The session part of the store. */
 export const selectSession = (state: { session: SessionState }) => state.session;
+
+/** The rider's language and units. */
+export const selectPreferences = (state: { preferences: PreferencesState }) => state.preferences;

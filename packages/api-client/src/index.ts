@@ -35,10 +35,13 @@ export {
 export { createXossApi, tagTypes, transportBaseQuery, type CallArgs, type XossApi } from './api.ts';
 export {
   createXossClient,
+  preferencesSlice,
+  selectPreferences,
   selectSession,
   sessionSlice,
   type LoginOutcome,
   type Navigate,
+  type PreferencesState,
   type SessionState,
   type XossClient,
   type XossClientOptions,

@@ -1,4 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { selectPreferences } from '@xoss/api-client';
+import { useSelector } from 'react-redux';
 import type { Device } from '@xoss/api-contract';
 import {
   addPage,
@@ -13,6 +15,7 @@ import {
   toPanelsObject,
   type DeviceProfile,
   type LayoutDocument,
+  type Problem,
   type Result,
 } from '@xoss/data-fields';
 import type { MessageId } from '@xoss/i18n';
@@ -25,7 +28,9 @@ import {
   LayoutTemplatePicker,
 } from '@xoss/ui-kit';
 import { useSearchParams } from 'react-router';
-import { api, client, failureMessage } from '../client.ts';
+import { api, failureMessage } from '../client.ts';
+import { selectEmbedded, sendToApp } from '../embedded.ts';
+import { savePanelsInApp } from '../embeddedRuntime.ts';
 import { Loaded, useFailureText, useToast } from './common.tsx';
 
 /**
@@ -37,11 +42,15 @@ import { Loaded, useFailureText, useToast } from './common.tsx';
 export function LayoutManager() {
   const [search] = useSearchParams();
   const index = Number(search.get('device') ?? 0);
+  // Inside the app, the device the app switched to (spec 3's switch-data) is named by serial.
+  const serial = search.get('serial');
   const devices = api.useListDevicesQuery({});
   return (
     <Loaded query={devices}>
       {(page) => {
-        const device = page.results[index];
+        const device = serial
+          ? page.results.find((candidate) => candidate.serial === serial)
+          : page.results[index];
         const profile = device ? profileFor(device.model) : undefined;
         if (!device || !profile) return <EmptyState title={<Message id="errors.10404" />} />;
         return <Editor device={device} profile={profile} />;
@@ -51,7 +60,27 @@ export function LayoutManager() {
 }
 
 function Editor({ device, profile }: { device: Device; profile: DeviceProfile }) {
+  const embedded = useSelector(selectEmbedded);
   const layout = api.useGetLayoutQuery({ params: { id: device.id } });
+  // Inside the app, the device's own pages come from the app (bridge panels); ask for them.
+  useEffect(() => {
+    if (embedded.active) sendToApp(window, { type: 'request-panels', serial: device.serial });
+  }, [embedded.active, device.serial]);
+  const bridged =
+    embedded.active && embedded.panels?.serial === device.serial ? embedded.panels : null;
+  if (bridged) {
+    const parsed = parsePanels(bridged.text);
+    return parsed.ok ? (
+      <Pages
+        key={`${device.id}:${bridged.seq}`}
+        device={device}
+        profile={profile}
+        initial={parsed.value}
+      />
+    ) : (
+      <ProblemList problems={parsed.problems} />
+    );
+  }
   return (
     <Loaded query={layout}>
       {(panels) => {
@@ -63,6 +92,20 @@ function Editor({ device, profile }: { device: Device; profile: DeviceProfile })
         );
       }}
     </Loaded>
+  );
+}
+
+/** Why the pages the app sent cannot be edited, one line per problem. */
+function ProblemList({ problems }: { problems: readonly Problem[] }) {
+  const t = useT();
+  return (
+    <ul role="alert" className="xoss-map__error">
+      {problems.map((problem) => (
+        <li key={`${problem.path}:${problem.messageId}`}>
+          {t(problem.messageId as MessageId, { ...problem.values })}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -84,9 +127,12 @@ function Pages({
   const [problems, setProblems] = useState<string[]>([]);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [save, saving] = api.usePutLayoutMutation();
+  const embedded = useSelector(selectEmbedded);
+  const [sending, setSending] = useState(false);
+  const preferences = useSelector(selectPreferences);
   const settings = {
-    distanceUnit: client.session.distanceUnit() === 'mi' ? 1 : 0,
-    temperatureUnit: client.session.temperatureUnit(),
+    distanceUnit: preferences.distanceUnit === 'mi' ? 1 : 0,
+    temperatureUnit: preferences.temperatureUnit,
   } as const;
   const page = document.pages[selected] ?? document.pages[0];
 
@@ -222,17 +268,28 @@ function Pages({
           type="button"
           className="xoss-button"
           data-variant="primary"
-          disabled={saving.isLoading}
-          onClick={() =>
-            void save({
-              params: { id: device.id },
-              body: toPanelsObject({ ...document, updatedAt: Math.floor(Date.now() / 1000) }),
-            }).then((result) => {
+          disabled={saving.isLoading || sending}
+          onClick={() => {
+            const body = toPanelsObject({ ...document, updatedAt: Math.floor(Date.now() / 1000) });
+            void save({ params: { id: device.id }, body }).then(async (result) => {
               if ('error' in result) {
                 setProblems([failureMessage(result.error).detail ?? failureText(result.error)]);
-              } else toast(t('toast.saveSuccess'));
-            })
-          }
+                return;
+              }
+              if (embedded.active) {
+                // The app writes the pages to the device; success only once it says so.
+                setSending(true);
+                const written = await savePanelsInApp(window, device.serial, body, embedded.format);
+                setSending(false);
+                if (!written) {
+                  setProblems([t('embedded.saveFailed')]);
+                  return;
+                }
+              }
+              setProblems([]);
+              toast(t('toast.saveSuccess'));
+            });
+          }}
         >
           <Message id="common.save" />
         </button>

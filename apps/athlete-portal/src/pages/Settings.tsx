@@ -30,8 +30,10 @@ export function SettingsPage() {
       return;
     }
     setProblem(null);
-    client.session.setDistanceUnit(settings.distance_unit === 1 ? 'mi' : 'km');
-    client.session.setTemperatureUnit(settings.temperature_unit);
+    client.setUnits({
+      distanceUnit: settings.distance_unit === 1 ? 'mi' : 'km',
+      temperatureUnit: settings.temperature_unit,
+    });
     toast(t('toast.saveSuccess'));
   };
   return (
