@@ -6,11 +6,15 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
+import { configFromEnv } from '../src/config.ts';
 import { DEMO_USER } from '../src/seed.ts';
 
 // The portal as a rider meets it: the built apps served by the real API on the embedded
 // database with the demo data, driven in Debian's Chromium with the production CSP
-// enforced. `pnpm test` builds the apps first.
+// enforced. `pnpm test` builds the apps first. Access tokens live a few seconds here, so the
+// whole run also rides through many expiries and refreshes, as a long session would.
+
+const ACCESS_TTL_S = 4;
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
@@ -33,6 +37,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
       dataDir: dir,
       demo: true,
       logger: false,
+      config: { ...configFromEnv({}), accessTtlS: ACCESS_TTL_S },
       staticRoots: { athletePortal: portalDist, publicSite: siteDist },
     }));
     await server.listen({ port: 0, host: '127.0.0.1' });
@@ -89,8 +94,10 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
 
     await page.goto(`${base}/dashboard/workouts/list`);
     await page.getByText('30 workouts').waitFor();
+    // The latest demo ride is the ten-hour audax.
     const first = page.getByRole('rowheader').first().getByRole('link');
     const name = await first.textContent();
+    expect(name).toMatch(/^Ten-hour audax/);
     await first.click();
     await page.getByRole('heading', { name: name!, level: 1 }).waitFor();
     await page.locator('.xoss-map__canvas canvas').waitFor();
@@ -101,17 +108,38 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     // Drag across the speed chart: the statistics switch to the selected range.
     const hit = page.locator('.xoss-streams__hit').first();
     await hit.scrollIntoViewIfNeeded();
-    const box = (await hit.boundingBox())!;
-    await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
-    await page.mouse.up();
+    const drag = async (from: number, to: number) => {
+      const box = (await hit.boundingBox())!;
+      await page.mouse.move(box.x + box.width * from, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * to, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+    };
+    // The first figure of the statistics is the time of the range.
+    const movingTime = () =>
+      page.locator('section[aria-labelledby="range-stats"] dd').first().textContent();
+    const whole = await movingTime();
+    expect(whole).toMatch(/^(9:59:5\d|10:00:0\d)$/);
+    await drag(0.2, 0.6);
     await page.getByRole('heading', { name: 'Statistics of the selected range' }).waitFor();
+    const zoomed = await movingTime();
+    expect(zoomed).not.toBe(whole);
+    // A second zoom inside the first, then Undo zoom goes back to the first range.
+    await drag(0.3, 0.5);
+    await expect.poll(movingTime).not.toBe(zoomed);
+    await page.getByRole('button', { name: 'Undo zoom' }).click();
+    await expect.poll(movingTime).toBe(zoomed);
     await page.getByRole('button', { name: 'Reset zoom' }).click();
     await page.getByRole('heading', { name: 'Statistics of the whole ride' }).waitFor();
+    expect(await movingTime()).toBe(whole);
 
     await page.getByRole('link', { name: 'Power curve' }).click();
     await page.getByRole('img', { name: /Power curve/ }).waitFor();
+    // Compared with the last 6 weeks by default; this year on request.
+    const legend = page.locator('.xoss-curve__legend').first();
+    await legend.getByText('Last 6 weeks').waitFor();
+    await page.getByLabel('Compare with').selectOption('currentYear');
+    await legend.getByText('This year').waitFor();
     await page.goBack();
     await page.getByRole('link', { name: 'Summary' }).click();
     await page.getByRole('table', { name: 'Heart rate zones' }).waitFor();
@@ -224,10 +252,10 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     const view = await context.newPage();
     view.on('pageerror', (error) => pageErrors.push(error.message));
     const received: { type: string; serial?: string; panels?: unknown }[] = [];
+    // The app runs `window.postMessage(text, '*')` in the page, as a native web view does.
     const toPortal = (message: object) =>
       view.evaluate(
-        (text) => window.postMessage(text, '*'),
-        JSON.stringify({ source: 'xoss-app', ...message }),
+        `window.postMessage(${JSON.stringify(JSON.stringify({ source: 'xoss-app', ...message }))}, '*')`,
       );
     await view.exposeFunction('__xossHost', async (text: string) => {
       const message = JSON.parse(text) as (typeof received)[number];
@@ -289,6 +317,22 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     const gpx = `<?xml version="1.0"?><gpx version="1.1" creator="e2e" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Lake loop</name><trkseg>${points}</trkseg></trk></gpx>`;
     await page.goto(`${base}/upload`);
     await page.waitForURL(/\/upload\/gpxFile$/);
+    // Bad files first: each gets its reason, and nothing is uploaded.
+    const input = page.locator('input[type=file]');
+    await input.setInputFiles({
+      name: 'empty.gpx',
+      mimeType: 'application/gpx+xml',
+      buffer: Buffer.from(
+        '<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg></trkseg></trk></gpx>',
+      ),
+    });
+    await page.getByText('The file has no track or route points.').waitFor();
+    await input.setInputFiles({
+      name: 'broken.gpx',
+      mimeType: 'application/gpx+xml',
+      buffer: Buffer.from('<gpx><trk><trkseg><trkpt lat="47" lon="8"></trkseg></gpx>'),
+    });
+    await page.getByText('A closing tag does not match its opening tag.').waitFor();
     await page.locator('input[type=file]').setInputFiles({
       name: 'lake.gpx',
       mimeType: 'application/gpx+xml',
@@ -304,6 +348,34 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.getByRole('heading', { name: 'SUCCESS' }).waitFor();
     await page.getByText('Open the XOSS app to see the routebook.').waitFor();
     await page.getByText('Lake loop, evening').waitFor();
+  });
+
+  it('refreshes an expired token once for all waiting calls and keeps the rider in; a refused refresh goes to /login', async () => {
+    const refreshes: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (request.url().includes('/api/v1/jwt-token/refresh/')) refreshes.push(request.url());
+    };
+    page.on('request', onRequest);
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page.getByText('30 workouts').waitFor();
+    await page.waitForTimeout(ACCESS_TTL_S * 1000 + 500);
+    refreshes.length = 0;
+    // The dashboard asks for workouts and devices at once, all with the expired token.
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    await page.getByRole('heading', { name: 'Recent workouts' }).waitFor();
+    await page.getByRole('heading', { name: 'Devices', level: 2 }).waitFor();
+    expect(refreshes).toHaveLength(1);
+    expect(new URL(page.url()).pathname).toBe('/dashboard/main');
+
+    // The refresh token goes bad (revoked elsewhere): the next expiry ends the session.
+    await page.evaluate(`localStorage.setItem('xoss_refresh_token',
+      JSON.stringify({ v: 'revoked', e: Date.now() + 3600000 }))`);
+    await page.waitForTimeout(ACCESS_TTL_S * 1000 + 500);
+    // Settings asks for the profile, not cached in this page yet.
+    await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
+    await page.waitForURL(/\/login/);
+    expect(await page.evaluate(`localStorage.getItem('xoss_token')`)).toBeNull();
+    page.off('request', onRequest);
   });
 
   it('ran every page with zero CSP violations and no script errors', async () => {
