@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { activityFromStreams, encodeFit } from '@xoss/activity-files';
+import { simulateRide } from '@xoss/workout-stats';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
@@ -350,6 +352,39 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.getByText('Lake loop, evening').waitFor();
   });
 
+  it('imports a .FIT file with upload progress, then lists it', async () => {
+    const ride = simulateRide({ seconds: 4 * 3600, seed: 77 });
+    const fit = encodeFit(activityFromStreams(ride, { startTime: 1_700_000_000, sport: 2 }));
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page.getByText('30 workouts').waitFor();
+    // A slow uplink (about 2 s for this file), so the progress is there to see.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: fit.byteLength / 2,
+    });
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'long-ride.fit',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(fit),
+    });
+    const progress = page.getByRole('progressbar', { name: /^Uploading long-ride\.fit/ });
+    await progress.waitFor();
+    await expect
+      .poll(async () => Number(await progress.getAttribute('value')), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    await page.getByText('31 workouts').waitFor({ timeout: 30_000 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await cdp.detach();
+  });
+
   it('refreshes an expired token once for all waiting calls and keeps the rider in; a refused refresh goes to /login', async () => {
     const refreshes: string[] = [];
     const onRequest = (request: { url(): string }) => {
@@ -357,7 +392,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     };
     page.on('request', onRequest);
     await page.goto(`${base}/dashboard/workouts/list`);
-    await page.getByText('30 workouts').waitFor();
+    await page.getByText('31 workouts').waitFor();
     await page.waitForTimeout(ACCESS_TTL_S * 1000 + 500);
     refreshes.length = 0;
     // The dashboard asks for workouts and devices at once, all with the expired token.

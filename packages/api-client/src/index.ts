@@ -29,6 +29,7 @@ export {
   Transport,
   isExpiry,
   type ApiFailure,
+  type CallInit,
   type CallResult,
   type TransportOptions,
 } from './transport.ts';

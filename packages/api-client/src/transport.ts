@@ -61,6 +61,50 @@ const noRefresh = new Set<EndpointName>(['login', 'refresh', 'logout']);
  * every call that failed meanwhile waits for it and is retried once. A refused refresh ends
  * the session; a network error during refresh keeps it (retried with back-off).
  */
+/** Per-call options of `Transport.call`. */
+export interface CallInit {
+  readonly signal?: AbortSignal;
+  readonly headers?: Record<string, string>;
+  /** Bytes sent so far and in all, while a file is uploaded (in browsers). */
+  readonly onUploadProgress?: (sent: number, total: number) => void;
+}
+
+/** fetch's contract over XMLHttpRequest, for the upload progress events fetch lacks. */
+function xhrFetch(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: BodyInit; signal: AbortSignal },
+  onProgress: (sent: number, total: number) => void,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(init.method, url);
+    xhr.responseType = 'blob';
+    for (const [name, value] of Object.entries(init.headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded, event.total);
+    };
+    xhr.onload = () => {
+      const headers = new Headers();
+      for (const line of xhr
+        .getAllResponseHeaders()
+        .trim()
+        .split(/[\r\n]+/)) {
+        const at = line.indexOf(':');
+        if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+      }
+      const empty = [101, 204, 205, 304].includes(xhr.status);
+      resolve(new Response(empty ? null : (xhr.response as Blob), { status: xhr.status, headers }));
+    };
+    const fail = () => reject(new TypeError('Network request failed'));
+    xhr.onerror = fail;
+    xhr.onabort = fail;
+    xhr.ontimeout = fail;
+    if (init.signal.aborted) return fail();
+    init.signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(init.body as XMLHttpRequestBodyInit);
+  });
+}
+
 export class Transport {
   readonly #options: TransportOptions;
   readonly #fetch: typeof fetch;
@@ -75,7 +119,7 @@ export class Transport {
   async call<N extends EndpointName>(
     name: N,
     arg: ArgsOf<N>,
-    init: { signal?: AbortSignal; headers?: Record<string, string> } = {},
+    init: CallInit = {},
   ): Promise<CallResult<ReplyOf<N>>> {
     // A call that starts while a refresh runs waits for its token.
     if (this.#refreshing && !noRefresh.has(name)) await this.#refreshing;
@@ -150,7 +194,7 @@ export class Transport {
   async #send<N extends EndpointName>(
     name: N,
     arg: ArgsOf<N>,
-    init: { signal?: AbortSignal; headers?: Record<string, string> },
+    init: CallInit,
     access?: string,
   ): Promise<CallResult<ReplyOf<N>>> {
     const endpoint = endpoints[name];
@@ -182,12 +226,17 @@ export class Transport {
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     let response: Response;
     try {
-      response = await this.#fetch(url, {
+      const request = {
         method: endpoint.method,
         headers,
         ...(body === undefined ? {} : { body }),
         signal,
-      });
+      };
+      // fetch reports no upload progress; XMLHttpRequest does.
+      response =
+        init.onUploadProgress && body instanceof FormData && typeof XMLHttpRequest === 'function'
+          ? await xhrFetch(url, request, init.onUploadProgress)
+          : await this.#fetch(url, request);
     } catch {
       return { ok: false, error: { status: failureKind(timeout, init.signal) } };
     }

@@ -2,7 +2,7 @@ import { useId, useState, type DragEvent } from 'react';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { EmptyState, Loading } from '@xoss/ui-kit';
 import { Link } from 'react-router';
-import { api } from '../client.ts';
+import { api, client } from '../client.ts';
 import { useUnits } from '../units.ts';
 import {
   Loaded,
@@ -31,20 +31,28 @@ export function WorkoutsList() {
   const [page, setPage] = useState(1);
   const [filters, setFilters] = useState<{ sport_type?: number; from?: string; to?: string }>({});
   const list = api.useListWorkoutsQuery({ query: { page, page_size: PAGE_SIZE, ...filters } });
-  const [importWorkout, importing] = api.useImportWorkoutMutation();
-  const [importingName, setImportingName] = useState<string | null>(null);
+  const [importing, setImporting] = useState<{ name: string; share: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const importFile = async (file: File) => {
     setError(null);
-    setImportingName(file.name);
+    setImporting({ name: file.name, share: 0 });
     const body = new FormData();
     body.set('file', file);
-    const result = await importWorkout({ body, idempotencyKey: crypto.randomUUID() });
-    setImportingName(null);
-    if ('error' in result) {
+    // Straight through the transport for its upload progress; the list refreshes after.
+    const result = await client.transport.call(
+      'importWorkout',
+      { body },
+      {
+        headers: { 'Idempotency-Key': crypto.randomUUID() },
+        onUploadProgress: (sent, total) => setImporting({ name: file.name, share: sent / total }),
+      },
+    );
+    setImporting(null);
+    if (!result.ok) {
       setError(failureText(result.error, { limit: '32 MB', withDetail: true }));
     } else {
+      client.store.dispatch(api.util.invalidateTags([{ type: 'Workout', id: 'LIST' }]));
       toast(t('workouts.imported', { name: file.name }));
       setPage(1);
     }
@@ -79,7 +87,7 @@ export function WorkoutsList() {
           type="file"
           accept=".fit,.FIT"
           className="xoss-visually-hidden"
-          disabled={importing.isLoading}
+          disabled={importing !== null}
           onChange={(event) => {
             const file = event.target.files?.[0];
             event.target.value = '';
@@ -89,8 +97,14 @@ export function WorkoutsList() {
         <p>
           <Message id="workouts.drop" />
         </p>
-        {importingName ? (
-          <Loading label={t('workouts.importing', { name: importingName })} />
+        {importing && importing.share < 1 ? (
+          <label className="portal__upload">
+            {t('workouts.uploading', { name: importing.name, share: importing.share })}
+            <progress max={1} value={importing.share} />
+          </label>
+        ) : null}
+        {importing && importing.share >= 1 ? (
+          <Loading label={t('workouts.importing', { name: importing.name })} />
         ) : null}
         {error ? (
           <p role="alert" className="xoss-map__error">
