@@ -506,6 +506,53 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
   });
 
   describe('workouts', () => {
+    it('sums a period of workouts on the server, with the list filter, for the owner only', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const other = await h.user();
+      const auth = bearer(rider.access);
+      // 1_790_000_000 is 2026-09-21; the second ride a year earlier.
+      for (const [seconds, seed, start] of [
+        [900, 1, 1_790_000_000],
+        [1200, 2, 1_758_000_000],
+      ] as const)
+        expect(
+          (
+            await upload(h, '/api/v2/workouts/', rider.access, {
+              filename: `r${seed}.fit`,
+              bytes: fitFile(seconds, seed, start),
+            })
+          ).statusCode,
+        ).toBe(201);
+      await upload(h, '/api/v2/workouts/', other.access, {
+        filename: 'o.fit',
+        bytes: fitFile(600, 3),
+      });
+      const get = async (url: string) => h.server.inject({ method: 'GET', url, headers: auth });
+      const list = (await get('/api/v2/workouts/')).json<{
+        data: { results: { distance_m: number; moving_time_s: number }[] };
+      }>().data.results;
+      const all = (await get('/api/v2/workouts/totals/')).json<{
+        data: { count: number; distance_m: number; moving_time_s: number };
+      }>().data;
+      expect(all.count).toBe(2);
+      expect(all.distance_m).toBeCloseTo(list[0]!.distance_m + list[1]!.distance_m, 3);
+      expect(all.moving_time_s).toBe(list[0]!.moving_time_s + list[1]!.moving_time_s);
+      const thisYear = (await get('/api/v2/workouts/totals/?from=2026-01-01')).json<{
+        data: { count: number; distance_m: number };
+      }>().data;
+      expect(thisYear.count).toBe(1);
+      expect(
+        (await get('/api/v2/workouts/totals/?sport_type=5')).json<{ data: unknown }>().data,
+      ).toEqual({ count: 0, distance_m: 0, moving_time_s: 0, elevation_gain_m: 0 });
+      const bad = await get('/api/v2/workouts/totals/?from=yesterday');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json<{ code: number }>().code).toBe(10400);
+      expect(
+        (await h.server.inject({ method: 'GET', url: '/api/v2/workouts/totals/' })).statusCode,
+      ).toBe(401);
+    });
+
     it('imports a FIT file through the worker, then lists, details, streams, curves, shares and deletes it', async () => {
       const h = await make();
       const rider = await h.user();

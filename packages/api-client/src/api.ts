@@ -72,6 +72,10 @@ export function createXossApi(transport: Transport) {
           ...(reply?.results ?? []).map((w) => ({ type: 'Workout' as const, id: w.id })),
         ],
       }),
+      workoutTotals: build.query<ReplyOf<'workoutTotals'>, ArgsOf<'workoutTotals'>>({
+        query: call('workoutTotals'),
+        providesTags: [{ type: 'Workout', id: LIST }],
+      }),
       importWorkout: build.mutation<
         ReplyOf<'importWorkout'>,
         ArgsOf<'importWorkout'> & { idempotencyKey?: string }

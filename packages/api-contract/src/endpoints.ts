@@ -83,6 +83,15 @@ export const endpoints = {
     reply: s.pageSchema(s.workoutListItemSchema),
     errors: [10001, 10400],
   },
+  workoutTotals: {
+    method: 'GET',
+    path: '/api/v2/workouts/totals/',
+    access: 'bearer',
+    summary: 'Count, distance, moving time and climbing of own workouts, same filter as the list',
+    query: s.workoutTotalsQuerySchema,
+    reply: s.workoutTotalsSchema,
+    errors: [10001, 10400],
+  },
   importWorkout: {
     method: 'POST',
     path: '/api/v2/workouts/',

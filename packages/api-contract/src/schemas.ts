@@ -135,11 +135,24 @@ export const workoutDetailSchema = workoutListItemSchema.extend({
     .nullable(),
 });
 
-export const workoutListQuerySchema = pageQuerySchema.extend({
+/** Which workouts a list or a total covers. */
+const workoutFilter = {
   sport_type: z.coerce.number().int().min(0).max(11).optional(),
   /** ISO dates (inclusive from, exclusive to). */
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
+};
+
+export const workoutListQuerySchema = pageQuerySchema.extend(workoutFilter);
+
+export const workoutTotalsQuerySchema = z.strictObject(workoutFilter);
+
+/** Sums over every workout the filter covers, however many. */
+export const workoutTotalsSchema = z.object({
+  count: z.number().int(),
+  distance_m: z.number(),
+  moving_time_s: z.number(),
+  elevation_gain_m: z.number(),
 });
 
 export const workoutPatchSchema = z.strictObject({
@@ -304,6 +317,7 @@ export type AthletePatch = z.input<typeof athletePatchSchema>;
 export type WorkoutListItem = z.infer<typeof workoutListItemSchema>;
 export type WorkoutDetail = z.infer<typeof workoutDetailSchema>;
 export type WorkoutListQuery = z.input<typeof workoutListQuerySchema>;
+export type WorkoutTotals = z.infer<typeof workoutTotalsSchema>;
 export type WorkoutPatch = z.input<typeof workoutPatchSchema>;
 export type StreamsReply = z.infer<typeof streamsReplySchema>;
 export type StreamName = (typeof streamNames)[number];

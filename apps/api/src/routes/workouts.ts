@@ -333,25 +333,33 @@ export async function importFit(
   return storeWorkout(services, userId, bytes, result.analysis, options);
 }
 
+/** The list's and the totals' WHERE clause: the rider's workouts by sport and UTC dates. */
+function workoutFilter(
+  userId: number,
+  query: { sport_type?: number | undefined; from?: string | undefined; to?: string | undefined },
+) {
+  const where = ['user_id = $1'];
+  const params: unknown[] = [userId];
+  if (query.sport_type !== undefined) {
+    params.push(query.sport_type);
+    where.push(`sport_type = $${params.length}`);
+  }
+  if (query.from) {
+    params.push(new Date(`${query.from}T00:00:00Z`));
+    where.push(`start_time >= $${params.length}`);
+  }
+  if (query.to) {
+    params.push(new Date(`${query.to}T00:00:00Z`));
+    where.push(`start_time < $${params.length}`);
+  }
+  return { filter: where.join(' AND '), params };
+}
+
 export function workoutRoutes(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
   route(app, services, 'listWorkouts', async ({ userId, query, request }) => {
-    const where = ['user_id = $1'];
-    const params: unknown[] = [userId];
-    if (query.sport_type !== undefined) {
-      params.push(query.sport_type);
-      where.push(`sport_type = $${params.length}`);
-    }
-    if (query.from) {
-      params.push(new Date(`${query.from}T00:00:00Z`));
-      where.push(`start_time >= $${params.length}`);
-    }
-    if (query.to) {
-      params.push(new Date(`${query.to}T00:00:00Z`));
-      where.push(`start_time < $${params.length}`);
-    }
-    const filter = where.join(' AND ');
+    const { filter, params } = workoutFilter(userId!, query);
     return paginate(
       db,
       request,
@@ -364,6 +372,28 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
       },
       listItem,
     );
+  });
+
+  route(app, services, 'workoutTotals', async ({ userId, query }) => {
+    const { filter, params } = workoutFilter(userId!, query);
+    const [row] = await db.query<{
+      count: number;
+      distance_m: number | null;
+      moving_time_s: number | null;
+      elevation_gain_m: number | null;
+    }>(
+      `SELECT count(*)::int AS count, sum(distance_m)::float8 AS distance_m,
+              sum(moving_time_s)::float8 AS moving_time_s,
+              sum(elevation_gain_m)::float8 AS elevation_gain_m
+         FROM workouts WHERE ${filter}`,
+      params,
+    );
+    return {
+      count: row?.count ?? 0,
+      distance_m: row?.distance_m ?? 0,
+      moving_time_s: row?.moving_time_s ?? 0,
+      elevation_gain_m: row?.elevation_gain_m ?? 0,
+    };
   });
 
   route(app, services, 'importWorkout', async ({ userId, request, reply }) => {

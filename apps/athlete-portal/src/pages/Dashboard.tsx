@@ -18,40 +18,38 @@ function Totals({ from, label }: { from: string; label: 'workouts.week' | 'worko
   const t = useT();
   const locale = useLocale();
   const units = useUnits(locale);
-  const query = api.useListWorkoutsQuery({ query: { from, page_size: 100 } });
+  // The server sums every workout of the period, however many there are.
+  const query = api.useWorkoutTotalsQuery({ query: { from } });
   return (
     <section className="portal__card" aria-labelledby={`totals-${label}`}>
       <h2 id={`totals-${label}`}>{t(label)}</h2>
       <Loaded query={query}>
-        {(page) => {
-          const distance = page.results.reduce((sum, w) => sum + w.distance_m, 0);
-          const time = page.results.reduce((sum, w) => sum + w.moving_time_s, 0);
-          const climb = page.results.reduce((sum, w) => sum + (w.elevation_gain_m ?? 0), 0);
+        {(totals) => {
           return (
             <dl className="portal__figures">
               <div>
                 <dt>
                   <Message id="workouts.title" />
                 </dt>
-                <dd>{page.count}</dd>
+                <dd>{totals.count}</dd>
               </div>
               <div>
                 <dt>
                   <Message id="measure.distance" />
                 </dt>
-                <dd>{units.distance(distance)}</dd>
+                <dd>{units.distance(totals.distance_m)}</dd>
               </div>
               <div>
                 <dt>
                   <Message id="measure.movingTime" />
                 </dt>
-                <dd>{formatDuration(time)}</dd>
+                <dd>{formatDuration(totals.moving_time_s)}</dd>
               </div>
               <div>
                 <dt>
                   <Message id="measure.elevationGain" />
                 </dt>
-                <dd>{units.elevation(climb)}</dd>
+                <dd>{units.elevation(totals.elevation_gain_m)}</dd>
               </div>
             </dl>
           );
