@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { devProxy } from '../../scripts/devProxy.ts';
+import { manualsPlugin } from './build/manuals.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), manualsPlugin()],
   resolve: { conditions: ['@xoss/source'] },
   // Both apps share one origin, so their hashed assets live in separate folders.
   build: { assetsDir: 'assets/site', sourcemap: true },

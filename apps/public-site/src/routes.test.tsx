@@ -1,8 +1,10 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
+import { Provider } from 'react-redux';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { client } from './client.ts';
 import { routes } from './routes.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
@@ -10,25 +12,122 @@ beforeAll(async () => {
   english = await loadMessages('en-US');
 });
 
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
+
 function renderAt(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
-    <XossIntlProvider language="en-US" messages={english}>
-      <RouterProvider router={router} />
-    </XossIntlProvider>,
+    <Provider store={client.store}>
+      <XossIntlProvider language="en-US" messages={english}>
+        <RouterProvider router={router} />
+      </XossIntlProvider>
+    </Provider>,
   );
   return router;
 }
 
 describe('public-site routes', () => {
-  it('renders home with a link to each product page', async () => {
+  it('renders home with a card and Buy Now for each product, and resets the title', async () => {
+    document.title = 'Something else';
     renderAt('/');
     expect(await screen.findByRole('heading', { level: 1 })).toHaveProperty(
       'textContent',
       'XOSS — GPS bike computers and sensors',
     );
-    expect(screen.getByRole('link', { name: 'NAV' }).getAttribute('href')).toBe('/product/xossnav');
+    for (const [name, slug] of [
+      ['NAV', 'xossnav'],
+      ['G 2nd generation', 'xossg2'],
+      ['G', 'xossG'],
+      ['SPRINT', 'xossSprint'],
+    ])
+      expect(
+        screen
+          .getByRole('heading', { name, level: 3 })
+          .closest('article')
+          ?.querySelector('a')
+          ?.getAttribute('href'),
+      ).toBe(`/product/${slug}`);
+    expect(screen.getAllByRole('link', { name: /Buy Now/ })).toHaveLength(4);
+    await vi.waitFor(() => expect(document.title).toBe('XOSS — GPS bike computers and sensors'));
   });
+
+  it('shows each product with the figures of spec 9; NAV on black', async () => {
+    renderAt('/product/xossnav');
+    const table = await screen.findByRole('table', { name: 'NAV specifications' });
+    const text = table.textContent ?? '';
+    for (const figure of [
+      '33+ hours',
+      '600 mAh',
+      '2.4 inch',
+      '4 or more at once',
+      'IPX7',
+      '-10 to 50 °C',
+      'Up to 6 pages, 17 layouts',
+      '49',
+      'About 3.6 GB',
+    ])
+      expect(text).toContain(figure);
+    expect(table.closest('article')?.getAttribute('data-theme')).toBe('night');
+  });
+
+  it('shows G 2nd generation, G and SPRINT figures', async () => {
+    renderAt('/product/xossg2');
+    const g2 = (await screen.findByRole('table', { name: 'G 2nd generation specifications' }))
+      .textContent;
+    expect(g2).toContain('28 hours');
+    expect(g2).toContain('500 mAh');
+    expect(g2).toContain('3 fixed pages');
+    expect(g2).toContain('12 (G), 24 (G+)');
+  });
+
+  it('answers an unknown product with the not-found page', async () => {
+    renderAt('/product/xossToaster');
+    expect(await screen.findByRole('heading', { name: 'This page does not exist.' })).toBeDefined();
+  });
+
+  it('lists a manual per product and spec 1 language', async () => {
+    renderAt('/product/manuals');
+    const table = await screen.findByRole('table', { name: 'SPRINT manual' });
+    const links = [...table.querySelectorAll('a')].map((link) => link.getAttribute('href'));
+    expect(links).toEqual(
+      ['en', 'ja', 'de', 'es', 'fr', 'it', 'ko', 'tw', 'cn', 'pt'].map(
+        (code) => `/manuals/xossSprint-${code}.pdf`,
+      ),
+    );
+  });
+
+  it('shows About, Support and Cooperation with their addresses', async () => {
+    renderAt('/product/contact');
+    expect(await screen.findByRole('heading', { name: 'About' })).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Write to support@xoss.co' })).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Write to cooperation@xoss.co' })).toBeDefined();
+  });
+
+  it('redirects /copyright to the terms and offers every legal page', async () => {
+    const router = renderAt('/copyright');
+    expect(await screen.findByRole('heading', { name: 'Terms of Use', level: 1 })).toBeDefined();
+    expect(router.state.location.pathname).toBe('/copyright/terms');
+    const menu = screen.getByRole('navigation', { name: 'Legal' });
+    expect([...menu.querySelectorAll('a')].map((link) => link.getAttribute('href'))).toEqual([
+      '/copyright/terms',
+      '/copyright/protocol',
+      '/copyright/termsLocal',
+      '/copyright/policy',
+      '/copyright/cookies',
+    ]);
+  });
+
+  it('shows the cookie notice until the visitor answers, and remembers the answer', async () => {
+    localStorage.clear();
+    renderAt('/product/contact');
+    fireEvent.click(await screen.findByRole('button', { name: 'Decline' }));
+    expect(screen.queryByRole('button', { name: 'Decline' })).toBeNull();
+    expect(client.session.cookieConsent()).toBe('declined');
+  });
+
   it('redirects /product to /product/manuals', async () => {
     const router = renderAt('/product');
     expect(await screen.findByRole('heading', { name: 'Manuals' })).toBeDefined();

@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'react';
+import { selectPreferences, selectSession } from '@xoss/api-client';
+import { Message, useT } from '@xoss/i18n/react';
+import {
+  CookieNotice,
+  Footer,
+  LanguageMenu,
+  Navbar,
+  RouteProgress,
+  type RenderLink,
+} from '@xoss/ui-kit';
+import { useSelector } from 'react-redux';
+import { Link, Outlet, useLocation, useNavigation } from 'react-router';
+import { client } from './client.ts';
+import { helpBubbleVisibleOn, setChatVisible } from './helpWidget.ts';
+
+/** The portal's prefixes (architecture.md, "One origin"): links there load its app. */
+const portalPath = /^\/(dashboard|upload|developer)(\/|$)/;
+
+export const renderLink: RenderLink = ({ href, current, children, onClick }) =>
+  portalPath.test(href) || /^https?:/.test(href) ? (
+    <a href={href} aria-current={current ? 'page' : undefined} onClick={onClick}>
+      {children}
+    </a>
+  ) : (
+    <Link to={href} aria-current={current ? 'page' : undefined} onClick={onClick}>
+      {children}
+    </Link>
+  );
+
+/**
+ * The visitor site's frame: navbar in the visitor or signed-in state (the session is the
+ * portal's too), language menu, progress bar on every navigation, cookie notice until the
+ * visitor answers, footer, and the help bubble on home, contact and download pages only.
+ * The title goes back to the product title after every navigation (spec 2).
+ */
+export function Layout() {
+  const t = useT();
+  const session = useSelector(selectSession);
+  const { language } = useSelector(selectPreferences);
+  const navigation = useNavigation();
+  const location = useLocation();
+  const [consent, setConsent] = useState(() => client.session.cookieConsent());
+
+  useEffect(() => {
+    document.title = t('app.title');
+  }, [location.pathname, t]);
+  useEffect(() => setChatVisible(helpBubbleVisibleOn(location.pathname)), [location.pathname]);
+
+  const answer = (choice: 'accepted' | 'declined') => {
+    client.session.setCookieConsent(choice);
+    setConsent(choice);
+  };
+
+  return (
+    <div className="xoss-root site">
+      <a className="xoss-visually-hidden" href="#main">
+        <Message id="nav.skipToContent" />
+      </a>
+      <RouteProgress active={navigation.state !== 'idle'} />
+      <Navbar
+        loggedIn={session.loggedIn}
+        userName={session.user?.name}
+        currentPath={location.pathname}
+        renderLink={renderLink}
+        onLogOut={() => void client.logOut()}
+        languageMenu={
+          <LanguageMenu value={language} onChange={(next) => client.setLanguage(next)} />
+        }
+      />
+      <main id="main" className="site__main">
+        <Outlet />
+      </main>
+      <Footer />
+      {consent ? null : (
+        <CookieNotice
+          onAccept={() => answer('accepted')}
+          onDecline={() => answer('declined')}
+          policyHref="/copyright/cookies"
+        />
+      )}
+    </div>
+  );
+}

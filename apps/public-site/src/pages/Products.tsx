@@ -1,0 +1,172 @@
+import { Message, useT } from '@xoss/i18n/react';
+import { DeviceIllustration, DownloadTable, ProductCard, SpecTable } from '@xoss/ui-kit';
+import { Link, Navigate, useParams } from 'react-router';
+import { NotFound } from './NotFound.tsx';
+import { SHOP_URL, manualHref, manualLanguages, productBySlug, products } from '../products.ts';
+
+/** Home (spec 2, `home_index`): the line-up as product cards with Buy Now. */
+export function Home() {
+  const t = useT();
+  return (
+    <>
+      <h1>
+        <Message id="app.title" />
+      </h1>
+      <p className="site__lead">
+        <Message id="app.description" />
+      </p>
+      <section aria-labelledby="lineup">
+        <h2 id="lineup">
+          <Message id="product.lineup" />
+        </h2>
+        <ul className="site__cards">
+          {products.map((product) => (
+            <li key={product.slug}>
+              <ProductCard
+                name={product.name}
+                tagline={t(product.tagline)}
+                href={`/product/${product.slug}`}
+                buyHref={SHOP_URL}
+                theme={product.theme}
+                headingLevel={3}
+                illustration={<DeviceIllustration shape={product.shape} title={product.name} />}
+              />
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}
+
+/** `/product/{slug}`: a product with its specification table (spec 9's figures). */
+export function ProductPage() {
+  const t = useT();
+  const { slug } = useParams();
+  const product = productBySlug(slug);
+  if (!product) return <NotFound />;
+  return (
+    <article className="site__product" data-theme={product.theme}>
+      <div className="site__product-hero">
+        <DeviceIllustration shape={product.shape} title={product.name} size={180} />
+        <div>
+          <h1>XOSS {product.name}</h1>
+          <p className="site__lead">{t(product.tagline)}</p>
+          <p>{t(product.intro)}</p>
+          <p className="site__actions">
+            <a className="xoss-button" data-variant="primary" href={SHOP_URL}>
+              <Message id="common.buyNow" />
+            </a>
+            <Link className="xoss-button" to={`/product/manuals#${product.slug}`}>
+              {t('product.manualLink', { name: product.name })}
+            </Link>
+          </p>
+        </div>
+      </div>
+      <SpecTable
+        caption={t('product.specsOf', { name: product.name })}
+        rows={[
+          { label: t('spec.model'), value: product.name },
+          ...product.specs.map((line) => ({
+            label: t(line.label),
+            value: t(line.value, line.values),
+          })),
+        ]}
+      />
+    </article>
+  );
+}
+
+/** `/product/manuals`: each product's manual in every language of spec 1. */
+export function Manuals() {
+  const t = useT();
+  return (
+    <>
+      <h1>
+        <Message id="nav.manuals" />
+      </h1>
+      <p>
+        <Message id="manuals.intro" />
+      </p>
+      {products.map((product) => (
+        <section key={product.slug} id={product.slug} className="site__manuals">
+          <DownloadTable
+            caption={t('manuals.of', { name: product.name })}
+            rows={manualLanguages.map((language) => ({
+              name: `${product.name} · ${t(`manuals.language.${language}`)}`,
+              href: manualHref(product.slug, language),
+              language: t(`manuals.language.${language}`),
+              version: 'PDF',
+            }))}
+          />
+        </section>
+      ))}
+    </>
+  );
+}
+
+export const APP_STORE_URL = 'https://apps.apple.com/app/xoss/id1242383394';
+export const GOOGLE_PLAY_URL = 'https://play.google.com/store/apps/details?id=com.xoss.app';
+
+/** `/product/download` and `/product/download/{lang}`: the app for iPhone and Android. */
+export function AppDownload() {
+  const t = useT();
+  return (
+    <>
+      <h1>
+        <Message id="apps.title" />
+      </h1>
+      <p>
+        <Message id="apps.intro" />
+      </p>
+      <p className="site__actions">
+        <a className="xoss-button" data-variant="primary" href={APP_STORE_URL}>
+          {t('apps.getOn', { platform: t('apps.iphone') })}
+        </a>
+        <a className="xoss-button" data-variant="primary" href={GOOGLE_PLAY_URL}>
+          {t('apps.getOn', { platform: t('apps.android') })}
+        </a>
+      </p>
+    </>
+  );
+}
+
+/** Known support addresses (spec 9: support and cooperation contacts exist). */
+export const SUPPORT_EMAIL = 'support@xoss.co';
+export const COOPERATION_EMAIL = 'cooperation@xoss.co';
+
+/** `/product/contact`: About, Support, Cooperation. */
+export function Contact() {
+  const t = useT();
+  const section = (
+    id: string,
+    title: 'contact.about' | 'contact.support' | 'contact.cooperation',
+    text: 'contact.aboutText' | 'contact.supportText' | 'contact.cooperationText',
+    email?: string,
+  ) => (
+    <section aria-labelledby={id} className="site__contact">
+      <h2 id={id}>{t(title)}</h2>
+      <p>{t(text)}</p>
+      {email ? (
+        <p>
+          <a href={`mailto:${email}`}>{t('contact.writeTo', { email })}</a>
+        </p>
+      ) : null}
+    </section>
+  );
+  return (
+    <>
+      <h1>
+        <Message id="contact.title" />
+      </h1>
+      {section('about', 'contact.about', 'contact.aboutText')}
+      {section('support', 'contact.support', 'contact.supportText', SUPPORT_EMAIL)}
+      {section('cooperation', 'contact.cooperation', 'contact.cooperationText', COOPERATION_EMAIL)}
+    </>
+  );
+}
+
+/** `/product/download/{lang}` with an unknown tail still shows the app page. */
+export function ProductIndex() {
+  return <Navigate to="/product/manuals" replace />;
+}
