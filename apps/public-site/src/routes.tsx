@@ -4,6 +4,7 @@ import { client } from './client.ts';
 import { Layout } from './Layout.tsx';
 import { Login } from './Login.tsx';
 import { LegalPage } from './pages/Legal.tsx';
+import { GlobalMaps, GlobalMapsRegion, GpxHow, NavMaps, regionsLoader } from './pages/Maps.tsx';
 import { NotFound } from './pages/NotFound.tsx';
 import { AppDownload, Contact, Home, Manuals, ProductPage } from './pages/Products.tsx';
 
@@ -31,6 +32,19 @@ export const routes: RouteObject[] = [
       { path: 'product/download/:lang', element: <AppDownload /> },
       { path: 'product/contact', element: <Contact /> },
       { path: 'product/:slug', element: <ProductPage /> },
+      { path: 'download', element: <Navigate to="/download/globalMaps" replace /> },
+      {
+        path: 'download/globalMaps',
+        element: <GlobalMaps />,
+        loader: () => regionsLoader('SPRINT'),
+      },
+      {
+        path: 'download/globalMapsRegion',
+        element: <GlobalMapsRegion />,
+        loader: () => regionsLoader('SPRINT'),
+      },
+      { path: 'download/gpxHow', element: <GpxHow /> },
+      { path: 'download/maps', element: <NavMaps />, loader: () => regionsLoader('NAV+') },
       { path: 'copyright', element: <Navigate to="/copyright/terms" replace /> },
       { path: 'copyright/:document', element: <LegalPage /> },
       { path: '*', element: <NotFound /> },

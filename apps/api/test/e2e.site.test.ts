@@ -1,0 +1,150 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.ts';
+
+// The visitor site as served by the real server (built apps, demo data, production CSP),
+// driven in Debian's Chromium. `pnpm test` builds the apps first.
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
+const siteDist = join(repo, 'apps', 'public-site', 'dist');
+
+describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }, () => {
+  let dir: string;
+  let server: FastifyInstance;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(join(siteDist, 'index.html')))
+      throw new Error('apps/public-site/dist is missing: run `pnpm build` (pnpm test does)');
+    dir = mkdtempSync(join(tmpdir(), 'xoss-e2e-site-'));
+    ({ server } = await createApp({
+      dataDir: dir,
+      demo: true,
+      logger: false,
+      staticRoots: { athletePortal: portalDist, publicSite: siteDist },
+    }));
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    const address = server.server.address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+    base = `http://127.0.0.1:${address.port}`;
+    browser = await chromium.launch({
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+        problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('renders every visitor route, and the redirects hold', async () => {
+    const routes: [path: string, heading: string | RegExp, landsOn?: string][] = [
+      ['/', 'XOSS — GPS bike computers and sensors'],
+      ['/product', 'Manuals', '/product/manuals'],
+      ['/product/manuals', 'Manuals'],
+      ['/product/download', 'XOSS app'],
+      ['/product/download/ja', 'XOSS app'],
+      ['/product/xossSprint', 'XOSS SPRINT'],
+      ['/product/xossG', 'XOSS G'],
+      ['/product/xossg2', 'XOSS G 2nd generation'],
+      ['/product/xossnav', 'XOSS NAV'],
+      ['/product/contact', 'Contact'],
+      ['/download', 'SPRINT global maps', '/download/globalMaps'],
+      ['/download/globalMapsRegion', 'Choose your region'],
+      ['/download/gpxHow', 'How to import a GPX route'],
+      ['/download/maps', 'NAV+ maps'],
+      ['/copyright', 'Terms of Use', '/copyright/terms'],
+      ['/copyright/protocol', 'User Agreement'],
+      ['/copyright/termsLocal', 'Local terms'],
+      ['/copyright/policy', 'Privacy Policy'],
+      ['/copyright/cookies', 'Cookie Policy'],
+      ['/login', 'Log In'],
+      ['/no/such/page', 'This page does not exist.'],
+    ];
+    for (const [path, heading, landsOn] of routes) {
+      await page.goto(`${base}${path}`);
+      await page
+        .getByRole('heading', { name: heading, level: typeof heading === 'string' ? 1 : undefined })
+        .first()
+        .waitFor();
+      if (landsOn) expect(new URL(page.url()).pathname, path).toBe(landsOn);
+      expect(await page.title(), path).toBe('XOSS — GPS bike computers and sensors');
+    }
+  });
+
+  it('serves every manual it links to', async () => {
+    await page.goto(`${base}/product/manuals`);
+    const links = await page.locator('a[href^="/manuals/"]').all();
+    const hrefs = await Promise.all(links.map((link) => link.getAttribute('href')));
+    expect(hrefs).toHaveLength(40);
+    for (const href of hrefs) {
+      const reply = await fetch(`${base}${href}`);
+      expect(reply.status, String(href)).toBe(200);
+      expect((await reply.arrayBuffer()).byteLength).toBeGreaterThan(200);
+    }
+  });
+
+  it('asks for a region before a map download, then offers the files with the import time', async () => {
+    await page.goto(`${base}/download/maps`);
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Please select a region to download' })
+      .waitFor();
+    await page.getByRole('checkbox').first().check();
+    await page.getByText(/Estimated import time: \d+ h \d+ min/).waitFor();
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    const link = page.getByRole('link', { name: /^Download / }).first();
+    const href = await link.getAttribute('href');
+    const reply = await fetch(`${base}${href}`);
+    expect(reply.status).toBe(200);
+  });
+
+  it('keeps the cookie answer, switches language, and folds the menu on a phone', async () => {
+    await page.goto(`${base}/product/contact`);
+    await page.getByRole('button', { name: 'Accept' }).click();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Contact', level: 1 }).waitFor();
+    expect(await page.getByRole('button', { name: 'Accept' }).count()).toBe(0);
+
+    await page.getByLabel('Language').selectOption('zh-CN');
+    await page.getByRole('heading', { name: '联系我们', level: 1 }).waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
+    await page.reload();
+    await page.getByRole('heading', { name: '联系我们', level: 1 }).waitFor();
+    await page.getByLabel('语言').selectOption('en-US');
+    await page.getByRole('heading', { name: 'Contact', level: 1 }).waitFor();
+
+    // The help bubble loads on its own schedule and shows here, not on a product page.
+    await page.getByRole('complementary', { name: 'XOSS support' }).waitFor();
+    await page.goto(`${base}/product/xossnav`);
+    await page.waitForTimeout(2000);
+    expect(await page.getByRole('complementary', { name: 'XOSS support' }).count()).toBe(0);
+
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto(`${base}/`);
+    await page.getByRole('button', { name: 'Menu' }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('ran every page with zero CSP violations and no script errors', () => {
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,253 @@
+import { useState } from 'react';
+import type { MapRegion as ApiRegion } from '@xoss/api-contract';
+import type { MessageId } from '@xoss/i18n';
+import { Message, useLocale, useT } from '@xoss/i18n/react';
+import { DownloadTable, EmptyState, RegionPicker, type MapRegion } from '@xoss/ui-kit';
+import { Link, useLoaderData } from 'react-router';
+import { client } from '../client.ts';
+import { TILE_URL } from '../config.ts';
+
+/** Loads a model's regions for the map pages; a failure shows the page's own message. */
+export async function regionsLoader(model: 'NAV+' | 'SPRINT') {
+  const reply = await client.transport.call('mapRegions', { query: { model } });
+  return reply.ok ? reply.data : null;
+}
+
+const downloadHref = (region: ApiRegion) => `/api/v2/maps/regions/${region.id}/download/`;
+
+function useBytes() {
+  const locale = useLocale();
+  return (bytes: number) =>
+    bytes >= 1e9
+      ? new Intl.NumberFormat(locale, {
+          style: 'unit',
+          unit: 'gigabyte',
+          maximumFractionDigits: 2,
+        }).format(bytes / 1e9)
+      : new Intl.NumberFormat(locale, {
+          style: 'unit',
+          unit: 'megabyte',
+          maximumFractionDigits: 0,
+        }).format(bytes / 1e6);
+}
+
+function Steps({
+  title,
+  steps,
+  main = false,
+}: {
+  title: MessageId;
+  steps: readonly MessageId[];
+  /** The page's own subject: its heading is the page's h1. */
+  main?: boolean;
+}) {
+  const t = useT();
+  return (
+    <section className="site__steps" aria-label={t(title)}>
+      {main ? <h1>{t(title)}</h1> : <h2>{t(title)}</h2>}
+      <ol>
+        {steps.map((step) => (
+          <li key={step}>{t(step)}</li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+const sprintSteps: readonly MessageId[] = [
+  'download.sprint.step1',
+  'download.sprint.step2',
+  'download.sprint.step3',
+  'download.sprint.step4',
+];
+
+function RegionsUnavailable() {
+  return <EmptyState title={<Message id="errors.10503" />} />;
+}
+
+/** `/download/globalMaps`: SPRINT's map per region, with the USB import steps. */
+export function GlobalMaps() {
+  const t = useT();
+  const bytes = useBytes();
+  const regions = useLoaderData<ApiRegion[] | null>();
+  return (
+    <>
+      <h1>
+        <Message id="download.globalMaps.title" />
+      </h1>
+      <p>
+        <Message id="download.globalMaps.intro" />{' '}
+        <Link to="/download/globalMapsRegion">
+          <Message id="maps.selectArea" />
+        </Link>
+      </p>
+      {regions ? (
+        <DownloadTable
+          caption={t('download.chooseRegion')}
+          rows={regions.map((region) => ({
+            name: region.name,
+            href: downloadHref(region),
+            size: t('download.sizeTime', {
+              size: bytes(region.size_bytes),
+              minutes: Math.max(1, Math.round(region.import_seconds / 60)),
+            }),
+          }))}
+        />
+      ) : (
+        <RegionsUnavailable />
+      )}
+      <p>
+        <Message id="maps.oneRegion" />
+      </p>
+      <Steps title="download.usbSteps" steps={sprintSteps} />
+    </>
+  );
+}
+
+/**
+ * A region picker with its download: the NAV+ page (many areas, the 3.6 GB limit, the
+ * import-time estimate) and SPRINT's region page (`globalMapsRegion`).
+ */
+function PickAndDownload({ regions, maxBytes }: { regions: ApiRegion[]; maxBytes?: number }) {
+  const t = useT();
+  const [selected, setSelected] = useState<string[]>([]);
+  const [problem, setProblem] = useState<MessageId | null>(null);
+  const [ready, setReady] = useState<ApiRegion[]>([]);
+  const picked = regions.filter((region) => selected.includes(String(region.id)));
+  const seconds = picked.reduce((sum, region) => sum + region.import_seconds, 0);
+  const total = picked.reduce((sum, region) => sum + region.size_bytes, 0);
+  const forPicker: MapRegion[] = regions.map((region) => ({
+    id: String(region.id),
+    name: region.name,
+    bbox: region.bbox,
+    bytes: region.size_bytes,
+  }));
+  return (
+    <>
+      <RegionPicker
+        regions={forPicker}
+        value={selected}
+        onChange={(ids) => {
+          setSelected(ids);
+          setProblem(null);
+          setReady([]);
+        }}
+        tileUrl={TILE_URL}
+        {...(maxBytes ? { maxBytes } : {})}
+      />
+      <p aria-live="polite">
+        {t('maps.estimate', {
+          hours: Math.floor(seconds / 3600),
+          minutes: Math.round((seconds % 3600) / 60),
+        })}
+      </p>
+      <p className="site__actions">
+        <button
+          type="button"
+          className="xoss-button"
+          data-variant="primary"
+          onClick={() => {
+            if (picked.length === 0) return setProblem('errors.noRegion');
+            if (maxBytes && total > maxBytes) return setProblem('maps.overLimit');
+            setProblem(null);
+            setReady(picked);
+          }}
+        >
+          <Message id="maps.download" />
+        </button>
+      </p>
+      {problem ? (
+        <p role="alert" className="xoss-map__error">
+          {t(problem)}
+        </p>
+      ) : null}
+      {ready.length > 0 ? (
+        <ul className="site__downloads">
+          {ready.map((region) => (
+            <li key={region.id}>
+              <a href={downloadHref(region)} download>
+                {t('downloads.downloadName', { name: region.name })}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
+/** `/download/globalMapsRegion`: choose SPRINT regions on the map. */
+export function GlobalMapsRegion() {
+  const regions = useLoaderData<ApiRegion[] | null>();
+  return (
+    <>
+      <h1>
+        <Message id="download.chooseRegion" />
+      </h1>
+      <p>
+        <Message id="maps.oneRegion" />
+      </p>
+      {regions ? <PickAndDownload regions={regions} /> : <RegionsUnavailable />}
+      <Steps title="download.usbSteps" steps={sprintSteps} />
+    </>
+  );
+}
+
+/** `/download/maps`: NAV+ maps, under about 3.6 GB in all (spec 5, 9). */
+export function NavMaps() {
+  const regions = useLoaderData<ApiRegion[] | null>();
+  return (
+    <>
+      <h1>
+        <Message id="download.nav.title" />
+      </h1>
+      <p>
+        <Message id="download.nav.intro" />
+      </p>
+      <p>
+        <Message id="maps.limit" />
+      </p>
+      {regions ? <PickAndDownload regions={regions} maxBytes={3.6e9} /> : <RegionsUnavailable />}
+      <aside className="site__notice">
+        <p>
+          <Message id="download.terms" />
+        </p>
+        <p>
+          <Message id="maps.risk" />
+        </p>
+      </aside>
+      <Steps
+        title="download.windows"
+        steps={['download.win.step1', 'download.win.step2', 'download.win.step3']}
+      />
+      <Steps
+        title="download.mac"
+        steps={['download.mac.step1', 'download.mac.step2', 'download.mac.step3']}
+      />
+    </>
+  );
+}
+
+/** `/download/gpxHow`: from a GPX file to navigation on the device. */
+export function GpxHow() {
+  return (
+    <>
+      <Steps
+        main
+        title="download.gpxHow.title"
+        steps={[
+          'download.gpx.step1',
+          'download.gpx.step2',
+          'download.gpx.step3',
+          'download.gpx.step4',
+        ]}
+      />
+      <p>
+        {/* The upload page belongs to the portal: a full page load. */}
+        <a className="xoss-button" data-variant="primary" href="/upload/gpxFile">
+          <Message id="download.gpx.upload" />
+        </a>
+      </p>
+    </>
+  );
+}
