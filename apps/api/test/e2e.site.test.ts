@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
+import { DEMO_USER } from '../src/seed.ts';
 
 // The visitor site as served by the real server (built apps, demo data, production CSP),
 // driven in Debian's Chromium. `pnpm test` builds the apps first.
@@ -70,6 +71,7 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
       ['/download/globalMapsRegion', 'Choose your region'],
       ['/download/gpxHow', 'How to import a GPX route'],
       ['/download/maps', 'NAV+ maps'],
+      ['/post', 'Community', '/post/content'],
       ['/copyright', 'Terms of Use', '/copyright/terms'],
       ['/copyright/protocol', 'User Agreement'],
       ['/copyright/termsLocal', 'Local terms'],
@@ -142,6 +144,49 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     await page.goto(`${base}/`);
     await page.getByRole('button', { name: 'Menu' }).waitFor();
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('answers a bad article id with the spec message, then likes and comments once signed in', async () => {
+    for (const bad of ['abc', '0', '99999999'] as const) {
+      await page.goto(`${base}/post/content/${bad}`);
+      await page.getByRole('alert').filter({ hasText: 'Article id parameter error' }).waitFor();
+    }
+    await page.goto(`${base}/post/content`);
+    const first = page.getByRole('heading', { level: 2 }).first().getByRole('link');
+    const title = (await first.textContent())!;
+    await first.click();
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    expect(await page.getByRole('button', { name: 'Like' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Log in to like and comment.' }).click();
+    await page.waitForURL(/\/login\?redirect=/);
+    await page.getByLabel('E-mail').fill(DEMO_USER.email);
+    await page.getByLabel('Password').fill(DEMO_USER.password);
+    await page.getByRole('checkbox', { name: /I agree/ }).check();
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+
+    const likes = page.getByText(/^\d+ likes?$/);
+    const before = Number((await likes.textContent())!.split(' ')[0]);
+    await page.getByRole('button', { name: 'Like' }).click();
+    await expect.poll(async () => likes.textContent()).toMatch(new RegExp(`^${before + 1} like`));
+    expect(await page.getByRole('button', { name: 'Unlike' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Please check required fields' }).waitFor();
+    await page.getByLabel('Write a comment').fill('Rode this loop on Sunday, lovely climb.');
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.getByText('Rode this loop on Sunday, lovely climb.').waitFor();
+    expect(await page.getByLabel('Write a comment').inputValue()).toBe('');
+
+    // A signed-in rider writes an article.
+    await page.goto(`${base}/post/create`);
+    await page.getByLabel('Title').fill('Gravel near the bay');
+    await page.getByLabel('Text').fill('Fifty kilometres of dust.\n\nBring wide tyres.');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('heading', { name: 'Gravel near the bay', level: 1 }).waitFor();
+    await page.getByText('Bring wide tyres.').waitFor();
   });
 
   it('ran every page with zero CSP violations and no script errors', () => {

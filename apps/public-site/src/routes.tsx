@@ -6,6 +6,7 @@ import { Login } from './Login.tsx';
 import { LegalPage } from './pages/Legal.tsx';
 import { GlobalMaps, GlobalMapsRegion, GpxHow, NavMaps, regionsLoader } from './pages/Maps.tsx';
 import { NotFound } from './pages/NotFound.tsx';
+import { PostCreate, PostList, PostPage, ToArticle } from './pages/Posts.tsx';
 import { AppDownload, Contact, Home, Manuals, ProductPage } from './pages/Products.tsx';
 
 /** Spec 4: a signed-in rider going to a white-listed page (login) goes home instead. */
@@ -45,6 +46,12 @@ export const routes: RouteObject[] = [
       },
       { path: 'download/gpxHow', element: <GpxHow /> },
       { path: 'download/maps', element: <NavMaps />, loader: () => regionsLoader('NAV+') },
+      { path: 'post', element: <Navigate to="/post/content" replace /> },
+      { path: 'post/content', element: <PostList /> },
+      { path: 'post/content/:article', element: <PostPage /> },
+      { path: 'post/create', element: <PostCreate /> },
+      { path: 'post/like/:article', element: <ToArticle /> },
+      { path: 'post/comment/:article', element: <ToArticle hash="#comments" /> },
       { path: 'copyright', element: <Navigate to="/copyright/terms" replace /> },
       { path: 'copyright/:document', element: <LegalPage /> },
       { path: '*', element: <NotFound /> },
