@@ -149,6 +149,41 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await expect.poll(() => page.title()).toBe(`${name} · XOSS`);
   });
 
+  it('shares a ride: the link opens the ride for a visitor, and stops when sharing is off', async () => {
+    await page.goto(`${base}/dashboard/workouts/list`);
+    const first = page.getByRole('rowheader').first().getByRole('link');
+    const name = (await first.textContent())!;
+    await first.click();
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    // The switch follows the saved state, so it turns once the server has answered.
+    const toggle = page.getByRole('checkbox', { name: 'Share link on' });
+    await toggle.click();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    const field = page.getByLabel(/^Share link: anyone/);
+    await field.waitFor();
+    const link = await field.inputValue();
+    expect(link).toMatch(/\/dashboard\/workouts\/share\/\d+\?share=[\w-]{16,}$/);
+
+    const visitor = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const view = await visitor.newPage();
+    view.on('pageerror', (error) => pageErrors.push(error.message));
+    await view.goto(link);
+    await view.getByRole('heading', { name, level: 1 }).waitFor();
+    await view.getByRole('slider', { name: 'Ride charts' }).waitFor();
+    expect(new URL(view.url()).pathname).not.toBe('/login');
+    expect(await view.getByRole('checkbox', { name: 'Share link on' }).count()).toBe(0);
+    // Without the share id, the same page is the owner's: a visitor goes to /login.
+    await view.goto(link.replace(/\?share=.*$/, ''));
+    await view.waitForURL(/\/login\?redirect=/);
+
+    await toggle.click();
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    await expect.poll(() => field.count()).toBe(0);
+    await view.goto(link);
+    await view.getByText("We couldn't find that.").waitFor();
+    await visitor.close();
+  });
+
   it('removes a device after Confirm, with the spec message, and saves settings', async () => {
     await page.goto(`${base}/dashboard/device/list`);
     const manage = page.getByRole('link', { name: /^Manage/ });

@@ -1,11 +1,11 @@
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { Provider } from 'react-redux';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from './client.ts';
-import { leave, routes } from './routes.tsx';
+import { isSharedRideLink, leave, routes } from './routes.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
@@ -18,6 +18,7 @@ afterAll(() => {
   vi.unstubAllGlobals();
 });
 afterEach(() => {
+  cleanup();
   client.session.clear();
   localStorage.clear();
 });
@@ -35,6 +36,26 @@ function renderAt(path: string) {
 }
 
 describe('athlete-portal routes', () => {
+  it('lets anyone open a ride through its share link, and nothing else', () => {
+    const at = (path: string) => isSharedRideLink(new URL(path, 'http://x'));
+    expect(at('/dashboard/workouts/share/12?share=Abc_def-1234567890')).toBe(true);
+    expect(at('/dashboard/workouts/share/12')).toBe(false);
+    expect(at('/dashboard/workouts/share/12?share=short')).toBe(false);
+    expect(at('/dashboard/workouts/list?share=Abc_def-1234567890')).toBe(false);
+    expect(at('/dashboard/workouts/share/12/../../device/list?share=Abc_def-1234567890')).toBe(
+      false,
+    );
+  });
+
+  it('shows a shared ride to a visitor without sending them to /login', async () => {
+    const go = vi.spyOn(leave, 'to').mockImplementation(() => undefined);
+    renderAt('/dashboard/workouts/share/12?share=Abc_def-1234567890');
+    // Offline in unit tests: the page answers with the network message, not a redirect.
+    expect(await screen.findByText(/offline/i)).toBeDefined();
+    expect(go).not.toHaveBeenCalled();
+    go.mockRestore();
+  });
+
   it('sends a visitor to the site login with the way back, replacing history (spec 4)', async () => {
     const go = vi.spyOn(leave, 'to').mockImplementation(() => undefined);
     renderAt('/dashboard/workouts/list?page=2');

@@ -1,4 +1,4 @@
-import { guardNavigation } from '@xoss/api-client';
+import { guardNavigation, requiresLogin } from '@xoss/api-client';
 import { Message } from '@xoss/i18n/react';
 import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { client } from './client.ts';
@@ -16,6 +16,11 @@ import { Shell } from './Shell.tsx';
 
 let previousPath: string | null = null;
 
+/** A ride page opened through its share link. */
+export const isSharedRideLink = (url: URL) =>
+  /^\/dashboard\/workouts\/share\/\d+\/?$/.test(url.pathname) &&
+  /^[A-Za-z0-9_-]{16,64}$/.test(url.searchParams.get('share') ?? '');
+
 /** Leaves the portal for another app's page, replacing the history entry (tests stub it). */
 export const leave = { to: (url: string) => window.location.replace(url) };
 
@@ -30,6 +35,8 @@ export function guard({ request }: LoaderFunctionArgs) {
     to,
     from: previousPath,
     loggedIn: client.session.isLoggedIn(),
+    // A shared ride's link (`?share=<share id>`) opens for anyone: that is what sharing is.
+    requiresLogin: (path) => !isSharedRideLink(url) && requiresLogin(path),
   });
   if (decision.action === 'redirect') {
     leave.to(decision.to);

@@ -8,7 +8,7 @@ import {
   type LonLat,
   type StreamSeries,
 } from '@xoss/ui-kit';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { api } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
@@ -128,7 +128,16 @@ function Stats({ streams, range }: { streams: Streams; range: IndexRange | null 
   );
 }
 
-function Ride({ workout, streams }: { workout: WorkoutDetail; streams: Streams }) {
+function Ride({
+  workout,
+  streams,
+  visitor,
+}: {
+  workout: WorkoutDetail;
+  streams: Streams;
+  /** Opened through a share link: the ride to look at, without the owner's controls. */
+  visitor: boolean;
+}) {
   const t = useT();
   const locale = useLocale();
   const units = useUnits(locale);
@@ -198,23 +207,28 @@ function Ride({ workout, streams }: { workout: WorkoutDetail; streams: Streams }
   const time = values(streams, 'time').map((value) => value ?? 0);
   return (
     <>
-      <div className="portal__actions">
-        <label className="xoss-choice">
-          <input
-            type="checkbox"
-            checked={workout.shared}
-            disabled={patching.isLoading}
-            onChange={(event) => void share(event.target.checked)}
-          />
-          <Message id="workouts.share.on" />
-        </label>
-        <Link className="xoss-button" to={`/dashboard/workouts/powerCurve/${workout.id}`}>
-          <Message id="workouts.powerCurve" />
-        </Link>
-        <Link className="xoss-button" to={`/dashboard/workouts/indoor/model/${workout.id}`}>
-          <Message id="workouts.summary" />
-        </Link>
-      </div>
+      {visitor ? null : (
+        <div className="portal__actions">
+          <label className="xoss-choice">
+            <input
+              type="checkbox"
+              checked={workout.shared}
+              disabled={patching.isLoading}
+              onChange={(event) => void share(event.target.checked)}
+            />
+            <Message id="workouts.share.on" />
+          </label>
+          <Link className="xoss-button" to={`/dashboard/workouts/powerCurve/${workout.id}`}>
+            <Message id="workouts.powerCurve" />
+          </Link>
+          <Link className="xoss-button" to={`/dashboard/workouts/indoor/model/${workout.id}`}>
+            <Message id="workouts.summary" />
+          </Link>
+        </div>
+      )}
+      {!visitor && workout.shared && workout.share_id ? (
+        <ShareLink id={workout.id} shareId={workout.share_id} />
+      ) : null}
       {track.length > 1 ? <RouteMap track={track} marker={hover} tileUrl={TILE_URL} /> : null}
       <Stats streams={streams} range={range} />
       <StreamCharts
@@ -229,9 +243,49 @@ function Ride({ workout, streams }: { workout: WorkoutDetail; streams: Streams }
   );
 }
 
-/** `/dashboard/workouts/share/{id}`: map, stream charts with zoom, range statistics, sharing. */
+/** The address anyone can open while sharing is on, with a button to copy it. */
+function ShareLink({ id, shareId }: { id: number; shareId: string }) {
+  const t = useT();
+  const toast = useToast();
+  const href = `${window.location.origin}/dashboard/workouts/share/${id}?share=${shareId}`;
+  return (
+    <p className="portal__share">
+      <label>
+        <Message id="workouts.share.link" />
+        <input
+          className="xoss-select"
+          readOnly
+          value={href}
+          onFocus={(event) => event.target.select()}
+        />
+      </label>
+      <button
+        type="button"
+        className="xoss-button"
+        onClick={() =>
+          void navigator.clipboard.writeText(href).then(
+            () => toast(t('workouts.share.copied')),
+            () => undefined,
+          )
+        }
+      >
+        <Message id="workouts.share.copy" />
+      </button>
+    </p>
+  );
+}
+
+/**
+ * `/dashboard/workouts/share/{id}`: map, stream charts with zoom, range statistics, sharing.
+ * With `?share=<share id>` (the share link) it reads the public copy, for any visitor.
+ */
 export function WorkoutShare() {
   const id = Number(useParams().id);
+  const shareId = useSearchParams()[0].get('share');
+  return shareId ? <SharedRide shareId={shareId} /> : <OwnRide id={id} />;
+}
+
+function OwnRide({ id }: { id: number }) {
   const workout = api.useGetWorkoutQuery({ params: { id } });
   const streams = api.useWorkoutStreamsQuery({ params: { id }, query: { points: 4000 } });
   return (
@@ -240,7 +294,25 @@ export function WorkoutShare() {
         <>
           <h1>{detail.name}</h1>
           <Loaded query={streams}>
-            {(data) => <Ride workout={detail} streams={data.streams} />}
+            {(data) => <Ride workout={detail} streams={data.streams} visitor={false} />}
+          </Loaded>
+        </>
+      )}
+    </Loaded>
+  );
+}
+
+function SharedRide({ shareId }: { shareId: string }) {
+  const params = { share_id: shareId };
+  const workout = api.useSharedWorkoutQuery({ params });
+  const streams = api.useSharedWorkoutStreamsQuery({ params, query: { points: 4000 } });
+  return (
+    <Loaded query={workout}>
+      {(detail) => (
+        <>
+          <h1>{detail.name}</h1>
+          <Loaded query={streams}>
+            {(data) => <Ride workout={detail} streams={data.streams} visitor />}
           </Loaded>
         </>
       )}
