@@ -2,9 +2,10 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { devProxy } from '../../scripts/devProxy.ts';
 import { manualsPlugin } from './build/manuals.ts';
+import { seoPlugin } from './build/seo.ts';
 
 export default defineConfig({
-  plugins: [react(), manualsPlugin()],
+  plugins: [react(), manualsPlugin(), seoPlugin()],
   resolve: { conditions: ['@xoss/source'] },
   // Both apps share one origin, so their hashed assets live in separate folders.
   build: { assetsDir: 'assets/site', sourcemap: true },

@@ -91,6 +91,34 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     }
   });
 
+  it('serves robots.txt, a sitemap of the public pages, and the favicon', async () => {
+    const robots = await (await fetch(`${base}/robots.txt`)).text();
+    expect(robots).toContain('Disallow: /dashboard/');
+    expect(robots).toMatch(/^Sitemap: https?:\/\/.+\/sitemap\.xml$/m);
+    const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
+    const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+      (match) => new URL(match[1]!).pathname,
+    );
+    expect(locs).toContain('/product/xossnav');
+    expect(locs).toContain('/download/maps');
+    expect(locs.some((path) => path.startsWith('/dashboard'))).toBe(false);
+    // Every page the sitemap lists renders here.
+    for (const path of locs) {
+      await page.goto(`${base}${path}`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      expect(
+        await page.getByRole('heading', { name: 'This page does not exist.' }).count(),
+        path,
+      ).toBe(0);
+    }
+    const favicon = await fetch(`${base}/favicon.svg`);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get('content-type')).toMatch(/image\/svg\+xml/);
+    await page.goto(`${base}/`);
+    expect(await page.locator('link[rel=icon]').getAttribute('href')).toBe('/favicon.svg');
+    expect(await page.locator('meta[name=description]').getAttribute('content')).toMatch(/XOSS/);
+  });
+
   it('serves every manual it links to', async () => {
     await page.goto(`${base}/product/manuals`);
     const links = await page.locator('a[href^="/manuals/"]').all();
