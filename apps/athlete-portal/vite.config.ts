@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { devProxy } from '../../scripts/devProxy.ts';
+import { precompiledMessagesAlias } from '../../scripts/messagesAlias.ts';
 
 export default defineConfig({
   plugins: [react()],
-  resolve: { conditions: ['@xoss/source'] },
+  resolve: { conditions: ['@xoss/source'], alias: precompiledMessagesAlias },
   // Both apps share one origin, so their hashed assets live in separate folders.
   build: { assetsDir: 'assets/portal', sourcemap: true },
   server: { proxy: devProxy('athlete-portal') },

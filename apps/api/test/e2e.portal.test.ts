@@ -428,6 +428,8 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     page.on('request', onRequest);
     await page.goto(`${base}/dashboard/workouts/list`);
     await page.getByText('31 workouts').waitFor();
+    // Nothing in flight, so no call refreshes the token while it runs out.
+    await page.waitForLoadState('networkidle');
     await page.waitForTimeout(ACCESS_TTL_S * 1000 + 500);
     refreshes.length = 0;
     // The dashboard asks for workouts and devices at once, all with the expired token.

@@ -1,5 +1,4 @@
-import { useEffect, useState } from 'react';
-import { selectPreferences, selectSession } from '@xoss/api-client';
+import { useEffect } from 'react';
 import { Message, useT } from '@xoss/i18n/react';
 import {
   CookieNotice,
@@ -9,10 +8,9 @@ import {
   RouteProgress,
   type RenderLink,
 } from '@xoss/ui-kit';
-import { useSelector } from 'react-redux';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
-import { client } from './client.ts';
 import { helpBubbleVisibleOn, setChatVisible } from './helpWidget.ts';
+import { logOut, setCookieConsent, setSiteLanguage, useSite } from './siteState.ts';
 
 /** The portal's prefixes (architecture.md, "One origin"): links there load its app. */
 const portalPath = /^\/(dashboard|upload|developer)(\/|$)/;
@@ -36,21 +34,14 @@ export const renderLink: RenderLink = ({ href, current, children, onClick }) =>
  */
 export function Layout() {
   const t = useT();
-  const session = useSelector(selectSession);
-  const { language } = useSelector(selectPreferences);
+  const site = useSite();
   const navigation = useNavigation();
   const location = useLocation();
-  const [consent, setConsent] = useState(() => client.session.cookieConsent());
 
   useEffect(() => {
     document.title = t('app.title');
   }, [location.pathname, t]);
   useEffect(() => setChatVisible(helpBubbleVisibleOn(location.pathname)), [location.pathname]);
-
-  const answer = (choice: 'accepted' | 'declined') => {
-    client.session.setCookieConsent(choice);
-    setConsent(choice);
-  };
 
   return (
     <div className="xoss-root site">
@@ -59,23 +50,21 @@ export function Layout() {
       </a>
       <RouteProgress active={navigation.state !== 'idle'} />
       <Navbar
-        loggedIn={session.loggedIn}
-        userName={session.user?.name}
+        loggedIn={site.loggedIn}
+        userName={site.userName}
         currentPath={location.pathname}
         renderLink={renderLink}
-        onLogOut={() => void client.logOut()}
-        languageMenu={
-          <LanguageMenu value={language} onChange={(next) => client.setLanguage(next)} />
-        }
+        onLogOut={() => void logOut()}
+        languageMenu={<LanguageMenu value={site.language} onChange={setSiteLanguage} />}
       />
       <main id="main" className="site__main">
         <Outlet />
       </main>
       <Footer />
-      {consent ? null : (
+      {site.cookieConsent ? null : (
         <CookieNotice
-          onAccept={() => answer('accepted')}
-          onDecline={() => answer('declined')}
+          onAccept={() => setCookieConsent('accepted')}
+          onDecline={() => setCookieConsent('declined')}
           policyHref="/copyright/cookies"
         />
       )}

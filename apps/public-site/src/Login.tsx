@@ -1,8 +1,19 @@
 import { useId, useState, type FormEvent } from 'react';
-import { returnPathAfterLogin } from '@xoss/api-client';
+import { guardNavigation, returnPathAfterLogin } from '@xoss/api-client';
 import { Message, useT } from '@xoss/i18n/react';
-import { useLocation } from 'react-router';
+import { redirect, useLocation, type LoaderFunctionArgs } from 'react-router';
 import { client } from './client.ts';
+
+/** Spec 4: a signed-in rider going to a white-listed page (login) goes home instead. */
+export function loginGuard({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const decision = guardNavigation({
+    to: `${url.pathname}${url.search}`,
+    from: null,
+    loggedIn: client.session.isLoggedIn(),
+  });
+  return decision.action === 'redirect' ? redirect(decision.to) : null;
+}
 
 /** Where a finished login goes; the portal is another app, so a full page load. */
 export const afterLogin = { go: (path: string) => window.location.replace(path) };

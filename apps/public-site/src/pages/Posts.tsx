@@ -3,8 +3,8 @@ import { selectSession, type ApiFailure } from '@xoss/api-client';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { EmptyState, Loading } from '@xoss/ui-kit';
-import { useSelector } from 'react-redux';
-import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Provider, useSelector } from 'react-redux';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { client } from '../client.ts';
 
 const { api } = client;
@@ -36,7 +36,7 @@ function LogInToAct({ message }: { message: MessageId }) {
 }
 
 /** `/post/content`: the articles, newest first, a page at a time. */
-export function PostList() {
+function PostList() {
   const t = useT();
   const locale = useLocale();
   const { loggedIn } = useSelector(selectSession);
@@ -109,7 +109,7 @@ export function PostList() {
 }
 
 /** `/post/content/{article}`: the article, its likes and comments; signed-in riders act. */
-export function PostPage() {
+function PostPage() {
   const { article } = useParams();
   const id = articleIdOf(article);
   if (id === null)
@@ -233,7 +233,7 @@ function Post({ id }: { id: number }) {
 }
 
 /** `/post/create`: a signed-in rider writes an article; 'Submit Succeeded' or 'Submit Failed'. */
-export function PostCreate() {
+function PostCreate() {
   const t = useT();
   const { loggedIn } = useSelector(selectSession);
   const locale = useLocale();
@@ -298,8 +298,27 @@ export function PostCreate() {
   );
 }
 
-/** Spec 2's `like` and `comment` children lead to the article they act on. */
-export function ToArticle({ hash = '' }: { hash?: string }) {
-  const { article } = useParams();
-  return <Navigate to={`/post/content/${article ?? ''}${hash}`} replace />;
+/** The article pages carry the API client's store: they load with it, not with the site. */
+export function PostListRoute() {
+  return (
+    <Provider store={client.store}>
+      <PostList />
+    </Provider>
+  );
+}
+
+export function PostPageRoute() {
+  return (
+    <Provider store={client.store}>
+      <PostPage />
+    </Provider>
+  );
+}
+
+export function PostCreateRoute() {
+  return (
+    <Provider store={client.store}>
+      <PostCreate />
+    </Provider>
+  );
 }

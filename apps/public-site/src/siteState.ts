@@ -1,0 +1,74 @@
+import { useSyncExternalStore } from 'react';
+import { SessionStore, type CookieConsent } from '@xoss/api-client';
+import { normalizeLanguage } from '@xoss/i18n';
+
+/**
+ * What the site's frame renders from the stored session (the portal's too: one origin):
+ * signed in or not, the rider's name, language, cookie answer. Light on purpose: the API
+ * client (RTK Query, the contract's schemas) loads only with the pages that call the API.
+ */
+export interface SiteState {
+  readonly loggedIn: boolean;
+  readonly userName: string | undefined;
+  readonly language: string;
+  readonly cookieConsent: CookieConsent | undefined;
+}
+
+export const siteSession = new SessionStore({ local: localStorage, session: sessionStorage });
+
+const read = (): SiteState => ({
+  loggedIn: siteSession.isLoggedIn(),
+  userName: siteSession.user()?.name,
+  language: siteSession.language(),
+  cookieConsent: siteSession.cookieConsent(),
+});
+
+let state = read();
+const listeners = new Set<() => void>();
+
+/** Re-reads storage and re-renders what changed (after login, logout, a choice). */
+export function refreshSite(): void {
+  const next = read();
+  if (
+    next.loggedIn === state.loggedIn &&
+    next.userName === state.userName &&
+    next.language === state.language &&
+    next.cookieConsent === state.cookieConsent
+  )
+    return;
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  // Another tab signed in or out, or changed the language.
+  const onStorage = () => refreshSite();
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+};
+
+export function useSite(): SiteState {
+  return useSyncExternalStore(subscribe, () => state);
+}
+
+/** Spec 4: the language is checked against the supported ones, else English. */
+export function setSiteLanguage(language: string): void {
+  siteSession.setLanguage(normalizeLanguage(language));
+  refreshSite();
+}
+
+export function setCookieConsent(consent: CookieConsent): void {
+  siteSession.setCookieConsent(consent);
+  refreshSite();
+}
+
+/** Logs out through the API client, loaded for the occasion. */
+export async function logOut(): Promise<void> {
+  const { client } = await import('./client.ts');
+  await client.logOut();
+  refreshSite();
+}
