@@ -18,8 +18,12 @@ describe('the reverse-proxy example', () => {
       const body = block.slice(0, block.indexOf('  }'));
       if (route.owner === 'api') expect(body).toContain('proxy_pass http://xoss_api;');
       else if (route.owner === 'storybook') expect(body).toContain('/storybook/index.html');
+      // The site: the prerendered page of the path, else its shell.
+      else if (route.owner === 'public-site')
+        expect(body).toContain('/public-site$uri/index.html /public-site/shell.html;');
       else expect(body).toContain(`/${route.owner}/index.html`);
     }
+    expect(config).toContain('try_files /public-site/index.html =404;');
     expect(config).toContain('server 10.0.0.12:8080;');
     // The same segment rule as the server: look-alike prefixes stay with the public site.
     expect(ownerOfPath('/dashboards')).toBe('public-site');

@@ -34,6 +34,8 @@ export function nginxConfig({ api, staticRoot }: ProxyUpstreams): string {
     '    try_files $uri =404;',
     '  }',
   );
+  // The home page is the site's prerendered index.
+  lines.push('  location = / {', '    try_files /public-site/index.html =404;', '  }');
   // Prefixes match on a segment boundary, as in the contract's `ownerOfPath`.
   for (const route of originRoutes) {
     const location = route.prefix === '/' ? 'location /' : `location ~ ^${route.prefix}(/|$)`;
@@ -52,6 +54,13 @@ export function nginxConfig({ api, staticRoot }: ProxyUpstreams): string {
       );
     } else if (route.owner === 'storybook') {
       lines.push(`  ${location} {`, '    try_files $uri $uri/ /storybook/index.html;', '  }');
+    } else if (route.owner === 'public-site') {
+      lines.push(
+        `  ${location} {`,
+        '    # public-site: its files, else the prerendered page, else its shell (the router shows it)',
+        '    try_files $uri /public-site$uri/index.html /public-site/shell.html;',
+        '  }',
+      );
     } else {
       lines.push(
         `  ${location} {`,

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { LocalBlobStore } from './blobStore.ts';
 import { configFromEnv } from './config.ts';
 import { openDatabase, type Database } from './db/db.ts';
-import { buildServer } from './server.ts';
+import { buildServer, prerenderedPage } from './server.ts';
 import { AnalysisPool } from './workouts/pool.ts';
 
 describe('API server', () => {
@@ -102,5 +102,29 @@ describe('API server', () => {
     expect(plain.headers.get('cache-control')).not.toContain('immutable');
     const api = await fetch(`${base}/api/health`);
     expect(api.headers.get('content-security-policy')).toBeNull();
+  });
+});
+
+describe('prerendered site pages', () => {
+  it("finds a path's prerendered file, and nothing outside plain path segments", () => {
+    const root = mkdtempSync(join(tmpdir(), 'xoss-prerendered-'));
+    mkdirSync(join(root, 'product', 'xossnav'), { recursive: true });
+    writeFileSync(join(root, 'product', 'xossnav', 'index.html'), '<p>NAV</p>');
+    writeFileSync(join(root, 'index.html'), '<p>home</p>');
+    try {
+      expect(prerenderedPage(root, '/')).toBe('index.html');
+      expect(prerenderedPage(root, '/product/xossnav')).toBe('product/xossnav/index.html');
+      expect(prerenderedPage(root, '/product/xossnav/?ref=ad')).toBe('product/xossnav/index.html');
+      expect(prerenderedPage(root, '/product/xossG')).toBeUndefined();
+      for (const hostile of [
+        '/../etc/passwd',
+        '/product/..',
+        '/product/%2e%2e/x',
+        '/product/x.html',
+      ])
+        expect(prerenderedPage(root, hostile), hostile).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

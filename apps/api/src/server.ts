@@ -44,6 +44,19 @@ function existing(path: string | undefined): string | undefined {
   return path !== undefined && existsSync(join(path, 'index.html')) ? path : undefined;
 }
 
+/**
+ * The prerendered file of a site path (`/product/xossnav` -> `product/xossnav/index.html`),
+ * when the build wrote one; plain segments only, so no path leaves the site's folder.
+ */
+export function prerenderedPage(root: string, url: string): string | undefined {
+  const pathname = url.split(/[?#]/)[0] ?? '';
+  const segments = pathname.split('/').filter(Boolean);
+  if (segments.length === 0) return 'index.html';
+  if (!segments.every((segment) => /^[A-Za-z0-9_-]+$/.test(segment))) return undefined;
+  const file = `${segments.join('/')}/index.html`;
+  return existsSync(join(root, file)) ? file : undefined;
+}
+
 // Fastify's own client errors, mapped to the API's codes.
 const fastifyErrors: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [ErrorCode.ValidationFailed, 'The body is not valid JSON'],
@@ -207,6 +220,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         ErrorCode.NotFound,
         `No route for ${request.method} ${request.url.split('?')[0]}`,
       );
+    }
+    if (root === site) {
+      // The site's prerendered pages (`<path>/index.html`), else its empty shell.
+      const page = prerenderedPage(site, request.url);
+      if (page) return reply.type('text/html').sendFile(page, site);
+      if (existsSync(join(site, 'shell.html')))
+        return reply.type('text/html').sendFile('shell.html', site);
     }
     return reply.type('text/html').sendFile('index.html', root);
   });

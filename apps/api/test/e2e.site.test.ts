@@ -43,7 +43,10 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+      if (
+        message.type() === 'error' &&
+        /Content Security Policy|Refused to|hydrat|did not match/i.test(message.text())
+      )
         problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
@@ -89,6 +92,30 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
       if (landsOn) expect(new URL(page.url()).pathname, path).toBe(landsOn);
       expect(await page.title(), path).toBe('XOSS — GPS bike computers and sensors');
     }
+  });
+
+  it('serves product pages as prerendered HTML that paints before scripts, then hydrates', async () => {
+    for (const [path, text] of [
+      ['/', 'Buy Now'],
+      ['/product/xossnav', '33+ hours'],
+      ['/product/xossg2', '28 hours'],
+      ['/product/manuals', 'xossSprint-pt.pdf'],
+      ['/copyright/policy', 'What we collect'],
+    ] as const) {
+      const html = await (await fetch(`${base}${path}`)).text();
+      expect(html, path).toContain(`data-prerendered="${path}"`);
+      expect(html, path).toContain(text);
+    }
+    // A page the browser renders gets the empty shell, not the home page's HTML.
+    const shell = await (await fetch(`${base}/download/maps`)).text();
+    expect(shell).toContain('<div id="root"></div>');
+    // Hydrated: the prerendered page reacts (the language menu works), without mismatches.
+    await page.goto(`${base}/product/xossG`);
+    await page.getByRole('heading', { name: 'XOSS G', level: 1 }).waitFor();
+    await page.getByLabel('Language').selectOption('zh-TW');
+    await page.getByRole('table', { name: 'G 規格' }).waitFor();
+    await page.getByLabel('語言').selectOption('en-US');
+    await page.getByRole('table', { name: 'G specifications' }).waitFor();
   });
 
   it('serves robots.txt, a sitemap of the public pages, and the favicon', async () => {

@@ -61,7 +61,7 @@ export function Layout() {
         <Outlet />
       </main>
       <Footer />
-      {site.cookieConsent ? null : (
+      {site.cookieConsent !== undefined ? null : (
         <CookieNotice
           onAccept={() => setCookieConsent('accepted')}
           onDecline={() => setCookieConsent('declined')}

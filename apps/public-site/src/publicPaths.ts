@@ -26,3 +26,8 @@ export const publicPaths: readonly string[] = [
 
 /** The paths that belong to the signed-in area or the API: never indexed. */
 export const privatePrefixes = ['/dashboard', '/upload', '/developer', '/api'] as const;
+
+/** Public pages without API data: written to static HTML at build time (see prerender.tsx). */
+export const prerenderPaths: readonly string[] = publicPaths
+  .filter((path) => !path.startsWith('/download/') || path === '/download/gpxHow')
+  .filter((path) => !path.startsWith('/post/') && path !== '/login');

@@ -2,6 +2,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import { Layout } from './Layout.tsx';
 import { LegalPage } from './pages/Legal.tsx';
 import { NotFound } from './pages/NotFound.tsx';
+import { GpxHow } from './pages/Steps.tsx';
 import { ToArticle } from './pages/ToArticle.tsx';
 import { AppDownload, Contact, Home, Manuals, ProductPage } from './pages/Products.tsx';
 
@@ -34,10 +35,7 @@ export const routes: RouteObject[] = [
       { path: 'download', element: <Navigate to="/download/globalMaps" replace /> },
       { path: 'download/globalMaps', lazy: maps('GlobalMaps', 'SPRINT') },
       { path: 'download/globalMapsRegion', lazy: maps('GlobalMapsRegion', 'SPRINT') },
-      {
-        path: 'download/gpxHow',
-        lazy: () => import('./pages/Maps.tsx').then(({ GpxHow }) => ({ Component: GpxHow })),
-      },
+      { path: 'download/gpxHow', element: <GpxHow /> },
       { path: 'download/maps', lazy: maps('NavMaps', 'NAV+') },
       { path: 'post', element: <Navigate to="/post/content" replace /> },
       { path: 'post/content', lazy: posts('PostListRoute') },

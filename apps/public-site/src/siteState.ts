@@ -11,10 +11,33 @@ export interface SiteState {
   readonly loggedIn: boolean;
   readonly userName: string | undefined;
   readonly language: string;
-  readonly cookieConsent: CookieConsent | undefined;
+  /** `unknown` while prerendering and hydrating: the notice waits for the browser. */
+  readonly cookieConsent: CookieConsent | 'unknown' | undefined;
 }
 
-export const siteSession = new SessionStore({ local: localStorage, session: sessionStorage });
+/** What a prerendered page shows, and what hydration starts from (no storage on a server). */
+const prerendered: SiteState = {
+  loggedIn: false,
+  userName: undefined,
+  language: 'en-US',
+  cookieConsent: 'unknown',
+};
+
+const inBrowser = typeof window !== 'undefined' && typeof localStorage !== 'undefined';
+
+/** In memory where there is no browser storage (prerendering). */
+function memoryStorage() {
+  const items = new Map<string, string>();
+  return {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+    removeItem: (key: string) => void items.delete(key),
+  };
+}
+
+export const siteSession = inBrowser
+  ? new SessionStore({ local: localStorage, session: sessionStorage })
+  : new SessionStore({ local: memoryStorage() });
 
 const read = (): SiteState => ({
   loggedIn: siteSession.isLoggedIn(),
@@ -23,7 +46,7 @@ const read = (): SiteState => ({
   cookieConsent: siteSession.cookieConsent(),
 });
 
-let state = read();
+let state = inBrowser ? read() : prerendered;
 const listeners = new Set<() => void>();
 
 /** Re-reads storage and re-renders what changed (after login, logout, a choice). */
@@ -51,8 +74,13 @@ const subscribe = (listener: () => void) => {
   };
 };
 
+/** The stored state; a prerendered page hydrates from `prerendered`, then updates. */
 export function useSite(): SiteState {
-  return useSyncExternalStore(subscribe, () => state);
+  return useSyncExternalStore(
+    subscribe,
+    () => state,
+    () => prerendered,
+  );
 }
 
 /** Spec 4: the language is checked against the supported ones, else English. */

@@ -15,6 +15,11 @@ export interface XossIntlProviderProps {
   readonly language: string;
   /** Messages already loaded (prerendering, tests): no loading state at all. */
   readonly messages?: CompiledMessages;
+  /**
+   * Messages of `language` already loaded, to start from without a loading state (hydrating
+   * a prerendered page); unlike `messages`, a later language change still loads its own.
+   */
+  readonly initialMessages?: CompiledMessages;
   /** Shown until the first language has loaded. */
   readonly fallback?: ReactNode;
   readonly children: ReactNode;
@@ -27,13 +32,17 @@ export interface XossIntlProviderProps {
 export function XossIntlProvider({
   language,
   messages: given,
+  initialMessages,
   fallback = null,
   children,
 }: XossIntlProviderProps) {
   const locale = localeFor(language);
   // Starts from the given messages, so a later switch to loading keeps them until ready.
   const [loaded, setLoaded] = useState<{ locale: Locale; messages: CompiledMessages } | null>(
-    given ? { locale, messages: given } : null,
+    () => {
+      const first = given ?? initialMessages;
+      return first ? { locale, messages: first } : null;
+    },
   );
   useEffect(() => {
     if (given) return;

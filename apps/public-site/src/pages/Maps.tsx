@@ -4,6 +4,7 @@ import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { DownloadTable, EmptyState, RegionPicker, type MapRegion } from '@xoss/ui-kit';
 import { Link, useLoaderData } from 'react-router';
+import { Steps } from './Steps.tsx';
 import { client } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 
@@ -29,29 +30,6 @@ function useBytes() {
           unit: 'megabyte',
           maximumFractionDigits: 0,
         }).format(bytes / 1e6);
-}
-
-function Steps({
-  title,
-  steps,
-  main = false,
-}: {
-  title: MessageId;
-  steps: readonly MessageId[];
-  /** The page's own subject: its heading is the page's h1. */
-  main?: boolean;
-}) {
-  const t = useT();
-  return (
-    <section className="site__steps" aria-label={t(title)}>
-      {main ? <h1>{t(title)}</h1> : <h2>{t(title)}</h2>}
-      <ol>
-        {steps.map((step) => (
-          <li key={step}>{t(step)}</li>
-        ))}
-      </ol>
-    </section>
-  );
 }
 
 const sprintSteps: readonly MessageId[] = [
@@ -224,30 +202,6 @@ export function NavMaps() {
         title="download.mac"
         steps={['download.mac.step1', 'download.mac.step2', 'download.mac.step3']}
       />
-    </>
-  );
-}
-
-/** `/download/gpxHow`: from a GPX file to navigation on the device. */
-export function GpxHow() {
-  return (
-    <>
-      <Steps
-        main
-        title="download.gpxHow.title"
-        steps={[
-          'download.gpx.step1',
-          'download.gpx.step2',
-          'download.gpx.step3',
-          'download.gpx.step4',
-        ]}
-      />
-      <p>
-        {/* The upload page belongs to the portal: a full page load. */}
-        <a className="xoss-button" data-variant="primary" href="/upload/gpxFile">
-          <Message id="download.gpx.upload" />
-        </a>
-      </p>
     </>
   );
 }
