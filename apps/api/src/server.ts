@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, openApiDocument, ownerOfPath } from '@xoss/api-contract';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
@@ -131,6 +132,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     maxAge: 600,
   });
   await app.register(fastifyMultipart, { throwFileSizeLimit: true });
+  // Pages, scripts, styles and JSON travel compressed (brotli, else gzip); files already
+  // compressed (FIT, map packages, PDF, images) go as they are.
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    customTypes: /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/,
+  });
 
   const pageHeaders = staticHeaders(config.tileOrigins);
   app.addHook('onSend', async (request, reply) => {

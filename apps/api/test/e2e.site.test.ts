@@ -106,6 +106,15 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
       expect(html, path).toContain(`data-prerendered="${path}"`);
       expect(html, path).toContain(text);
     }
+    // Scripts travel compressed; a manual (already compressed) as it is.
+    const home = await fetch(`${base}/`);
+    const script = /src="(\/assets\/site\/[^"]+\.js)"/.exec(await home.text())![1]!;
+    const js = await fetch(`${base}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(js.headers.get('content-encoding')).toBe('gzip');
+    const pdf = await fetch(`${base}/manuals/xossnav-en.pdf`, {
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(pdf.headers.get('content-encoding')).toBeNull();
     // A page the browser renders gets the empty shell, not the home page's HTML.
     const shell = await (await fetch(`${base}/download/maps`)).text();
     expect(shell).toContain('<div id="root"></div>');

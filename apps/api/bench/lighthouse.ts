@@ -1,0 +1,90 @@
+/// <reference types="node" />
+// `pnpm bench`, the visitor site through Lighthouse (mobile preset, simulated throttling) in
+// Debian's Chromium: performance, accessibility, best practices and SEO for the home page
+// and a product page, and the home page's JavaScript in gzip bytes, against issue 11's
+// targets (accessibility, best practices, SEO 100; performance >= 95; script < 100 kB).
+// Served by the real server (production headers) on loopback.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { createApp } from '../src/app.ts';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const siteDist = join(repo, 'apps', 'public-site', 'dist');
+const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
+if (!existsSync(join(siteDist, 'index.html')))
+  throw new Error('apps/public-site/dist is missing: run `pnpm build` first');
+
+const dir = mkdtempSync(join(tmpdir(), 'xoss-lighthouse-'));
+const { server } = await createApp({
+  dataDir: dir,
+  logger: false,
+  staticRoots: { publicSite: siteDist, athletePortal: portalDist },
+});
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
+});
+try {
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  const base = `http://127.0.0.1:${address.port}`;
+
+  // The home page's scripts as a visitor's first load fetches them (entry and preloads).
+  const html = await (await fetch(`${base}/`)).text();
+  const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/site\/[^"]+\.js)"/g)].map(
+    (match) => match[1]!,
+  );
+  let scriptGzip = 0;
+  for (const script of new Set(scripts))
+    scriptGzip += gzipSync(
+      Buffer.from(await (await fetch(`${base}${script}`)).arrayBuffer()),
+    ).byteLength;
+
+  const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+  const rows: string[] = [];
+  for (const [name, path] of [
+    ['home', '/'],
+    ['product (NAV)', '/product/xossnav'],
+  ] as const) {
+    const result = await lighthouse(`${base}${path}`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...categories],
+    });
+    if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
+    const scores = categories.map((category) =>
+      Math.round((result.lhr.categories[category]?.score ?? 0) * 100),
+    );
+    const met =
+      scores[0]! >= 95 && scores[1] === 100 && scores[2] === 100 && scores[3] === 100
+        ? 'met'
+        : 'MISSED';
+    rows.push(`| ${name} | ${scores.join(' | ')} | ${met} |`);
+  }
+  console.log('\nLighthouse, mobile preset, visitor site on loopback\n');
+  console.log('| page | performance | accessibility | best practices | SEO | targets |');
+  console.log('| --- | ---: | ---: | ---: | ---: | --- |');
+  for (const row of rows) console.log(row);
+  const kb = scriptGzip / 1024;
+  console.log(
+    `\nHome page JavaScript: ${kb.toFixed(1)} kB gzip (target < 100 kB: ${(kb / 100).toFixed(2)}x, ${kb < 100 ? 'met' : 'MISSED'})`,
+  );
+} finally {
+  chrome.kill();
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+}
