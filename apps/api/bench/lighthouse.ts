@@ -4,27 +4,12 @@
 // and a product page, and the home page's JavaScript in gzip bytes, against issue 11's
 // targets (accessibility, best practices, SEO 100; performance >= 95; script < 100 kB).
 // Served by the real server (production headers) on loopback.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { createApp } from '../src/app.ts';
+import { startProduct } from '../test/product.ts';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const siteDist = join(repo, 'apps', 'public-site', 'dist');
-const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
-if (!existsSync(join(siteDist, 'index.html')))
-  throw new Error('apps/public-site/dist is missing: run `pnpm build` first');
-
-const dir = mkdtempSync(join(tmpdir(), 'xoss-lighthouse-'));
-const { server } = await createApp({
-  dataDir: dir,
-  logger: false,
-  staticRoots: { publicSite: siteDist, athletePortal: portalDist },
-});
+const product = await startProduct({ demo: false });
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
   chromeFlags: [
@@ -37,10 +22,7 @@ const chrome = await chromeLauncher.launch({
   ],
 });
 try {
-  await server.listen({ port: 0, host: '127.0.0.1' });
-  const address = server.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  const base = `http://127.0.0.1:${address.port}`;
+  const { base } = product;
 
   // The home page's scripts as a visitor's first load fetches them (entry and preloads).
   const html = await (await fetch(`${base}/`)).text();
@@ -85,6 +67,5 @@ try {
   );
 } finally {
   chrome.kill();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await product.close();
 }

@@ -4,37 +4,15 @@
 // loading, and the time from releasing a zoom drag to the zoomed charts and statistics painted.
 // Five cold loads each; medians and worst cases printed against the targets of issue 12
 // (drawn < 1500 ms, no task > 200 ms, zoom < 100 ms).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { createApp } from '../src/app.ts';
 import { DEMO_USER } from '../src/seed.ts';
+import { launchChromium, startProduct } from '../test/product.ts';
 
 const RUNS = 5;
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
-const siteDist = join(repo, 'apps', 'public-site', 'dist');
-if (!existsSync(join(portalDist, 'index.html')))
-  throw new Error('apps/athlete-portal/dist is missing: run `pnpm build` first');
 
-const dir = mkdtempSync(join(tmpdir(), 'xoss-portal-bench-'));
-const { server } = await createApp({
-  dataDir: dir,
-  demo: true,
-  logger: false,
-  staticRoots: { athletePortal: portalDist, publicSite: siteDist },
-});
-const browser = await chromium.launch({
-  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox'],
-});
+const product = await startProduct();
+const browser = await launchChromium();
 try {
-  await server.listen({ port: 0, host: '127.0.0.1' });
-  const address = server.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  const base = `http://127.0.0.1:${address.port}`;
+  const { base } = product;
   const login = (await (
     await fetch(`${base}/api/v1/jwt-token/`, {
       method: 'POST',
@@ -121,6 +99,5 @@ try {
   row('zoom: release to painted range', zooms, 100);
 } finally {
   await browser.close();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await product.close();
 }

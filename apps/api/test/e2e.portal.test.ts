@@ -1,15 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
 import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.ts';
 import { configFromEnv } from '../src/config.ts';
 import { DEMO_USER } from '../src/seed.ts';
+import { launchChromium, startProduct, type RunningProduct } from './product.ts';
 
 // The portal as a rider meets it: the built apps served by the real API on the embedded
 // database with the demo data, driven in Debian's Chromium with the production CSP
@@ -18,13 +13,8 @@ import { DEMO_USER } from '../src/seed.ts';
 
 const ACCESS_TTL_S = 4;
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
-const siteDist = join(repo, 'apps', 'public-site', 'dist');
-
 describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_000 }, () => {
-  let dir: string;
-  let server: FastifyInstance;
+  let product: RunningProduct;
   let browser: Browser;
   let page: Page;
   let base: string;
@@ -32,24 +22,9 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(join(portalDist, 'index.html')))
-      throw new Error('apps/athlete-portal/dist is missing: run `pnpm build` (pnpm test does)');
-    dir = mkdtempSync(join(tmpdir(), 'xoss-e2e-'));
-    ({ server } = await createApp({
-      dataDir: dir,
-      demo: true,
-      logger: false,
-      config: { ...configFromEnv({}), accessTtlS: ACCESS_TTL_S },
-      staticRoots: { athletePortal: portalDist, publicSite: siteDist },
-    }));
-    await server.listen({ port: 0, host: '127.0.0.1' });
-    const address = server.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    base = `http://127.0.0.1:${address.port}`;
-    browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox'],
-    });
+    product = await startProduct({ config: { ...configFromEnv({}), accessTtlS: ACCESS_TTL_S } });
+    base = product.base;
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Runs in the page (a string: this package has no DOM types).
     await page.addInitScript({
@@ -67,8 +42,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
 
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await product?.close();
   });
 
   const cspReports = () => page.evaluate<string[]>('window.__csp ?? []');

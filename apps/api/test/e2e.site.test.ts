@@ -1,46 +1,22 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app.ts';
 import { DEMO_USER } from '../src/seed.ts';
+import { launchChromium, startProduct, type RunningProduct } from './product.ts';
 
 // The visitor site as served by the real server (built apps, demo data, production CSP),
 // driven in Debian's Chromium. `pnpm test` builds the apps first.
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
-const siteDist = join(repo, 'apps', 'public-site', 'dist');
-
 describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }, () => {
-  let dir: string;
-  let server: FastifyInstance;
+  let product: RunningProduct;
   let browser: Browser;
   let page: Page;
   let base: string;
   const problems: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(join(siteDist, 'index.html')))
-      throw new Error('apps/public-site/dist is missing: run `pnpm build` (pnpm test does)');
-    dir = mkdtempSync(join(tmpdir(), 'xoss-e2e-site-'));
-    ({ server } = await createApp({
-      dataDir: dir,
-      demo: true,
-      logger: false,
-      staticRoots: { athletePortal: portalDist, publicSite: siteDist },
-    }));
-    await server.listen({ port: 0, host: '127.0.0.1' });
-    const address = server.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    base = `http://127.0.0.1:${address.port}`;
-    browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox'],
-    });
+    product = await startProduct();
+    base = product.base;
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('console', (message) => {
       if (
@@ -54,8 +30,7 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
 
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await product?.close();
   });
 
   it('renders every visitor route, and the redirects hold', async () => {

@@ -1,0 +1,58 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser } from 'playwright-core';
+import { createApp } from '../src/app.ts';
+import type { ApiConfig } from '../src/config.ts';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
+export const siteDist = join(repo, 'apps', 'public-site', 'dist');
+
+/** The whole product as `pnpm start` serves it, on a loopback port, with its own data. */
+export interface RunningProduct {
+  readonly server: FastifyInstance;
+  readonly base: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real server with both built apps (`pnpm build` first; `pnpm test` does), on the
+ * embedded database in a fresh folder, with the demo data unless told otherwise.
+ */
+export async function startProduct(
+  options: { demo?: boolean; config?: ApiConfig } = {},
+): Promise<RunningProduct> {
+  for (const dist of [portalDist, siteDist])
+    if (!existsSync(join(dist, 'index.html')))
+      throw new Error(`${dist} is missing: run \`pnpm build\` (pnpm test does)`);
+  const dir = mkdtempSync(join(tmpdir(), 'xoss-product-'));
+  const { server } = await createApp({
+    dataDir: dir,
+    demo: options.demo ?? true,
+    logger: false,
+    ...(options.config ? { config: options.config } : {}),
+    staticRoots: { athletePortal: portalDist, publicSite: siteDist },
+  });
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return {
+    server,
+    base: `http://127.0.0.1:${address.port}`,
+    async close() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium (CHROME_PATH to use another), headless, through playwright-core. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
+}
