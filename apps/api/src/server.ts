@@ -223,7 +223,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.setNotFoundHandler((request, reply) => {
     const owner = ownerOfPath(request.url);
     const root = owner === 'athlete-portal' ? portal : owner === 'public-site' ? site : undefined;
-    if (owner === 'api' || root === undefined || request.method !== 'GET') {
+    // A missing hashed file is a 404, never a page (a stale tab asks for an old chunk).
+    const missingAsset = /^\/(storybook\/)?assets\//.test(request.url);
+    if (owner === 'api' || root === undefined || request.method !== 'GET' || missingAsset) {
       return sendError(
         reply,
         ErrorCode.NotFound,

@@ -90,6 +90,8 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
       headers: { 'accept-encoding': 'br, gzip' },
     });
     expect(pdf.headers.get('content-encoding')).toBeNull();
+    // A missing hashed file is a 404, not a page.
+    expect((await fetch(`${base}/assets/site/gone-1234.js`)).status).toBe(404);
     // A page the browser renders gets the empty shell, not the home page's HTML.
     const shell = await (await fetch(`${base}/download/maps`)).text();
     expect(shell).toContain('<div id="root"></div>');
