@@ -23,7 +23,10 @@ describe('the reverse-proxy example', () => {
         expect(body).toContain('/public-site$uri/index.html /public-site/shell.html;');
       else expect(body).toContain(`/${route.owner}/index.html`);
     }
-    expect(config).toContain('try_files /public-site/index.html =404;');
+    expect(config).toContain(
+      'try_files /public-site/index.$site_lang.html /public-site/index.html =404;',
+    );
+    expect(config).toContain('map $arg_lang $site_lang {');
     expect(config).toContain('server 10.0.0.12:8080;');
     // The same segment rule as the server: look-alike prefixes stay with the public site.
     expect(ownerOfPath('/dashboards')).toBe('public-site');

@@ -14,6 +14,12 @@ export interface ProxyUpstreams {
  */
 export function nginxConfig({ api, staticRoot }: ProxyUpstreams): string {
   const lines = [
+    // Only a language tag may pick a page's translated copy (no path ever comes from a query).
+    'map $arg_lang $site_lang {',
+    '  "~^[A-Za-z]{2}(-[A-Za-z]{2})?$" $arg_lang;',
+    '  default "none";',
+    '}',
+    '',
     'upstream xoss_api {',
     ...api.map((server) => `  server ${server};`),
     '  keepalive 32;',
@@ -34,8 +40,12 @@ export function nginxConfig({ api, staticRoot }: ProxyUpstreams): string {
     '    try_files $uri =404;',
     '  }',
   );
-  // The home page is the site's prerendered index.
-  lines.push('  location = / {', '    try_files /public-site/index.html =404;', '  }');
+  // The home page is the site's prerendered index (in the `?lang=` language when asked).
+  lines.push(
+    '  location = / {',
+    '    try_files /public-site/index.$site_lang.html /public-site/index.html =404;',
+    '  }',
+  );
   // Prefixes match on a segment boundary, as in the contract's `ownerOfPath`.
   for (const route of originRoutes) {
     const location = route.prefix === '/' ? 'location /' : `location ~ ^${route.prefix}(/|$)`;
@@ -58,7 +68,7 @@ export function nginxConfig({ api, staticRoot }: ProxyUpstreams): string {
       lines.push(
         `  ${location} {`,
         '    # public-site: its files, else the prerendered page, else its shell (the router shows it)',
-        '    try_files $uri /public-site$uri/index.html /public-site/shell.html;',
+        '    try_files $uri /public-site$uri/index.$site_lang.html /public-site$uri/index.html /public-site/shell.html;',
         '  }',
       );
     } else {

@@ -111,11 +111,20 @@ describe('prerendered site pages', () => {
     mkdirSync(join(root, 'product', 'xossnav'), { recursive: true });
     writeFileSync(join(root, 'product', 'xossnav', 'index.html'), '<p>NAV</p>');
     writeFileSync(join(root, 'index.html'), '<p>home</p>');
+    writeFileSync(join(root, 'product', 'xossnav', 'index.de.html'), '<p>NAV (de)</p>');
     try {
       expect(prerenderedPage(root, '/')).toBe('index.html');
       expect(prerenderedPage(root, '/product/xossnav')).toBe('product/xossnav/index.html');
       expect(prerenderedPage(root, '/product/xossnav/?ref=ad')).toBe('product/xossnav/index.html');
       expect(prerenderedPage(root, '/product/xossG')).toBeUndefined();
+      expect(prerenderedPage(root, '/product/xossnav?lang=de')).toBe(
+        'product/xossnav/index.de.html',
+      );
+      // No copy in that language, or not a language tag: the default page.
+      expect(prerenderedPage(root, '/product/xossnav?lang=ko')).toBe('product/xossnav/index.html');
+      expect(prerenderedPage(root, '/product/xossnav?lang=../../x')).toBe(
+        'product/xossnav/index.html',
+      );
       for (const hostile of [
         '/../etc/passwd',
         '/product/..',

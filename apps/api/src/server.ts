@@ -46,15 +46,22 @@ function existing(path: string | undefined): string | undefined {
 }
 
 /**
- * The prerendered file of a site path (`/product/xossnav` -> `product/xossnav/index.html`),
- * when the build wrote one; plain segments only, so no path leaves the site's folder.
+ * The prerendered file of a site path (`/product/xossnav` -> `product/xossnav/index.html`,
+ * `?lang=de` -> `index.de.html`), when the build wrote one; plain segments and language tags
+ * only, so no path leaves the site's folder.
  */
 export function prerenderedPage(root: string, url: string): string | undefined {
-  const pathname = url.split(/[?#]/)[0] ?? '';
+  const [pathname = '', query = ''] = url.split('#')[0]!.split('?');
   const segments = pathname.split('/').filter(Boolean);
-  if (segments.length === 0) return 'index.html';
   if (!segments.every((segment) => /^[A-Za-z0-9_-]+$/.test(segment))) return undefined;
-  const file = `${segments.join('/')}/index.html`;
+  const folder = segments.length === 0 ? '' : `${segments.join('/')}/`;
+  // `?lang=de` picks the page's German copy (the hreflang alternates), when there is one.
+  const language = new URLSearchParams(query).get('lang');
+  if (language && /^[A-Za-z]{2}(-[A-Za-z]{2})?$/.test(language)) {
+    const translated = `${folder}index.${language}.html`;
+    if (existsSync(join(root, translated))) return translated;
+  }
+  const file = `${folder}index.html`;
   return existsSync(join(root, file)) ? file : undefined;
 }
 

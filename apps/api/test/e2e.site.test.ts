@@ -95,6 +95,31 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     // A page the browser renders gets the empty shell, not the home page's HTML.
     const shell = await (await fetch(`${base}/download/maps`)).text();
     expect(shell).toContain('<div id="root"></div>');
+    // Every language has its copy, named by the hreflang alternates; `?lang=` serves it.
+    const japanese = await (await fetch(`${base}/product/xossnav?lang=ja`)).text();
+    expect(japanese).toContain('<html lang="ja"');
+    expect(japanese).toContain('33時間以上');
+    const alternates = [...japanese.matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)];
+    expect(alternates.map((match) => match[1])).toEqual([
+      'en-US',
+      'ja',
+      'ko',
+      'de',
+      'it',
+      'pt-BR',
+      'es',
+      'zh-CN',
+      'zh-TW',
+      'x-default',
+    ]);
+    expect(alternates[3]![2]).toMatch(/\/product\/xossnav\?lang=de$/);
+    // The German copy hydrates in German, and the link's language sticks.
+    await page.goto(`${base}/product/xossnav?lang=de`);
+    await page.getByRole('table', { name: 'Technische Daten NAV' }).waitFor();
+    await page.goto(`${base}/product/contact`);
+    await page.getByRole('heading', { name: 'Kontakt', level: 1 }).waitFor();
+    await page.goto(`${base}/product/contact?lang=en-US`);
+    await page.getByRole('heading', { name: 'Contact', level: 1 }).waitFor();
     // Hydrated: the prerendered page reacts (the language menu works), without mismatches.
     await page.goto(`${base}/product/xossG`);
     await page.getByRole('heading', { name: 'XOSS G', level: 1 }).waitFor();

@@ -5,28 +5,51 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { origin } from './seo.ts';
 
 const app = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(app, 'dist');
 const ssr = join(app, 'dist-ssr');
 const shell = readFileSync(join(dist, 'index.html'), 'utf8');
-if (!shell.includes('<div id="root"></div>')) throw new Error('dist/index.html has no empty #root');
+if (!shell.includes('<div id="root"></div>') || !shell.includes('<html lang="en">'))
+  throw new Error('dist/index.html has no empty #root or no <html lang="en">');
 
 const entry = (await import(pathToFileURL(join(ssr, 'prerender.js')).href)) as {
-  renderPage(path: string): Promise<string>;
+  renderPage(path: string, language: string): Promise<string>;
   prerenderPaths: readonly string[];
+  prerenderLanguages: readonly string[];
 };
+const base = origin();
+const DEFAULT = 'en-US';
+/** `?lang=` for every language but the default, whose URL is the plain path. */
+const href = (path: string, language: string) =>
+  language === DEFAULT ? `${base}${path}` : `${base}${path}?lang=${language}`;
 for (const path of entry.prerenderPaths) {
-  const html = await entry.renderPage(path);
-  const page = shell.replace(
-    '<div id="root"></div>',
-    `<div id="root" data-prerendered="${path}">${html}</div>`,
-  );
-  const file = path === '/' ? join(dist, 'index.html') : join(dist, path, 'index.html');
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, page);
+  const alternates = [
+    ...entry.prerenderLanguages.map(
+      (language) =>
+        `<link rel="alternate" hreflang="${language}" href="${href(path, language)}" />`,
+    ),
+    `<link rel="alternate" hreflang="x-default" href="${href(path, DEFAULT)}" />`,
+  ].join('\n    ');
+  for (const language of entry.prerenderLanguages) {
+    const html = await entry.renderPage(path, language);
+    const page = shell
+      .replace('<html lang="en">', `<html lang="${language}">`)
+      .replace('</head>', `  ${alternates}\n  </head>`)
+      .replace(
+        '<div id="root"></div>',
+        `<div id="root" data-prerendered="${path}" data-language="${language}">${html}</div>`,
+      );
+    const name = language === DEFAULT ? 'index.html' : `index.${language}.html`;
+    const file = path === '/' ? join(dist, name) : join(dist, path, name);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, page);
+  }
 }
 // Paths without a file of their own get the empty shell (the browser renders them).
 writeFileSync(join(dist, 'shell.html'), shell);
 rmSync(ssr, { recursive: true, force: true });
-console.log(`prerendered ${entry.prerenderPaths.length} pages`);
+console.log(
+  `prerendered ${entry.prerenderPaths.length} pages in ${entry.prerenderLanguages.length} languages`,
+);

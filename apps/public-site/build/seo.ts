@@ -2,7 +2,7 @@ import type { Plugin } from 'vite';
 import { privatePrefixes, publicPaths } from '../src/publicPaths.ts';
 
 /** The production origin, for absolute URLs in the sitemap (`SITE_ORIGIN` at build time). */
-const origin = () => (process.env.SITE_ORIGIN ?? 'https://www.xoss.co').replace(/\/+$/, '');
+export const origin = () => (process.env.SITE_ORIGIN ?? 'https://www.xoss.co').replace(/\/+$/, '');
 
 export function sitemapXml(base: string, paths: readonly string[] = publicPaths): string {
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');

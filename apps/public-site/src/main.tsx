@@ -8,18 +8,18 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider, createBrowserRouter } from 'react-router';
 import { loadChatWidget } from './helpWidget.ts';
 import { routes } from './routes.tsx';
-import { useSite } from './siteState.ts';
+import { setPrerenderedLanguage, useSite } from './siteState.ts';
 
 const router = createBrowserRouter(routes);
 
 /** The language follows the stored one, so the menu applies it at once. */
-function Root({ english }: { english?: CompiledMessages }) {
+function Root({ initial }: { initial?: CompiledMessages }) {
   const { language } = useSite();
   useEffect(() => {
     document.documentElement.lang = localeFor(language);
   }, [language]);
   return (
-    <XossIntlProvider language={language} {...(english ? { initialMessages: english } : {})}>
+    <XossIntlProvider language={language} {...(initial ? { initialMessages: initial } : {})}>
       <RouterProvider router={router} />
     </XossIntlProvider>
   );
@@ -29,13 +29,15 @@ const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 const path = window.location.pathname.replace(/\/+$/, '') || '/';
 if (container.dataset.prerendered === path) {
-  // A prerendered page: hydrate it from English (what was rendered), then apply the
+  // A prerendered page: hydrate it in the language it was written in, then apply the
   // visitor's stored language and session.
-  void loadMessages('en-US').then((english) =>
+  const language = container.dataset.language ?? 'en-US';
+  setPrerenderedLanguage(language);
+  void loadMessages(language).then((messages) =>
     hydrateRoot(
       container,
       <StrictMode>
-        <Root english={english} />
+        <Root initial={messages} />
       </StrictMode>,
     ),
   );

@@ -1,4 +1,4 @@
-import type { MessageId, MessageValues } from '@xoss/i18n';
+import type { ManualLanguage, MessageId, MessageValues } from '@xoss/i18n';
 import type { DeviceShape } from '@xoss/ui-kit';
 
 /** One row of a specification table: a label and a value, both catalogue messages. */
@@ -91,19 +91,7 @@ export const productBySlug = (slug: string | undefined) =>
   products.find((product) => product.slug === slug);
 
 /** Spec 1: manuals per product in these languages (file names use these codes). */
-export const manualLanguages = [
-  'en',
-  'ja',
-  'de',
-  'es',
-  'fr',
-  'it',
-  'ko',
-  'tw',
-  'cn',
-  'pt',
-] as const;
-export type ManualLanguage = (typeof manualLanguages)[number];
+export { manualLanguages } from '@xoss/i18n';
 
 /** The manual's file on this origin (served by the site's static files). */
 export const manualHref = (slug: Product['slug'], language: ManualLanguage) =>

@@ -16,7 +16,7 @@ export interface SiteState {
 }
 
 /** What a prerendered page shows, and what hydration starts from (no storage on a server). */
-const prerendered: SiteState = {
+let prerendered: SiteState = {
   loggedIn: false,
   userName: undefined,
   language: 'en-US',
@@ -46,7 +46,18 @@ const read = (): SiteState => ({
   cookieConsent: siteSession.cookieConsent(),
 });
 
+// A link with `?lang=` (search engines follow the hreflang alternates) sets the language.
+if (inBrowser) {
+  const requested = new URL(window.location.href).searchParams.get('lang');
+  if (requested) siteSession.setLanguage(normalizeLanguage(requested));
+}
+
 let state = inBrowser ? read() : prerendered;
+
+/** The language a prerendered page was written in: what rendering and hydration start from. */
+export function setPrerenderedLanguage(language: string): void {
+  prerendered = { ...prerendered, language: normalizeLanguage(language) };
+}
 const listeners = new Set<() => void>();
 
 /** Re-reads storage and re-renders what changed (after login, logout, a choice). */
