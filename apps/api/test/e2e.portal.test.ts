@@ -410,6 +410,10 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.getByRole('link', { name: 'Dashboard' }).first().click();
     await page.getByRole('heading', { name: 'Recent workouts' }).waitFor();
     await page.getByRole('heading', { name: 'Devices', level: 2 }).waitFor();
+    // The headings come before the data: wait until every call has answered.
+    await expect.poll(() => refreshes.length).toBeGreaterThan(0);
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('link', { name: 'NAV+' }).first().waitFor();
     expect(refreshes).toHaveLength(1);
     expect(new URL(page.url()).pathname).toBe('/dashboard/main');
 
