@@ -9,8 +9,6 @@ import { IndoorSummary } from './pages/IndoorSummary.tsx';
 import { LayoutManager } from './pages/LayoutManager.tsx';
 import { PowerCurvePage } from './pages/PowerCurve.tsx';
 import { SettingsPage } from './pages/Settings.tsx';
-import { UploadGpx } from './pages/UploadGpx.tsx';
-import { WorkoutShare } from './pages/WorkoutShare.tsx';
 import { WorkoutsList } from './pages/WorkoutsList.tsx';
 import { Shell } from './Shell.tsx';
 
@@ -58,7 +56,15 @@ export const routes: RouteObject[] = [
       { path: 'dashboard', element: <Navigate to="/dashboard/main" replace /> },
       { path: 'dashboard/main', element: <Dashboard /> },
       { path: 'dashboard/workouts/list', element: <WorkoutsList /> },
-      { path: 'dashboard/workouts/share/:id', element: <WorkoutShare /> },
+      // The map pages bring OpenLayers: their own chunks, loaded with the page, so no single
+      // task parses everything at start.
+      {
+        path: 'dashboard/workouts/share/:id',
+        lazy: () =>
+          import('./pages/WorkoutShare.tsx').then(({ WorkoutShare }) => ({
+            Component: WorkoutShare,
+          })),
+      },
       { path: 'dashboard/workouts/powerCurve/:id', element: <PowerCurvePage /> },
       {
         path: 'dashboard/workouts/indoor/model/:id',
@@ -71,7 +77,11 @@ export const routes: RouteObject[] = [
       { path: 'dashboard/device/list/manager/*', element: <LayoutManager /> },
       { path: 'dashboard/settings', element: <SettingsPage /> },
       { path: 'upload', element: <Navigate to="/upload/gpxFile" replace /> },
-      { path: 'upload/gpxFile', element: <UploadGpx /> },
+      {
+        path: 'upload/gpxFile',
+        lazy: () =>
+          import('./pages/UploadGpx.tsx').then(({ UploadGpx }) => ({ Component: UploadGpx })),
+      },
       { path: 'developer/mydevices', element: <DeveloperDevices /> },
       {
         path: '*',
