@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { StreamsReply, WorkoutDetail } from '@xoss/api-contract';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import {
@@ -144,6 +144,19 @@ function Ride({
   const toast = useToast();
   const [hover, setHover] = useState<number | null>(null);
   const [range, setRange] = useState<IndexRange | null>(null);
+  // The map is built in a task of its own after the charts have painted: no single long
+  // task for both (issue 12's 200 ms budget).
+  const [mapReady, setMapReady] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setMapReady(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
   const [patch, patching] = api.usePatchWorkoutMutation();
   const share = async (shared: boolean) => {
     const result = await patch({ params: { id: workout.id }, body: { shared } });
@@ -229,7 +242,14 @@ function Ride({
       {!visitor && workout.shared && workout.share_id ? (
         <ShareLink id={workout.id} shareId={workout.share_id} />
       ) : null}
-      {track.length > 1 ? <RouteMap track={track} marker={hover} tileUrl={TILE_URL} /> : null}
+      {track.length > 1 ? (
+        mapReady ? (
+          <RouteMap track={track} marker={hover} tileUrl={TILE_URL} />
+        ) : (
+          // Holds the map's place while the charts paint first.
+          <div className="xoss-map__canvas" aria-hidden="true" />
+        )
+      ) : null}
       <Stats streams={streams} range={range} />
       <StreamCharts
         x={time}
