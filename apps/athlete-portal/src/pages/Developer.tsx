@@ -2,9 +2,9 @@ import { useState } from 'react';
 import type { Device } from '@xoss/api-contract';
 import { parsePanels, serializePanels } from '@xoss/data-fields';
 import { Message, useT } from '@xoss/i18n/react';
-import { EmptyState } from '@xoss/ui-kit';
-import { api, client } from '../client.ts';
-import { Loaded, useFailureText } from './common.tsx';
+import { client } from '../client.ts';
+import { useFailureText } from './common.tsx';
+import { DeviceTable } from './DeviceTable.tsx';
 
 /** A firmware version with a pre-release tag (`2.4.0-beta.3`) is on the beta channel. */
 export const channelOf = (version: string) =>
@@ -18,7 +18,6 @@ export const channelOf = (version: string) =>
 export function DeveloperDevices() {
   const t = useT();
   const failureText = useFailureText();
-  const devices = api.useListDevicesQuery({});
   const [problem, setProblem] = useState<string | null>(null);
 
   const exportPanels = async (device: Device) => {
@@ -52,54 +51,33 @@ export function DeveloperDevices() {
           {problem}
         </p>
       ) : null}
-      <Loaded query={devices}>
-        {(page) =>
-          page.results.length === 0 ? (
-            <EmptyState>
-              <Message id="devices.empty" />
-            </EmptyState>
-          ) : (
-            <table className="xoss-table">
-              <caption className="xoss-visually-hidden">{t('developer.title')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('devices.model')}</th>
-                  <th scope="col">{t('devices.serial')}</th>
-                  <th scope="col">{t('devices.firmware')}</th>
-                  <th scope="col">{t('developer.channel')}</th>
-                  <th scope="col">
-                    <span className="xoss-visually-hidden">{t('developer.export')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.results.map((device) => (
-                  <tr key={device.id}>
-                    <th scope="row">{device.model}</th>
-                    <td>{device.serial}</td>
-                    <td>{device.firmware_version}</td>
-                    <td>
-                      {channelOf(device.firmware_version) === 'beta'
-                        ? t('developer.beta')
-                        : t('developer.stable')}
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="xoss-button"
-                        aria-label={`${t('developer.export')}: ${device.model} ${device.serial}`}
-                        onClick={() => void exportPanels(device)}
-                      >
-                        <Message id="developer.export" />
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </Loaded>
+      <DeviceTable
+        caption={t('developer.title')}
+        columns={[
+          {
+            key: 'channel',
+            header: t('developer.channel'),
+            cell: (device) =>
+              channelOf(device.firmware_version) === 'beta'
+                ? t('developer.beta')
+                : t('developer.stable'),
+          },
+          {
+            key: 'export',
+            header: <span className="xoss-visually-hidden">{t('developer.export')}</span>,
+            cell: (device) => (
+              <button
+                type="button"
+                className="xoss-button"
+                aria-label={`${t('developer.export')}: ${device.model} ${device.serial}`}
+                onClick={() => void exportPanels(device)}
+              >
+                <Message id="developer.export" />
+              </button>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }

@@ -4,57 +4,34 @@ import { ConfirmDialog, EmptyState } from '@xoss/ui-kit';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../client.ts';
 import { Loaded, useFailureText, useToast } from './common.tsx';
+import { DeviceTable } from './DeviceTable.tsx';
 
 /** `/dashboard/device/list`: the rider's devices, each with Manage. */
 export function DeviceList() {
   const t = useT();
-  const devices = api.useListDevicesQuery({});
   return (
     <>
       <h1>
         <Message id="devices.title" />
       </h1>
-      <Loaded query={devices}>
-        {(page) =>
-          page.results.length === 0 ? (
-            <EmptyState>
-              <Message id="devices.empty" />
-            </EmptyState>
-          ) : (
-            <table className="xoss-table">
-              <caption className="xoss-visually-hidden">{t('devices.title')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('devices.model')}</th>
-                  <th scope="col">{t('devices.serial')}</th>
-                  <th scope="col">{t('devices.firmware')}</th>
-                  <th scope="col">
-                    <span className="xoss-visually-hidden">{t('common.manage')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.results.map((device, index) => (
-                  <tr key={device.id}>
-                    <th scope="row">{device.model}</th>
-                    <td>{device.serial}</td>
-                    <td>{device.firmware_version}</td>
-                    <td>
-                      <Link
-                        className="xoss-button"
-                        to={`/dashboard/device/list/settings/${index}`}
-                        aria-label={`${t('common.manage')}: ${device.model} ${device.serial}`}
-                      >
-                        <Message id="common.manage" />
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </Loaded>
+      <DeviceTable
+        caption={t('devices.title')}
+        columns={[
+          {
+            key: 'manage',
+            header: <span className="xoss-visually-hidden">{t('common.manage')}</span>,
+            cell: (device, index) => (
+              <Link
+                className="xoss-button"
+                to={`/dashboard/device/list/settings/${index}`}
+                aria-label={`${t('common.manage')}: ${device.model} ${device.serial}`}
+              >
+                <Message id="common.manage" />
+              </Link>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }

@@ -1,0 +1,67 @@
+import type { ReactNode } from 'react';
+import type { Device } from '@xoss/api-contract';
+import { Message, useT } from '@xoss/i18n/react';
+import { EmptyState } from '@xoss/ui-kit';
+import { api } from '../client.ts';
+import { Loaded } from './common.tsx';
+
+/** A column after model, serial and firmware: its header and each device's cell. */
+export interface DeviceColumn {
+  readonly key: string;
+  readonly header: ReactNode;
+  readonly cell: (device: Device, index: number) => ReactNode;
+}
+
+/**
+ * The rider's devices as a table: model (the row header), serial and firmware version,
+ * then the page's own columns; the empty state when there are none.
+ */
+export function DeviceTable({
+  caption,
+  columns,
+}: {
+  caption: string;
+  columns: readonly DeviceColumn[];
+}) {
+  const t = useT();
+  const devices = api.useListDevicesQuery({});
+  return (
+    <Loaded query={devices}>
+      {(page) =>
+        page.results.length === 0 ? (
+          <EmptyState>
+            <Message id="devices.empty" />
+          </EmptyState>
+        ) : (
+          <table className="xoss-table">
+            <caption className="xoss-visually-hidden">{caption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('devices.model')}</th>
+                <th scope="col">{t('devices.serial')}</th>
+                <th scope="col">{t('devices.firmware')}</th>
+                {columns.map((column) => (
+                  <th key={column.key} scope="col">
+                    {column.header}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {page.results.map((device, index) => (
+                <tr key={device.id}>
+                  <th scope="row">{device.model}</th>
+                  <td>{device.serial}</td>
+                  <td>{device.firmware_version}</td>
+                  {columns.map((column) => (
+                    <td key={column.key}>{column.cell(device, index)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      }
+    </Loaded>
+  );
+}
