@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { LocalBlobStore } from './blobStore.ts';
@@ -27,6 +28,11 @@ describe('API server', () => {
     }
     writeFileSync(join(dir, 'portal', 'assets', 'app.js'), 'console.log(1)');
     writeFileSync(join(dir, 'portal', 'assets', 'index-Bz0qH2no.js'), 'console.log(2)');
+    // A built script with its precompressed copies (scripts/precompress.ts writes them).
+    const big = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+    writeFileSync(join(dir, 'portal', 'assets', 'big-C0ffee00.js'), big);
+    writeFileSync(join(dir, 'portal', 'assets', 'big-C0ffee00.js.br'), brotliCompressSync(big));
+    writeFileSync(join(dir, 'portal', 'assets', 'big-C0ffee00.js.gz'), gzipSync(big));
     db = await openDatabase();
     server = await buildServer({
       db,
@@ -102,6 +108,25 @@ describe('API server', () => {
     expect(plain.headers.get('cache-control')).not.toContain('immutable');
     const api = await fetch(`${base}/api/health`);
     expect(api.headers.get('content-security-policy')).toBeNull();
+  });
+
+  it('sends the precompressed copy of a built file, by Accept-Encoding, without compressing again', async () => {
+    const url = `${base}/assets/big-C0ffee00.js`;
+    const br = await fetch(url, { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('content-type')).toMatch(/javascript/);
+    expect(br.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+    // The stored file's length: sent as written at build time, not compressed per request.
+    expect(Number(br.headers.get('content-length'))).toBe(
+      brotliCompressSync(`console.log(${JSON.stringify('x'.repeat(4000))});`).length,
+    );
+    expect(await br.text()).toBe(`console.log(${JSON.stringify('x'.repeat(4000))});`);
+    const gz = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect((await gz.text()).length).toBe(4016);
+    const plain = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect((await plain.text()).length).toBe(4016);
   });
 });
 

@@ -155,6 +155,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const pageHeaders = staticHeaders(config.tileOrigins);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
+    // Files sent precompressed differ by Accept-Encoding, as compressed replies do.
+    if (reply.hasHeader('content-encoding')) {
+      const vary = String(reply.getHeader('vary') ?? '');
+      if (!/accept-encoding/i.test(vary))
+        reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
+    }
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
       reply.header('cache-control', 'no-store');
     pageHeaders(request, reply);
@@ -219,6 +225,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       prefix: '/',
       index: false,
       wildcard: false,
+      // The apps' builds write `.br` and `.gz` beside each page, script and style
+      // (scripts/precompress.ts): sent as they are, no compression work per request.
+      preCompressed: true,
     });
   }
   if (storybook) {

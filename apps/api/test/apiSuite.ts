@@ -506,6 +506,26 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
   });
 
   describe('workouts', () => {
+    it('stores and reads bytea byte for byte (streams, files)', async () => {
+      const h = await make();
+      const bytes = new Uint8Array(70_001);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 151 + (i >> 8)) & 255;
+      const view = bytes.subarray(1); // an offset view is stored as its own bytes only
+      await h.db.query('CREATE TABLE blob_check (id int, data bytea)');
+      await h.db.query('INSERT INTO blob_check VALUES (1, $1), (2, $2), (3, $3)', [
+        view,
+        new Uint8Array(0),
+        null,
+      ]);
+      const rows = await h.db.query<{ id: number; data: Uint8Array | null }>(
+        'SELECT id, data FROM blob_check ORDER BY id',
+      );
+      expect(rows[0]!.data).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(rows[0]!.data!).equals(Buffer.from(view))).toBe(true);
+      expect(rows[1]!.data!.length).toBe(0);
+      expect(rows[2]!.data).toBeNull();
+    });
+
     it('sums a period of workouts on the server, with the list filter, for the owner only', async () => {
       const h = await make();
       const rider = await h.user();

@@ -86,6 +86,13 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     const script = /src="(\/assets\/site\/[^"]+\.js)"/.exec(await home.text())![1]!;
     const js = await fetch(`${base}${script}`, { headers: { 'accept-encoding': 'gzip' } });
     expect(js.headers.get('content-encoding')).toBe('gzip');
+    // Pages and scripts go as the build compressed them (a stored length, no per-request work).
+    for (const path of [script, '/product/xossnav', '/product/xossnav?lang=ja']) {
+      const reply = await fetch(`${base}${path}`, { headers: { 'accept-encoding': 'br, gzip' } });
+      expect(reply.headers.get('content-encoding'), path).toBe('br');
+      expect(Number(reply.headers.get('content-length')), path).toBeGreaterThan(500);
+      expect(await reply.text(), path).toMatch(path === script ? /\S{200}/ : /<html lang=/);
+    }
     const pdf = await fetch(`${base}/manuals/xossnav-en.pdf`, {
       headers: { 'accept-encoding': 'br, gzip' },
     });

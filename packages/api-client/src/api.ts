@@ -1,5 +1,5 @@
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
-import type { ArgsOf, EndpointName, ReplyOf } from '@xoss/api-contract';
+import type { ArgsOf, EndpointName, ReplyOf } from '@xoss/api-contract/routes';
 import type { ApiFailure, Transport } from './transport.ts';
 
 /** What an endpoint of the slice hands to the base query. */

@@ -5,7 +5,7 @@ import {
   type PayloadAction,
   type Reducer,
 } from '@reduxjs/toolkit';
-import { ErrorCode, type ArgsOf } from '@xoss/api-contract';
+import { ErrorCode, type ArgsOf } from '@xoss/api-contract/routes';
 import { createXossApi, type XossApi } from './api.ts';
 import { normalizeLanguage } from '@xoss/i18n';
 import { SessionStore, type DistanceUnit, type TemperatureUnit, type UserInfo } from './session.ts';

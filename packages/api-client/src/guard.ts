@@ -1,4 +1,4 @@
-import { ownerOfPath } from '@xoss/api-contract';
+import { ownerOfPath } from '@xoss/api-contract/routes';
 
 /** Paths a signed-in rider has no business on: they go home instead (spec 4). */
 export const DEFAULT_WHITE_LIST: readonly string[] = ['/login'];

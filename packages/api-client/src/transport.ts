@@ -1,11 +1,12 @@
 import {
-  endpoints,
+  routes,
+  type Route,
   isTokenExpiry,
   pathFor,
   type ArgsOf,
   type EndpointName,
   type ReplyOf,
-} from '@xoss/api-contract';
+} from '@xoss/api-contract/routes';
 import type { SessionStore, Tokens } from './session.ts';
 
 /** Spec 7: every call gives up after 120 s. */
@@ -197,7 +198,7 @@ export class Transport {
     init: CallInit,
     access?: string,
   ): Promise<CallResult<ReplyOf<N>>> {
-    const endpoint = endpoints[name];
+    const endpoint: Route = routes[name];
     const parts = (arg ?? {}) as {
       params?: Record<string, string | number>;
       query?: Record<string, unknown>;

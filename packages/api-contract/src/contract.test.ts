@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from './zod.ts';
-import { isTokenExpiry, successEnvelope } from './envelope.ts';
+import { successEnvelope } from './envelope.ts';
+import { isTokenExpiry } from './expiry.ts';
 import { ErrorCode, errorStatus, isErrorCode } from './errorCodes.ts';
 import { ownerOfPath } from './originRoutes.ts';
 
@@ -21,6 +22,8 @@ describe('envelope', () => {
     expect(isTokenExpiry(403, body)).toBe(false);
     expect(isTokenExpiry(401, { ...body, code: 10301 })).toBe(false);
     expect(isTokenExpiry(401, 'not json')).toBe(false);
+    expect(isTokenExpiry(401, null)).toBe(false);
+    expect(isTokenExpiry(401, { code: 10001, msg: 'token_not_valid' })).toBe(false);
   });
   it('validates success replies', () => {
     const schema = successEnvelope(z.object({ id: z.string() }));
@@ -44,7 +47,8 @@ describe('ownerOfPath', () => {
 
 describe('endpoints and OpenAPI', () => {
   it('fills paths and generates an OpenAPI path for every endpoint', async () => {
-    const { endpoints, openApiDocument, pathFor } = await import('./endpoints.ts');
+    const { endpoints, openApiDocument } = await import('./endpoints.ts');
+    const { pathFor } = await import('./routes.ts');
     expect(pathFor('getWorkout', { id: 12 })).toBe('/api/v2/workouts/12/');
     expect(() => pathFor('getWorkout')).toThrow(/missing id/);
     const document = openApiDocument() as {
@@ -63,5 +67,43 @@ describe('endpoints and OpenAPI', () => {
       email: 'a@b.co',
       password: ' p ',
     });
+  });
+});
+
+describe('routes entry', () => {
+  it('gives every endpoint its route, file downloads marked binary', async () => {
+    const { endpoints } = await import('./endpoints.ts');
+    const { routes, pathFor } = await import('./routes.ts');
+    expect(Object.keys(routes)).toEqual(Object.keys(endpoints));
+    for (const [name, endpoint] of Object.entries(endpoints)) {
+      const route: { path: string; reply?: string } = routes[name as keyof typeof routes];
+      expect(endpoint.path).toBe(route.path);
+      expect(route.reply === 'binary').toBe(endpoint.reply === 'binary');
+    }
+    expect(pathFor('sharedWorkout', { share_id: 'a/b' })).toBe('/api/v2/share/workouts/a%2Fb/');
+  });
+
+  it('loads no zod: the modules it imports for values never reach zod', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const seen = new Set<string>();
+    const visit = async (file: string): Promise<void> => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = await readFile(new URL(file, import.meta.url), 'utf8');
+      for (const [, kind, from] of text.matchAll(
+        /^(?:import|export)\s+(type\s+)?[^;]*?from\s+'([^']+)'/gms,
+      )) {
+        if (kind || !from) continue;
+        expect(from).not.toMatch(/zod/);
+        if (from.startsWith('./')) await visit(from);
+      }
+    };
+    await visit('./routes.ts');
+    expect([...seen].sort()).toEqual([
+      './errorCodes.ts',
+      './expiry.ts',
+      './originRoutes.ts',
+      './routes.ts',
+    ]);
   });
 });

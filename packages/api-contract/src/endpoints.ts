@@ -2,16 +2,10 @@ import { z } from './zod.ts';
 import { errorEnvelopeSchema, successEnvelope } from './envelope.ts';
 import { errorMessage, errorStatus, type ErrorCode } from './errorCodes.ts';
 import * as s from './schemas.ts';
-
-/** Who may call an endpoint: anyone, any signed-in user, or the owner of the resource. */
-export type Access = 'public' | 'bearer' | 'owner';
+import { routes, type Route, type RouteName } from './routes.ts';
 
 /** One endpoint of the API: the table api.md shows, with the schemas of its parts. */
-export interface Endpoint {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** OpenAPI-style path with `{param}`s and the trailing slash of the spec. */
-  readonly path: string;
-  readonly access: Access;
+export interface Endpoint extends Omit<Route, 'reply'> {
   readonly summary: string;
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
@@ -29,45 +23,35 @@ const authErrors = [10001, 10400, 10404] as const;
 /** Every endpoint, in api.md's order. The server registers routes from this table. */
 export const endpoints = {
   login: {
-    method: 'POST',
-    path: '/api/v1/jwt-token/',
-    access: 'public',
+    ...routes.login,
     summary: 'Log in with e-mail and password (spec 7)',
     body: s.loginRequestSchema,
     reply: s.loginReplySchema,
     errors: [10301, 10302, 10400],
   },
   refresh: {
-    method: 'POST',
-    path: '/api/v1/jwt-token/refresh/',
-    access: 'public',
+    ...routes.refresh,
     summary: 'Rotate a refresh token; a reused one revokes its family',
     body: s.refreshRequestSchema,
     reply: s.refreshReplySchema,
     errors: [10001, 10400],
   },
   logout: {
-    method: 'POST',
-    path: '/api/v1/jwt-token/logout/',
-    access: 'public',
+    ...routes.logout,
     summary: 'Revoke the family of a refresh token',
     body: s.refreshRequestSchema,
     reply: z.object({}),
     errors: [10400],
   },
   getAthlete: {
-    method: 'GET',
-    path: '/api/v2/athlete/{id}/',
-    access: 'owner',
+    ...routes.getAthlete,
     summary: 'The athlete profile (spec 7)',
     params: id,
     reply: s.athleteSchema,
     errors: [...authErrors, 10403],
   },
   patchAthlete: {
-    method: 'PATCH',
-    path: '/api/v2/athlete/{id}/',
-    access: 'owner',
+    ...routes.patchAthlete,
     summary: 'Change the name and settings: FTP, max heart rate, units',
     params: id,
     body: s.athletePatchSchema,
@@ -75,45 +59,35 @@ export const endpoints = {
     errors: [...authErrors, 10403],
   },
   listWorkouts: {
-    method: 'GET',
-    path: '/api/v2/workouts/',
-    access: 'bearer',
+    ...routes.listWorkouts,
     summary: 'Own workouts, newest first, filtered by sport type and date',
     query: s.workoutListQuerySchema,
     reply: s.pageSchema(s.workoutListItemSchema),
     errors: [10001, 10400],
   },
   workoutTotals: {
-    method: 'GET',
-    path: '/api/v2/workouts/totals/',
-    access: 'bearer',
+    ...routes.workoutTotals,
     summary: 'Count, distance, moving time and climbing of own workouts, same filter as the list',
     query: s.workoutTotalsQuerySchema,
     reply: s.workoutTotalsSchema,
     errors: [10001, 10400],
   },
   importWorkout: {
-    method: 'POST',
-    path: '/api/v2/workouts/',
-    access: 'bearer',
+    ...routes.importWorkout,
     summary: 'Import a .FIT file (multipart field `file`; optional `Idempotency-Key` header)',
     body: 'multipart',
     reply: s.workoutDetailSchema,
     errors: [10001, 10400, 10413, 10415],
   },
   getWorkout: {
-    method: 'GET',
-    path: '/api/v2/workouts/{id}/',
-    access: 'owner',
+    ...routes.getWorkout,
     summary: 'Summary, zones and the device-computed values',
     params: id,
     reply: s.workoutDetailSchema,
     errors: authErrors,
   },
   patchWorkout: {
-    method: 'PATCH',
-    path: '/api/v2/workouts/{id}/',
-    access: 'owner',
+    ...routes.patchWorkout,
     summary: 'Rename; turn sharing on or off',
     params: id,
     body: s.workoutPatchSchema,
@@ -121,18 +95,14 @@ export const endpoints = {
     errors: authErrors,
   },
   deleteWorkout: {
-    method: 'DELETE',
-    path: '/api/v2/workouts/{id}/',
-    access: 'owner',
+    ...routes.deleteWorkout,
     summary: 'Delete a workout with its file, streams and curves',
     params: id,
     reply: z.object({}),
     errors: authErrors,
   },
   workoutStreams: {
-    method: 'GET',
-    path: '/api/v2/workouts/{id}/streams/',
-    access: 'owner',
+    ...routes.workoutStreams,
     summary: 'Columnar streams, optionally downsampled',
     params: id,
     query: s.streamsQuerySchema,
@@ -140,18 +110,13 @@ export const endpoints = {
     errors: authErrors,
   },
   workoutFile: {
-    method: 'GET',
-    path: '/api/v2/workouts/{id}/fit/',
-    access: 'owner',
+    ...routes.workoutFile,
     summary: 'The original .FIT file',
     params: id,
-    reply: 'binary',
     errors: authErrors,
   },
   powerCurve: {
-    method: 'GET',
-    path: '/api/v2/workouts/{id}/power-curve/',
-    access: 'owner',
+    ...routes.powerCurve,
     summary: 'Mean-max power and speed curves, with a comparison period',
     params: id,
     query: s.powerCurveQuerySchema,
@@ -159,18 +124,14 @@ export const endpoints = {
     errors: authErrors,
   },
   sharedWorkout: {
-    method: 'GET',
-    path: '/api/v2/share/workouts/{share_id}/',
-    access: 'public',
+    ...routes.sharedWorkout,
     summary: 'A shared workout, while sharing is on',
     params: shareParams,
     reply: s.workoutDetailSchema,
     errors: [10400, 10404],
   },
   sharedWorkoutStreams: {
-    method: 'GET',
-    path: '/api/v2/share/workouts/{share_id}/streams/',
-    access: 'public',
+    ...routes.sharedWorkoutStreams,
     summary: 'The streams of a shared workout',
     params: shareParams,
     query: s.streamsQuerySchema,
@@ -178,54 +139,42 @@ export const endpoints = {
     errors: [10400, 10404],
   },
   listDevices: {
-    method: 'GET',
-    path: '/api/v2/devices/',
-    access: 'bearer',
+    ...routes.listDevices,
     summary: 'Own devices',
     query: s.pageQuerySchema,
     reply: s.pageSchema(s.deviceSchema),
     errors: [10001, 10400],
   },
   bindDevice: {
-    method: 'POST',
-    path: '/api/v2/devices/',
-    access: 'bearer',
+    ...routes.bindDevice,
     summary: 'Bind a device by serial number and model',
     body: s.deviceBindSchema,
     reply: s.deviceSchema,
     errors: [10001, 10400],
   },
   getDevice: {
-    method: 'GET',
-    path: '/api/v2/devices/{id}/',
-    access: 'owner',
+    ...routes.getDevice,
     summary: 'Device settings: model, firmware version, manufacture',
     params: id,
     reply: s.deviceSchema,
     errors: authErrors,
   },
   deleteDevice: {
-    method: 'DELETE',
-    path: '/api/v2/devices/{id}/',
-    access: 'owner',
+    ...routes.deleteDevice,
     summary: 'Remove a device and its layout',
     params: id,
     reply: z.object({}),
     errors: authErrors,
   },
   getLayout: {
-    method: 'GET',
-    path: '/api/v2/devices/{id}/layout/',
-    access: 'owner',
+    ...routes.getLayout,
     summary: "The device's data-layout document (panels.json)",
     params: id,
     reply: s.layoutDocumentSchema,
     errors: authErrors,
   },
   putLayout: {
-    method: 'PUT',
-    path: '/api/v2/devices/{id}/layout/',
-    access: 'owner',
+    ...routes.putLayout,
     summary: "Save the data-layout document, validated against the model's profile",
     params: id,
     body: s.layoutDocumentSchema,
@@ -233,108 +182,82 @@ export const endpoints = {
     errors: authErrors,
   },
   listRoutebooks: {
-    method: 'GET',
-    path: '/api/v2/routebooks/',
-    access: 'bearer',
+    ...routes.listRoutebooks,
     summary: 'Own routebooks',
     query: s.pageQuerySchema,
     reply: s.pageSchema(s.routebookSchema),
     errors: [10001, 10400],
   },
   uploadRoutebook: {
-    method: 'POST',
-    path: '/api/v2/routebooks/',
-    access: 'bearer',
+    ...routes.uploadRoutebook,
     summary: 'Upload a GPX file (field `file`) with a title (required) and a description',
     body: 'multipart',
     reply: s.routebookSchema,
     errors: [10001, 10400, 10413, 10415],
   },
   routebookGpx: {
-    method: 'GET',
-    path: '/api/v2/routebooks/{id}/gpx/',
-    access: 'owner',
+    ...routes.routebookGpx,
     summary: 'The original GPX file',
     params: id,
-    reply: 'binary',
     errors: authErrors,
   },
   deleteRoutebook: {
-    method: 'DELETE',
-    path: '/api/v2/routebooks/{id}/',
-    access: 'owner',
+    ...routes.deleteRoutebook,
     summary: 'Delete a routebook',
     params: id,
     reply: z.object({}),
     errors: authErrors,
   },
   mapRegions: {
-    method: 'GET',
-    path: '/api/v2/maps/regions/',
-    access: 'public',
+    ...routes.mapRegions,
     summary: 'Map regions per model (NAV+ areas, SPRINT regions) with sizes',
     query: s.mapRegionQuerySchema,
     reply: z.array(s.mapRegionSchema),
     errors: [10400],
   },
   mapDownload: {
-    method: 'GET',
-    path: '/api/v2/maps/regions/{id}/download/',
-    access: 'public',
+    ...routes.mapDownload,
     summary: "The region's map package (range requests supported)",
     params: id,
-    reply: 'binary',
     errors: [10400, 10404],
   },
   listPosts: {
-    method: 'GET',
-    path: '/api/v2/posts/',
-    access: 'public',
+    ...routes.listPosts,
     summary: 'Articles, newest first',
     query: s.postListQuerySchema,
     reply: s.pageSchema(s.postSchema),
     errors: [10400],
   },
   getPost: {
-    method: 'GET',
-    path: '/api/v2/posts/{id}/',
-    access: 'public',
+    ...routes.getPost,
     summary: 'One article ("Article id parameter error" for a bad id)',
     params: id,
     reply: s.postSchema,
     errors: [10400, 10404],
   },
   createPost: {
-    method: 'POST',
-    path: '/api/v2/posts/',
-    access: 'bearer',
+    ...routes.createPost,
     summary: 'Create an article',
     body: s.postCreateSchema,
     reply: s.postSchema,
     errors: [10001, 10400],
   },
   likePost: {
-    method: 'POST',
-    path: '/api/v2/posts/{id}/like/',
-    access: 'bearer',
+    ...routes.likePost,
     summary: 'Like an article (idempotent)',
     params: id,
     reply: s.likeReplySchema,
     errors: authErrors,
   },
   unlikePost: {
-    method: 'DELETE',
-    path: '/api/v2/posts/{id}/like/',
-    access: 'bearer',
+    ...routes.unlikePost,
     summary: 'Take a like back (idempotent)',
     params: id,
     reply: s.likeReplySchema,
     errors: authErrors,
   },
   listComments: {
-    method: 'GET',
-    path: '/api/v2/posts/{id}/comments/',
-    access: 'public',
+    ...routes.listComments,
     summary: 'Comments of an article, oldest first',
     params: id,
     query: s.pageQuerySchema,
@@ -342,9 +265,7 @@ export const endpoints = {
     errors: [10400, 10404],
   },
   createComment: {
-    method: 'POST',
-    path: '/api/v2/posts/{id}/comments/',
-    access: 'bearer',
+    ...routes.createComment,
     summary: 'Comment on an article (stored verbatim, shown as text)',
     params: id,
     body: s.commentCreateSchema,
@@ -352,22 +273,18 @@ export const endpoints = {
     errors: authErrors,
   },
   health: {
-    method: 'GET',
-    path: '/api/health',
-    access: 'public',
+    ...routes.health,
     summary: 'Liveness',
     reply: s.healthReplySchema,
     errors: [],
   },
   ready: {
-    method: 'GET',
-    path: '/api/ready',
-    access: 'public',
+    ...routes.ready,
     summary: 'Readiness: the database answers',
     reply: s.readyReplySchema,
     errors: [10500],
   },
-} as const satisfies Record<string, Endpoint>;
+} as const satisfies Record<RouteName, Endpoint>;
 
 export type EndpointName = keyof typeof endpoints;
 
@@ -407,15 +324,6 @@ export type ArgsOf<N extends EndpointName> = [
   : ([PartOf<N, 'params'>] extends [never] ? unknown : { params: PartOf<N, 'params'> }) &
       ([PartOf<N, 'query'>] extends [never] ? unknown : { query?: PartOf<N, 'query'> }) &
       ([PartOf<N, 'body'>] extends [never] ? unknown : { body: PartOf<N, 'body'> });
-
-/** Fills an OpenAPI path's `{params}`: `pathFor('getWorkout', { id: 3 })` → `/api/v2/workouts/3/`. */
-export function pathFor(name: EndpointName, params: Record<string, string | number> = {}): string {
-  return endpoints[name].path.replace(/\{(\w+)\}/g, (_, key: string) => {
-    const value = params[key];
-    if (value === undefined) throw new Error(`pathFor(${name}): missing ${key}`);
-    return encodeURIComponent(String(value));
-  });
-}
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;

@@ -2,17 +2,16 @@ export { ErrorCode, errorMessage, errorStatus, isErrorCode } from './errorCodes.
 export {
   errorEnvelopeSchema,
   fieldErrorSchema,
-  isTokenExpiry,
   successEnvelope,
   type ErrorEnvelope,
 } from './envelope.ts';
 export { originRoutes, ownerOfPath, type OriginOwner } from './originRoutes.ts';
 export * from './schemas.ts';
+export { isTokenExpiry } from './expiry.ts';
+export { pathFor, routes, type Access, type Route, type RouteName } from './routes.ts';
 export {
   endpoints,
   openApiDocument,
-  pathFor,
-  type Access,
   type ArgsOf,
   type Endpoint,
   type EndpointName,

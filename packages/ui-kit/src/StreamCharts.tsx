@@ -1,10 +1,13 @@
 import {
+  memo,
+  useDeferredValue,
   useId,
   useMemo,
   useState,
   type KeyboardEvent,
   type PointerEvent,
   type ReactNode,
+  type SVGProps,
 } from 'react';
 import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
@@ -119,12 +122,12 @@ export function StreamCharts({
   const pixelOf = (event: PointerEvent<SVGRectElement>) =>
     event.clientX - event.currentTarget.getBoundingClientRect().left;
 
-  const formatX = (value: number) =>
-    xKind === 'time'
-      ? formatClock(value)
-      : `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(
-          distanceUnit === 'mi' ? value / 1609.344 : value / 1000,
-        )} ${distanceUnit}`;
+  const formatX = useMemo(() => {
+    if (xKind === 'time') return formatClock;
+    const distance = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+    return (value: number) =>
+      `${distance.format(distanceUnit === 'mi' ? value / 1609.344 : value / 1000)} ${distanceUnit}`;
+  }, [xKind, locale, distanceUnit]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const span = range[1] - range[0];
@@ -149,6 +152,10 @@ export function StreamCharts({
   };
 
   const visibleHover = hover !== null && hover >= range[0] && hover <= range[1] ? hover : null;
+  // The first render lays out empty panels at once; the plots follow in a background
+  // render that React splits between panels, so a 10-hour ride never blocks the page in
+  // one long task (issue 12: no task over 200 ms).
+  const plotted = useDeferredValue(true, false);
   return (
     <div className="xoss-streams xoss-root" ref={ref}>
       <div className="xoss-streams__toolbar">
@@ -198,6 +205,7 @@ export function StreamCharts({
             drag={drag}
             formatX={formatX}
             locale={locale}
+            plotted={plotted}
             onPointerDown={(event) => {
               event.currentTarget.setPointerCapture?.(event.pointerId);
               const at = indexAtPixel(pixelOf(event));
@@ -239,6 +247,8 @@ interface PanelProps {
   drag: { from: number; to: number } | null;
   formatX: (value: number) => string;
   locale: string;
+  /** False in the first render: the panel is laid out, its plot drawn in the next. */
+  plotted: boolean;
   onPointerDown: (event: PointerEvent<SVGRectElement>) => void;
   onPointerMove: (event: PointerEvent<SVGRectElement>) => void;
   onPointerUp: () => void;
@@ -258,6 +268,7 @@ function StreamPanel({
   drag,
   formatX,
   locale,
+  plotted,
   ...handlers
 }: PanelProps) {
   // The visible slice, reduced to about two points per pixel keeping each bucket's extremes.
@@ -280,11 +291,15 @@ function StreamPanel({
     const pad = (max - min) * 0.08 || 1;
     return [stream.kind === 'area' && min >= 0 ? 0 : min - pad, max + pad];
   }, [points, stream.kind]);
-  const yScale = scaleLinear<number>({ domain: [low, high], range: [innerHeight, 0], nice: true });
-  const color = stream.color ?? 'var(--xoss-color-brand)';
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: stream.digits ?? 0 });
+  const yScale = useMemo(
+    () => scaleLinear<number>({ domain: [low, high], range: [innerHeight, 0], nice: true }),
+    [low, high, innerHeight],
+  );
+  const number = useMemo(
+    () => new Intl.NumberFormat(locale, { maximumFractionDigits: stream.digits ?? 0 }),
+    [locale, stream.digits],
+  );
   const hoverValue = hover === null ? undefined : toNumber(stream.values[hover]);
-  const defined = (point: { y: number }) => Number.isFinite(point.y);
   return (
     <figure className="xoss-streams__panel">
       <figcaption>
@@ -297,39 +312,19 @@ function StreamPanel({
       </figcaption>
       <svg width={width} height={height} aria-hidden="true">
         <Group left={MARGIN.left} top={MARGIN.top}>
-          {stream.kind === 'area' ? (
-            <AreaClosed
-              data={points}
-              x={(point) => xScale(point.x)}
-              y={(point) => yScale(point.y)}
+          {plotted ? (
+            <PanelPlot
+              points={points}
+              kind={stream.kind ?? 'line'}
+              color={stream.color ?? 'var(--xoss-color-brand)'}
+              xScale={xScale}
               yScale={yScale}
-              defined={defined}
-              fill={color}
-              fillOpacity={0.25}
-              stroke={color}
-              strokeWidth={1.5}
+              innerWidth={innerWidth}
+              innerHeight={innerHeight}
+              number={number}
+              formatX={formatX}
             />
-          ) : (
-            <LinePath
-              data={points}
-              x={(point) => xScale(point.x)}
-              y={(point) => yScale(point.y)}
-              defined={defined}
-              stroke={color}
-              strokeWidth={1.5}
-            />
-          )}
-          <AxisLeft
-            scale={yScale}
-            numTicks={3}
-            tickFormat={(value) => number.format(Number(value))}
-          />
-          <AxisBottom
-            top={innerHeight}
-            scale={xScale}
-            numTicks={Math.max(2, Math.floor(innerWidth / 110))}
-            tickFormat={(value) => formatX(Number(value))}
-          />
+          ) : null}
           {drag ? (
             <rect
               className="xoss-streams__selection"
@@ -360,3 +355,85 @@ function StreamPanel({
     </figure>
   );
 }
+
+type Scale = ReturnType<typeof scaleLinear<number>>;
+const defined = (point: { y: number }) => Number.isFinite(point.y);
+
+// Tick labels as plain SVG text: visx's <Text> measures every label in the DOM, a third of
+// a ride page's render; these labels never wrap, so the measurement buys nothing.
+type TickProps = { formattedValue?: string | undefined } & Pick<
+  SVGProps<SVGTextElement>,
+  'x' | 'y' | 'fill' | 'fontSize' | 'fontFamily'
+>;
+const tickText =
+  (placement: Pick<SVGProps<SVGTextElement>, 'textAnchor' | 'dominantBaseline' | 'dx' | 'dy'>) =>
+  ({ formattedValue, x, y, fill, fontSize, fontFamily }: TickProps) => (
+    <text {...{ x, y, fill, fontSize, fontFamily }} {...placement}>
+      {formattedValue}
+    </text>
+  );
+const leftTick = tickText({ textAnchor: 'end', dominantBaseline: 'middle', dx: '-0.25em' });
+const bottomTick = tickText({ textAnchor: 'middle', dominantBaseline: 'hanging', dy: '0.25em' });
+
+/** A panel's line or area with its axes: unchanged while only the cursor moves. */
+const PanelPlot = memo(function PanelPlot({
+  points,
+  kind,
+  color,
+  xScale,
+  yScale,
+  innerWidth,
+  innerHeight,
+  number,
+  formatX,
+}: {
+  points: readonly { x: number; y: number }[];
+  kind: 'line' | 'area';
+  color: string;
+  xScale: Scale;
+  yScale: Scale;
+  innerWidth: number;
+  innerHeight: number;
+  number: Intl.NumberFormat;
+  formatX: (value: number) => string;
+}) {
+  return (
+    <>
+      {kind === 'area' ? (
+        <AreaClosed
+          data={points as { x: number; y: number }[]}
+          x={(point) => xScale(point.x)}
+          y={(point) => yScale(point.y)}
+          yScale={yScale}
+          defined={defined}
+          fill={color}
+          fillOpacity={0.25}
+          stroke={color}
+          strokeWidth={1.5}
+        />
+      ) : (
+        <LinePath
+          data={points as { x: number; y: number }[]}
+          x={(point) => xScale(point.x)}
+          y={(point) => yScale(point.y)}
+          defined={defined}
+          stroke={color}
+          strokeWidth={1.5}
+        />
+      )}
+      <AxisLeft
+        scale={yScale}
+        numTicks={3}
+        tickFormat={(value) => number.format(Number(value))}
+        tickComponent={leftTick}
+      />
+      <AxisBottom
+        top={innerHeight}
+        scale={xScale}
+        numTicks={Math.max(2, Math.floor(innerWidth / 110))}
+        tickFormat={(value) => formatX(Number(value))}
+        tickComponent={bottomTick}
+      />
+    </>
+  );
+});

@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import pg from 'pg';
 import { migrations } from './migrations.ts';
 
@@ -14,6 +14,19 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/**
+ * PGlite moves bytea as hex text and converts it in JavaScript one byte at a time: a ride's
+ * streams (a few MB) took about 220 ms to read and 700 ms to write. Node's native hex codec
+ * does the same in a tenth of that; the bytes are identical (a test round-trips all 256).
+ */
+const byteaInNode = {
+  parsers: { [types.BYTEA]: (text: string) => Buffer.from(text.slice(2), 'hex') },
+  serializers: {
+    [types.BYTEA]: (bytes: Uint8Array) =>
+      `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`,
+  },
+};
 
 class PgliteDatabase implements Database {
   readonly kind = 'pglite';
@@ -94,6 +107,7 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
   } else {
     db = new PgliteDatabase(
       await PGlite.create({
+        ...byteaInNode,
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
         ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
       }),

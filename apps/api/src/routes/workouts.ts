@@ -20,7 +20,13 @@ import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import type { Analysis } from '../workouts/analyse.ts';
-import { packCurve, packStreams, unpackCurve, unpackStreams } from '../workouts/streams.ts';
+import {
+  forgetStreams,
+  packCurve,
+  packStreams,
+  readStreams,
+  unpackCurve,
+} from '../workouts/streams.ts';
 import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
 
 interface WorkoutRow {
@@ -127,11 +133,7 @@ async function zonesOf(services: Services, row: WorkoutRow): Promise<ZoneCache> 
   const cached = row.zones;
   if (cached && cached.settings.ftp === settings.ftp && cached.settings.max_hr === settings.max_hr)
     return cached;
-  const [stored] = await services.db.query<{ data: Uint8Array }>(
-    'SELECT data FROM workout_streams WHERE workout_id = $1',
-    [row.id],
-  );
-  const streams = stored ? unpackStreams(stored.data) : {};
+  const streams = (await readStreams(services.db, row.id)) ?? {};
   const [curves] = await services.db.query<{ power: Uint8Array | null }>(
     'SELECT power FROM workout_curves WHERE workout_id = $1',
     [row.id],
@@ -208,14 +210,11 @@ async function sharedWorkout(services: Services, shareId: string): Promise<Worko
 }
 
 async function streamsReply(services: Services, workoutId: number, points: number | undefined) {
-  const [stored] = await services.db.query<{ data: Uint8Array; length: number }>(
-    'SELECT data, length FROM workout_streams WHERE workout_id = $1',
-    [workoutId],
-  );
-  if (!stored) return { length: 0, streams: {} };
-  const streams = unpackStreams(stored.data);
+  const streams = await readStreams(services.db, workoutId);
+  if (!streams) return { length: 0, streams: {} };
+  const length = Object.values(streams)[0]?.length ?? 0;
   let indices: ArrayLike<number> | undefined;
-  if (points !== undefined && stored.length > points) {
+  if (points !== undefined && length > points) {
     // Keep each bucket's extremes of the busiest channel so peaks survive the reduction.
     const reference = streams.power ?? streams.speed ?? streams.heart_rate ?? streams.time!;
     indices = downsampleMinMax(reference, points);
@@ -227,7 +226,7 @@ async function streamsReply(services: Services, workoutId: number, points: numbe
   }
   const first = streams.time?.[0] ?? 0;
   if (reply.time) reply.time = reply.time.map((t) => (t === null ? null : t - first));
-  return { length: indices ? indices.length : stored.length, streams: reply };
+  return { length: indices ? indices.length : length, streams: reply };
 }
 
 const curveReply = (curve: Float64Array | null) =>
@@ -471,6 +470,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
   route(app, services, 'deleteWorkout', async ({ userId, params }) => {
     const row = await ownWorkout(services, userId, params.id);
     await db.query('DELETE FROM workouts WHERE id = $1', [row.id]);
+    forgetStreams(db, row.id);
     await services.blobs.delete(row.file_key).catch(() => undefined);
     return {};
   });

@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/db.ts';
 import type { StoredStreams } from './analyse.ts';
 
 // Streams are stored as one bytea: a 4-byte little-endian header length, a JSON header
@@ -43,3 +44,84 @@ export const packCurve = (curve: Float64Array | null) =>
 
 export const unpackCurve = (stored: Uint8Array | null): Float64Array | null =>
   stored ? new Float64Array(new Uint8Array(stored).buffer) : null;
+
+/**
+ * A workout's streams never change after import, and the ride page reads them on every
+ * visit (a shared ride, many times): each database keeps its most recently read streams in
+ * memory, up to a byte budget, so a visit costs no database read of a few megabytes. A
+ * deleted workout's entry is unreachable (every read checks the row first) and ages out.
+ */
+export class StreamsCache {
+  readonly #budget: number;
+  #bytes = 0;
+  readonly #entries = new Map<number, { streams: StoredStreams; bytes: number }>();
+
+  constructor(budgetBytes: number) {
+    this.#budget = budgetBytes;
+  }
+
+  get(workoutId: number): StoredStreams | undefined {
+    const entry = this.#entries.get(workoutId);
+    if (!entry) return undefined;
+    // Most recently used last: Map keeps insertion order.
+    this.#entries.delete(workoutId);
+    this.#entries.set(workoutId, entry);
+    return entry.streams;
+  }
+
+  set(workoutId: number, streams: StoredStreams): void {
+    const bytes = Object.values(streams).reduce((sum, column) => sum + column.byteLength, 0);
+    if (bytes > this.#budget) return;
+    this.delete(workoutId);
+    this.#entries.set(workoutId, { streams, bytes });
+    this.#bytes += bytes;
+    for (const [id, entry] of this.#entries) {
+      if (this.#bytes <= this.#budget) break;
+      this.#entries.delete(id);
+      this.#bytes -= entry.bytes;
+    }
+  }
+
+  delete(workoutId: number): void {
+    const entry = this.#entries.get(workoutId);
+    if (!entry) return;
+    this.#entries.delete(workoutId);
+    this.#bytes -= entry.bytes;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+/** Per database: a test's databases reuse ids, so one cache for all would mix them up. */
+const caches = new WeakMap<object, StreamsCache>();
+/** About twenty ten-hour rides. */
+export const STREAMS_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A workout's streams (read-only: the arrays are shared between requests), with the stored
+ * length; `undefined` when it has none.
+ */
+export async function readStreams(
+  db: Queryable,
+  workoutId: number,
+): Promise<StoredStreams | undefined> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new StreamsCache(STREAMS_CACHE_BYTES)));
+  const cached = cache.get(workoutId);
+  if (cached) return cached;
+  const [stored] = await db.query<{ data: Uint8Array }>(
+    'SELECT data FROM workout_streams WHERE workout_id = $1',
+    [workoutId],
+  );
+  if (!stored) return undefined;
+  const streams = unpackStreams(stored.data);
+  cache.set(workoutId, streams);
+  return streams;
+}
+
+/** Drops a deleted workout's streams from its database's cache at once. */
+export function forgetStreams(db: Queryable, workoutId: number): void {
+  caches.get(db)?.delete(workoutId);
+}

@@ -12,6 +12,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { api } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
+import { ownRide, sharedRide } from './rideQueries.ts';
 import { Loaded, formatDuration, useToast } from './common.tsx';
 
 type Streams = StreamsReply['streams'];
@@ -306,8 +307,9 @@ export function WorkoutShare() {
 }
 
 function OwnRide({ id }: { id: number }) {
-  const workout = api.useGetWorkoutQuery({ params: { id } });
-  const streams = api.useWorkoutStreamsQuery({ params: { id }, query: { points: 4000 } });
+  const args = ownRide(id);
+  const workout = api.useGetWorkoutQuery(args.workout);
+  const streams = api.useWorkoutStreamsQuery(args.streams);
   return (
     <Loaded query={workout}>
       {(detail) => (
@@ -323,9 +325,9 @@ function OwnRide({ id }: { id: number }) {
 }
 
 function SharedRide({ shareId }: { shareId: string }) {
-  const params = { share_id: shareId };
-  const workout = api.useSharedWorkoutQuery({ params });
-  const streams = api.useSharedWorkoutStreamsQuery({ params, query: { points: 4000 } });
+  const args = sharedRide(shareId);
+  const workout = api.useSharedWorkoutQuery(args.workout);
+  const streams = api.useSharedWorkoutStreamsQuery(args.streams);
   return (
     <Loaded query={workout}>
       {(detail) => (
