@@ -30,6 +30,9 @@ export function nginxConfig({ api, staticRoot }: ProxyUpstreams): string {
     '  server_name www.example.com;',
     '  client_max_body_size 40m;',
     `  root ${staticRoot};`,
+    '  # The builds write .gz and .br copies of pages and scripts (scripts/precompress.ts).',
+    '  gzip_static on;',
+    '  # brotli_static on;  # with the ngx_brotli module',
     '',
   ];
   // Hashed build output never changes: cached for a year. Regex locations are tried in
