@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { LocalBlobStore } from './blobStore.ts';
+import { S3BlobStore, type S3Options } from './s3BlobStore.ts';
 import { configFromEnv, type ApiConfig } from './config.ts';
 import { openDatabase, type Database } from './db/db.ts';
 import { seedDemo } from './seed.ts';
@@ -15,6 +16,8 @@ export interface AppOptions {
   readonly config?: ApiConfig;
   readonly logger?: boolean | object;
   readonly staticRoots?: StaticRoots;
+  /** S3-compatible storage for files; the local folder under `dataDir` when absent. */
+  readonly s3?: S3Options;
   /** Seed the demo data into an empty database. */
   readonly demo?: boolean;
 }
@@ -29,10 +32,12 @@ export async function createApp(
       ? { databaseUrl: options.databaseUrl }
       : { dataDir: join(options.dataDir, 'db') },
   );
-  const blobs = new LocalBlobStore(join(options.dataDir, 'files'));
+  const local = options.s3 ? undefined : new LocalBlobStore(join(options.dataDir, 'files'));
+  const blobs = local ?? new S3BlobStore(options.s3!);
   // What a crash left: temporary files, and files whose rows never committed. Alone on the
   // embedded database nothing else writes; beside other replicas, recent files are spared.
-  await blobs.sweepTemporary();
+  // (An S3 PUT leaves no temporary object: it lands whole or not at all.)
+  await local?.sweepTemporary();
   await sweepOrphanFiles(db, blobs, { graceMs: options.databaseUrl ? 3_600_000 : 0 });
   const server = await buildServer({
     db,

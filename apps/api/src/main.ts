@@ -1,16 +1,19 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.ts';
+import { s3OptionsFromEnv } from './s3BlobStore.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 
+const s3 = s3OptionsFromEnv();
 const { server } = await createApp({
   dataDir: resolve(process.env.DATA_DIR ?? join(repoRoot, 'data')),
   ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
   logger: process.env.LOG_LEVEL === 'silent' ? false : { level: process.env.LOG_LEVEL ?? 'info' },
   demo: process.env.DEMO_DATA !== '0',
+  ...(s3 ? { s3 } : {}),
   staticRoots: {
     publicSite: join(repoRoot, 'apps', 'public-site', 'dist'),
     athletePortal: join(repoRoot, 'apps', 'athlete-portal', 'dist'),

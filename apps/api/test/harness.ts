@@ -7,7 +7,7 @@ import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { LocalBlobStore } from '../src/blobStore.ts';
+import { LocalBlobStore, type BlobStore } from '../src/blobStore.ts';
 import { configFromEnv, type ApiConfig } from '../src/config.ts';
 import { createUser } from '../src/createUser.ts';
 import { dumpEmbedded, openDatabase, type Database } from '../src/db/db.ts';
@@ -54,7 +54,7 @@ export const PASSWORD = 'correct horse battery staple';
 export interface Harness {
   readonly server: FastifyInstance;
   readonly db: Database;
-  readonly blobs: LocalBlobStore;
+  readonly blobs: BlobStore;
   readonly config: ApiConfig;
   /** Fake time in ms; tests move it. */
   clock: number;
@@ -77,11 +77,13 @@ export async function closePool(): Promise<void> {
 export async function harness(
   factory: DatabaseFactory,
   overrides: Partial<ApiConfig> = {},
-  faults: { write?: typeof writeFile } = {},
+  faults: { write?: typeof writeFile; blobs?: BlobStore } = {},
 ): Promise<Harness> {
   const db = await factory.create();
   const dir = mkdtempSync(join(tmpdir(), 'xoss-api-test-'));
-  const blobs = new LocalBlobStore(join(dir, 'files'), faults);
+  const blobs =
+    faults.blobs ??
+    new LocalBlobStore(join(dir, 'files'), faults.write ? { write: faults.write } : {});
   const config: ApiConfig = {
     ...configFromEnv({}),
     jwtSecret: 'test-secret-0123456789abcdef',
