@@ -141,9 +141,28 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     expect(robots).toContain('Disallow: /dashboard/');
     expect(robots).toMatch(/^Sitemap: https?:\/\/.+\/sitemap\.xml$/m);
     const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
-    const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
-      (match) => new URL(match[1]!).pathname,
+    const urls = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!));
+    // Each prerendered page in every language, with its alternates; the others once.
+    const nav = urls.filter((url) => url.pathname === '/product/xossnav');
+    expect(nav.map((url) => url.searchParams.get('lang'))).toEqual([
+      null,
+      'ja',
+      'ko',
+      'de',
+      'it',
+      'pt-BR',
+      'es',
+      'zh-CN',
+      'zh-TW',
+    ]);
+    expect(sitemap).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml"');
+    expect(sitemap).toMatch(
+      /<xhtml:link rel="alternate" hreflang="ja" href="[^"]+\/product\/xossnav\?lang=ja"\/>/,
     );
+    expect(urls.filter((url) => url.pathname === '/download/maps')).toHaveLength(1);
+    const japanese = await (await fetch(`${base}/product/xossnav?lang=ja`)).text();
+    expect(japanese).toContain('<html lang="ja"');
+    const locs = [...new Set(urls.map((url) => url.pathname))];
     expect(locs).toContain('/product/xossnav');
     expect(locs).toContain('/download/maps');
     expect(locs.some((path) => path.startsWith('/dashboard'))).toBe(false);

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { origin } from './seo.ts';
+import { DEFAULT_LANGUAGE, languageHref, origin, sitemapXml } from './seo.ts';
 
 const app = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(app, 'dist');
@@ -18,12 +18,11 @@ const entry = (await import(pathToFileURL(join(ssr, 'prerender.js')).href)) as {
   renderPage(path: string, language: string): Promise<string>;
   prerenderPaths: readonly string[];
   prerenderLanguages: readonly string[];
+  publicPaths: readonly string[];
 };
 const base = origin();
-const DEFAULT = 'en-US';
-/** `?lang=` for every language but the default, whose URL is the plain path. */
-const href = (path: string, language: string) =>
-  language === DEFAULT ? `${base}${path}` : `${base}${path}?lang=${language}`;
+const DEFAULT = DEFAULT_LANGUAGE;
+const href = (path: string, language: string) => languageHref(base, path, language);
 for (const path of entry.prerenderPaths) {
   const alternates = [
     ...entry.prerenderLanguages.map(
@@ -49,6 +48,13 @@ for (const path of entry.prerenderPaths) {
 }
 // Paths without a file of their own get the empty shell (the browser renders them).
 writeFileSync(join(dist, 'shell.html'), shell);
+writeFileSync(
+  join(dist, 'sitemap.xml'),
+  sitemapXml(base, entry.publicPaths, {
+    paths: entry.prerenderPaths,
+    languages: entry.prerenderLanguages,
+  }),
+);
 rmSync(ssr, { recursive: true, force: true });
 console.log(
   `prerendered ${entry.prerenderPaths.length} pages in ${entry.prerenderLanguages.length} languages`,

@@ -11,7 +11,7 @@ import { setPrerenderedLanguage } from './siteState.ts';
  * (the map pages and articles read the API, so they render in the browser), in every
  * language: `?lang=` picks one, and the browser hydrates in the page's language.
  */
-export { prerenderPaths } from './publicPaths.ts';
+export { prerenderPaths, publicPaths } from './publicPaths.ts';
 /** Every page is written in every language with texts. */
 export const prerenderLanguages = textLanguages;
 
