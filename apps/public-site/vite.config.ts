@@ -9,6 +9,21 @@ export default defineConfig({
   plugins: [react(), manualsPlugin(), seoPlugin()],
   resolve: { conditions: ['@xoss/source'], alias: precompiledMessagesAlias },
   // Both apps share one origin, so their hashed assets live in separate folders.
-  build: { assetsDir: 'assets/site', sourcemap: true },
+  build: {
+    assetsDir: 'assets/site',
+    sourcemap: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: 'runtime',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-intl|@formatjs[\\/][^\\/]+|intl-messageformat)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: { proxy: devProxy('public-site') },
 });

@@ -24,16 +24,16 @@ const chrome = await chromeLauncher.launch({
 try {
   const { base } = product;
 
-  // The home page's scripts as a visitor's first load fetches them (entry and preloads).
+  const gzipOf = async (url: string) =>
+    gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).byteLength;
+  // The home page's scripts as its HTML names them (entry and preloads): the first load.
   const html = await (await fetch(`${base}/`)).text();
   const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/site\/[^"]+\.js)"/g)].map(
     (match) => match[1]!,
   );
-  let scriptGzip = 0;
-  for (const script of new Set(scripts))
-    scriptGzip += gzipSync(
-      Buffer.from(await (await fetch(`${base}${script}`)).arrayBuffer()),
-    ).byteLength;
+  let firstLoadGzip = 0;
+  for (const script of new Set(scripts)) firstLoadGzip += await gzipOf(`${base}${script}`);
+  let allScriptsGzip = 0;
 
   const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
   const rows: string[] = [];
@@ -48,6 +48,18 @@ try {
       onlyCategories: [...categories],
     });
     if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
+    // Every script the home page ran in Lighthouse's load: the messages of its language and
+    // the help widget too.
+    if (path === '/') {
+      const requests = (
+        result.lhr.audits['network-requests']?.details as
+          { items: { url: string; resourceType?: string }[] } | undefined
+      )?.items;
+      for (const url of new Set(
+        (requests ?? []).filter((item) => item.resourceType === 'Script').map((item) => item.url),
+      ))
+        allScriptsGzip += await gzipOf(url);
+    }
     const scores = categories.map((category) =>
       Math.round((result.lhr.categories[category]?.score ?? 0) * 100),
     );
@@ -61,10 +73,17 @@ try {
   console.log('| page | performance | accessibility | best practices | SEO | targets |');
   console.log('| --- | ---: | ---: | ---: | ---: | --- |');
   for (const row of rows) console.log(row);
-  const kb = scriptGzip / 1024;
-  console.log(
-    `\nHome page JavaScript: ${kb.toFixed(1)} kB gzip (target < 100 kB: ${(kb / 100).toFixed(2)}x, ${kb < 100 ? 'met' : 'MISSED'})`,
-  );
+  console.log('');
+  // kB of 1000 bytes, gzip at its default level, as the target of issue 11 reads.
+  for (const [name, bytes] of [
+    ['first load (entry and preloads)', firstLoadGzip],
+    ['everything the page runs (messages, help widget)', allScriptsGzip],
+  ] as const) {
+    const kb = bytes / 1000;
+    console.log(
+      `Home page JavaScript, ${name}: ${kb.toFixed(1)} kB gzip (target < 100 kB: ${(kb / 100).toFixed(2)}x, ${kb < 100 ? 'met' : 'MISSED'})`,
+    );
+  }
 } finally {
   chrome.kill();
   await product.close();

@@ -134,6 +134,19 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     await page.getByRole('table', { name: 'G 規格' }).waitFor();
     await page.getByLabel('語言').selectOption('en-US');
     await page.getByRole('table', { name: 'G specifications' }).waitFor();
+    // A prerendered page whose code is a chunk of its own (the legal documents) hydrates
+    // when the chunk arrives: its links then navigate in the page, without a reload.
+    await page.goto(`${base}/copyright/policy`);
+    await page.getByRole('heading', { name: 'Privacy Policy', level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.evaluate('window.__samePage = true');
+    await page
+      .getByRole('navigation', { name: 'Legal' })
+      .getByRole('link', { name: 'Cookie Policy' })
+      .click();
+    await page.getByRole('heading', { name: 'Cookie Policy', level: 1 }).waitFor();
+    expect(await page.evaluate('window.__samePage')).toBe(true);
+    expect(problems).toEqual([]);
   });
 
   it('serves robots.txt, a sitemap of the public pages, and the favicon', async () => {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Message, useT } from '@xoss/i18n/react';
 import {
   CookieNotice,
@@ -8,8 +8,9 @@ import {
   RouteProgress,
   type RenderLink,
 } from '@xoss/ui-kit';
-import { Link, Outlet, useLocation, useNavigation } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { helpBubbleVisibleOn, setChatVisible } from './helpWidget.ts';
+import { useLoading } from './navigation.ts';
 import { logOut, setCookieConsent, setSiteLanguage, useSite } from './siteState.ts';
 
 /** The portal's prefixes (architecture.md, "One origin"): links there load its app. */
@@ -35,7 +36,7 @@ export const renderLink: RenderLink = ({ href, current, children, onClick }) =>
 export function Layout() {
   const t = useT();
   const site = useSite();
-  const navigation = useNavigation();
+  const loading = useLoading();
   const location = useLocation();
 
   useEffect(() => {
@@ -48,7 +49,7 @@ export function Layout() {
       <a className="xoss-visually-hidden" href="#main">
         <Message id="nav.skipToContent" />
       </a>
-      <RouteProgress active={navigation.state !== 'idle'} />
+      <RouteProgress active={loading} />
       <Navbar
         loggedIn={site.loggedIn}
         userName={site.userName}
@@ -58,7 +59,11 @@ export function Layout() {
         languageMenu={<LanguageMenu value={site.language} onChange={setSiteLanguage} />}
       />
       <main id="main" className="site__main">
-        <Outlet />
+        {/* A page's first load (its code, its data) suspends here; later navigations are
+            transitions that keep the current page meanwhile. */}
+        <Suspense fallback={null}>
+          <Outlet />
+        </Suspense>
       </main>
       <Footer />
       {site.cookieConsent !== undefined ? null : (

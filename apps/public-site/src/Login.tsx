@@ -1,19 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { guardNavigation, returnPathAfterLogin } from '@xoss/api-client';
 import { Message, useT } from '@xoss/i18n/react';
-import { redirect, useLocation, type LoaderFunctionArgs } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { client } from './client.ts';
-
-/** Spec 4: a signed-in rider going to a white-listed page (login) goes home instead. */
-export function loginGuard({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const decision = guardNavigation({
-    to: `${url.pathname}${url.search}`,
-    from: null,
-    loggedIn: client.session.isLoggedIn(),
-  });
-  return decision.action === 'redirect' ? redirect(decision.to) : null;
-}
 
 /** Where a finished login goes; the portal is another app, so a full page load. */
 export const afterLogin = { go: (path: string) => window.location.replace(path) };
@@ -31,6 +20,14 @@ export function Login() {
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [showForgot, setShowForgot] = useState(false);
+
+  // Spec 4: a signed-in rider going to a white-listed page (login) goes home instead.
+  const decision = guardNavigation({
+    to: `${location.pathname}${location.search}`,
+    from: null,
+    loggedIn: client.session.isLoggedIn(),
+  });
+  if (decision.action === 'redirect') return <Navigate to={decision.to} replace />;
 
   const submit = async (form: FormData) => {
     const text = (name: string) => {

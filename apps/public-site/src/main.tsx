@@ -5,12 +5,10 @@ import { localeFor } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { loadMessages, type CompiledMessages } from '@xoss/i18n';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { RouterProvider, createBrowserRouter } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { loadChatWidget } from './helpWidget.ts';
-import { routes } from './routes.tsx';
+import { SiteRoutes } from './routes.tsx';
 import { setPrerenderedLanguage, useSite } from './siteState.ts';
-
-const router = createBrowserRouter(routes);
 
 /** The language follows the stored one, so the menu applies it at once. */
 function Root({ initial }: { initial?: CompiledMessages }) {
@@ -20,7 +18,9 @@ function Root({ initial }: { initial?: CompiledMessages }) {
   }, [language]);
   return (
     <XossIntlProvider language={language} {...(initial ? { initialMessages: initial } : {})}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <SiteRoutes />
+      </BrowserRouter>
     </XossIntlProvider>
   );
 }

@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { loadMessages, textLanguages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
-import { renderToString } from 'react-dom/server';
-import { StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
-import { routes } from './routes.tsx';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { StaticRouter } from 'react-router';
+import { SiteRoutes } from './routes.tsx';
 import { setPrerenderedLanguage } from './siteState.ts';
 
 /**
@@ -18,16 +18,22 @@ export const prerenderLanguages = textLanguages;
 /** Renders one path in one language to the HTML that goes inside `#root`. */
 export async function renderPage(path: string, language = 'en-US'): Promise<string> {
   setPrerenderedLanguage(language);
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(`http://prerender${path}`));
-  if (context instanceof Response) throw new Error(`${path} redirects; it is not prerendered`);
-  const router = createStaticRouter(handler.dataRoutes, context);
   const messages = await loadMessages(language);
-  return renderToString(
+  // Waits for pages in chunks of their own (React.lazy), which a plain renderToString would
+  // leave as their fallback.
+  const { prelude } = await prerenderToNodeStream(
     <StrictMode>
       <XossIntlProvider language={language} messages={messages}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
+        <StaticRouter location={path}>
+          <SiteRoutes />
+        </StaticRouter>
       </XossIntlProvider>
     </StrictMode>,
   );
+  const chunks: Buffer[] = [];
+  for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
+  const html = Buffer.concat(chunks).toString('utf8');
+  // A redirect renders no heading here: not a page to write.
+  if (!html.includes('<h1')) throw new Error(`${path} rendered no page; it is not prerendered`);
+  return html;
 }

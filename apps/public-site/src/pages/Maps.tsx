@@ -1,17 +1,34 @@
-import { useState } from 'react';
+import { use, useState } from 'react';
 import type { MapRegion as ApiRegion } from '@xoss/api-contract';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { DownloadTable, EmptyState, RegionPicker, type MapRegion } from '@xoss/ui-kit';
-import { Link, useLoaderData } from 'react-router';
+import { Link } from 'react-router';
+import { track } from '../navigation.ts';
 import { Steps } from './Steps.tsx';
 import { client } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 
-/** Loads a model's regions for the map pages; a failure shows the page's own message. */
-export async function regionsLoader(model: 'NAV+' | 'SPRINT') {
-  const reply = await client.transport.call('mapRegions', { query: { model } });
-  return reply.ok ? reply.data : null;
+const regionCache = new Map<string, { at: number; regions: Promise<ApiRegion[] | null> }>();
+
+/**
+ * A model's regions for the map pages, read once a minute at most: the page suspends until
+ * they are there (the progress bar shows), and a failure shows the page's own message.
+ */
+function useRegions(model: 'NAV+' | 'SPRINT'): ApiRegion[] | null {
+  let entry = regionCache.get(model);
+  if (!entry || Date.now() - entry.at > 60_000) {
+    entry = {
+      at: Date.now(),
+      regions: track(
+        client.transport
+          .call('mapRegions', { query: { model } })
+          .then((reply) => (reply.ok ? reply.data : null)),
+      ),
+    };
+    regionCache.set(model, entry);
+  }
+  return use(entry.regions);
 }
 
 const downloadHref = (region: ApiRegion) => `/api/v2/maps/regions/${region.id}/download/`;
@@ -47,7 +64,7 @@ function RegionsUnavailable() {
 export function GlobalMaps() {
   const t = useT();
   const bytes = useBytes();
-  const regions = useLoaderData<ApiRegion[] | null>();
+  const regions = useRegions('SPRINT');
   return (
     <>
       <h1>
@@ -156,7 +173,7 @@ function PickAndDownload({ regions, maxBytes }: { regions: ApiRegion[]; maxBytes
 
 /** `/download/globalMapsRegion`: choose SPRINT regions on the map. */
 export function GlobalMapsRegion() {
-  const regions = useLoaderData<ApiRegion[] | null>();
+  const regions = useRegions('SPRINT');
   return (
     <>
       <h1>
@@ -173,7 +190,7 @@ export function GlobalMapsRegion() {
 
 /** `/download/maps`: NAV+ maps, under about 3.6 GB in all (spec 5, 9). */
 export function NavMaps() {
-  const regions = useLoaderData<ApiRegion[] | null>();
+  const regions = useRegions('NAV+');
   return (
     <>
       <h1>
