@@ -25,7 +25,7 @@ function Root({ router: current }: { router: ReturnType<typeof createBrowserRout
     document.documentElement.lang = localeFor(language);
   }, [language]);
   return (
-    <XossIntlProvider language={language}>
+    <XossIntlProvider language={language} scope="portal">
       <RouterProvider router={current} />
     </XossIntlProvider>
   );
@@ -44,7 +44,7 @@ void startEmbedded({
   .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
   .then(() => {
     // The messages load beside the route's chunk and calls, not after the first render.
-    void loadMessages(selectPreferences(client.store.getState()).language);
+    void loadMessages(selectPreferences(client.store.getState()).language, 'portal');
     router = createBrowserRouter(routes);
     createRoot(container).render(
       <StrictMode>

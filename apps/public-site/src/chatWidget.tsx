@@ -23,7 +23,7 @@ host.id = 'xoss-chat';
 document.body.append(host);
 createRoot(host).render(
   <StrictMode>
-    <XossIntlProvider language={new SessionStore({ local: localStorage }).language()}>
+    <XossIntlProvider language={new SessionStore({ local: localStorage }).language()} scope="site">
       <Widget />
     </XossIntlProvider>
   </StrictMode>,

@@ -17,7 +17,11 @@ function Root({ initial }: { initial?: CompiledMessages }) {
     document.documentElement.lang = localeFor(language);
   }, [language]);
   return (
-    <XossIntlProvider language={language} {...(initial ? { initialMessages: initial } : {})}>
+    <XossIntlProvider
+      language={language}
+      scope="site"
+      {...(initial ? { initialMessages: initial } : {})}
+    >
       <BrowserRouter>
         <SiteRoutes />
       </BrowserRouter>
@@ -33,7 +37,7 @@ if (container.dataset.prerendered === path) {
   // visitor's stored language and session.
   const language = container.dataset.language ?? 'en-US';
   setPrerenderedLanguage(language);
-  void loadMessages(language).then((messages) =>
+  void loadMessages(language, 'site').then((messages) =>
     hydrateRoot(
       container,
       <StrictMode>

@@ -18,7 +18,7 @@ export const prerenderLanguages = textLanguages;
 /** Renders one path in one language to the HTML that goes inside `#root`. */
 export async function renderPage(path: string, language = 'en-US'): Promise<string> {
   setPrerenderedLanguage(language);
-  const messages = await loadMessages(language);
+  const messages = await loadMessages(language, 'site');
   // Waits for pages in chunks of their own (React.lazy), which a plain renderToString would
   // leave as their fallback.
   const { prelude } = await prerenderToNodeStream(

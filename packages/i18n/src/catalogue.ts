@@ -1,6 +1,7 @@
 import type IntlMessageFormat from 'intl-messageformat';
 import type english from '../messages/en-US.json';
 import { normalizeLanguage, type Language } from './languages.ts';
+import type { MessageScope } from './scopes.ts';
 
 /** Every message id of the catalogue; the English file is the source of truth. */
 export type MessageId = keyof typeof english;
@@ -12,33 +13,65 @@ export type CompiledMessages = Readonly<Record<string, ReturnType<IntlMessageFor
 export const PSEUDO_LOCALE = 'en-XA';
 export type Locale = Language | typeof PSEUDO_LOCALE;
 
-// One dynamic import per language: bundlers emit one chunk each, so a visitor downloads
-// only the language they read.
-const loaders: Readonly<Record<Locale, () => Promise<{ default: unknown }>>> = {
-  'en-US': () => import('../compiled/en-US.js'),
-  ja: () => import('../compiled/ja.js'),
-  ko: () => import('../compiled/ko.js'),
-  de: () => import('../compiled/de.js'),
-  it: () => import('../compiled/it.js'),
-  'pt-BR': () => import('../compiled/pt-BR.js'),
-  es: () => import('../compiled/es.js'),
-  'zh-CN': () => import('../compiled/zh-CN.js'),
-  'zh-TW': () => import('../compiled/zh-TW.js'),
-  'en-XA': () => import('../compiled/en-XA.js'),
+// One dynamic import per language and scope: bundlers emit one chunk each, so a visitor
+// downloads only the language they read, and only their app's part of it.
+type Loaders = Readonly<Record<Locale, () => Promise<{ default: unknown }>>>;
+const loaders: Readonly<Record<MessageScope, Loaders>> = {
+  all: {
+    'en-US': () => import('../compiled/en-US.js'),
+    ja: () => import('../compiled/ja.js'),
+    ko: () => import('../compiled/ko.js'),
+    de: () => import('../compiled/de.js'),
+    it: () => import('../compiled/it.js'),
+    'pt-BR': () => import('../compiled/pt-BR.js'),
+    es: () => import('../compiled/es.js'),
+    'zh-CN': () => import('../compiled/zh-CN.js'),
+    'zh-TW': () => import('../compiled/zh-TW.js'),
+    'en-XA': () => import('../compiled/en-XA.js'),
+  },
+  site: {
+    'en-US': () => import('../compiled/site/en-US.js'),
+    ja: () => import('../compiled/site/ja.js'),
+    ko: () => import('../compiled/site/ko.js'),
+    de: () => import('../compiled/site/de.js'),
+    it: () => import('../compiled/site/it.js'),
+    'pt-BR': () => import('../compiled/site/pt-BR.js'),
+    es: () => import('../compiled/site/es.js'),
+    'zh-CN': () => import('../compiled/site/zh-CN.js'),
+    'zh-TW': () => import('../compiled/site/zh-TW.js'),
+    'en-XA': () => import('../compiled/site/en-XA.js'),
+  },
+  portal: {
+    'en-US': () => import('../compiled/portal/en-US.js'),
+    ja: () => import('../compiled/portal/ja.js'),
+    ko: () => import('../compiled/portal/ko.js'),
+    de: () => import('../compiled/portal/de.js'),
+    it: () => import('../compiled/portal/it.js'),
+    'pt-BR': () => import('../compiled/portal/pt-BR.js'),
+    es: () => import('../compiled/portal/es.js'),
+    'zh-CN': () => import('../compiled/portal/zh-CN.js'),
+    'zh-TW': () => import('../compiled/portal/zh-TW.js'),
+    'en-XA': () => import('../compiled/portal/en-XA.js'),
+  },
 };
 
-const loaded = new Map<Locale, Promise<CompiledMessages>>();
+const loaded = new Map<string, Promise<CompiledMessages>>();
 
 /**
- * Loads one language's compiled messages (once; later calls share the promise). An
- * unsupported language falls back as `normalizeLanguage` decides (spec 4).
+ * Loads one language's compiled messages (once; later calls share the promise), the whole
+ * catalogue or one app's part of it (`scope`, src/scopes.ts). An unsupported language falls
+ * back as `normalizeLanguage` decides (spec 4).
  */
-export function loadMessages(requested: string): Promise<CompiledMessages> {
+export function loadMessages(
+  requested: string,
+  scope: MessageScope = 'all',
+): Promise<CompiledMessages> {
   const locale: Locale = requested === PSEUDO_LOCALE ? PSEUDO_LOCALE : normalizeLanguage(requested);
-  let messages = loaded.get(locale);
+  const key = `${scope}:${locale}`;
+  let messages = loaded.get(key);
   if (!messages) {
-    messages = loaders[locale]().then((module) => module.default as CompiledMessages);
-    loaded.set(locale, messages);
+    messages = loaders[scope][locale]().then((module) => module.default as CompiledMessages);
+    loaded.set(key, messages);
   }
   return messages;
 }

@@ -16,6 +16,7 @@ export {
   type Locale,
   type MessageId,
 } from './catalogue.ts';
+export { inScope, scopeExcludes, type MessageScope } from './scopes.ts';
 export {
   createTranslator,
   translatorFor,

@@ -8,6 +8,7 @@ import {
   type MessageId,
 } from './catalogue.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
+import type { MessageScope } from './scopes.ts';
 import type { MessageValues } from './translator.ts';
 
 export interface XossIntlProviderProps {
@@ -22,6 +23,8 @@ export interface XossIntlProviderProps {
   readonly initialMessages?: CompiledMessages;
   /** Shown until the first language has loaded. */
   readonly fallback?: ReactNode;
+  /** Which part of the catalogue to load: an app's own (`site`, `portal`) or `all`. */
+  readonly scope?: MessageScope;
   readonly children: ReactNode;
 }
 
@@ -34,6 +37,7 @@ export function XossIntlProvider({
   messages: given,
   initialMessages,
   fallback = null,
+  scope = 'all',
   children,
 }: XossIntlProviderProps) {
   const locale = localeFor(language);
@@ -47,13 +51,13 @@ export function XossIntlProvider({
   useEffect(() => {
     if (given) return;
     let live = true;
-    void loadMessages(locale).then((messages) => {
+    void loadMessages(locale, scope).then((messages) => {
       if (live) setLoaded({ locale, messages });
     });
     return () => {
       live = false;
     };
-  }, [locale, given]);
+  }, [locale, given, scope]);
   const current = given ? { locale, messages: given } : loaded;
   if (!current) return <>{fallback}</>;
   return (

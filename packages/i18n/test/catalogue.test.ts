@@ -7,6 +7,7 @@ import { dataFields } from '@xoss/data-fields';
 import IntlMessageFormat from 'intl-messageformat';
 import { afterAll, describe, expect, it } from 'vitest';
 import { textLanguages } from '../src/languages.ts';
+import { inScope } from '../src/scopes.ts';
 import { sourceFiles, usedIds, verifyCatalogues } from './catalogueChecks.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -99,9 +100,14 @@ describe('the catalogues', () => {
     execFileSync(process.execPath, [join(packageDir, 'scripts', 'compile.ts'), out], {
       stdio: 'ignore',
     });
-    const expected = readdirSync(out).sort();
-    expect(expected).toHaveLength((textLanguages.length + 1) * 2);
-    expect(readdirSync(join(packageDir, 'compiled')).sort()).toEqual(expected);
+    // Every language (and en-XA) as a module and its types, whole and for each app's scope.
+    const files = (dir: string) =>
+      readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter((name) => name.endsWith('.js') || name.endsWith('.ts'))
+        .sort();
+    const expected = files(out);
+    expect(expected).toHaveLength((textLanguages.length + 1) * 2 * 3);
+    expect(files(join(packageDir, 'compiled'))).toEqual(expected);
     for (const name of expected)
       expect(
         readFileSync(join(packageDir, 'compiled', name), 'utf8'),
@@ -117,6 +123,17 @@ describe('ids used by the code', () => {
       .filter((file) => !file.includes('.test.'));
     const missing = [...usedIds(repo, files)].filter((id) => !(id in english));
     expect(missing).toEqual([]);
+  });
+
+  it("finds each app's own ids in its part of the catalogue (src/scopes.ts)", () => {
+    for (const [dir, scope] of [
+      ['apps/public-site/src', 'site'],
+      ['apps/athlete-portal/src', 'portal'],
+    ] as const) {
+      const files = sourceFiles(repo, dir).filter((file) => !file.includes('.test.'));
+      const outside = [...usedIds(repo, files)].filter((id) => !inScope(id, scope));
+      expect(outside, dir).toEqual([]);
+    }
   });
 
   it('catches an id the catalogue lacks, in a component or a t() call', () => {
