@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { Provider } from 'react-redux';
@@ -122,7 +122,8 @@ describe('public-site routes', () => {
   it('redirects /copyright to the terms and offers every legal page', async () => {
     const router = renderAt('/copyright');
     expect(await screen.findByRole('heading', { name: 'Terms of Use', level: 1 })).toBeDefined();
-    expect(router.pathname).toBe('/copyright/terms');
+    // The probe's effect runs after the commit that painted the heading (a transition).
+    await waitFor(() => expect(router.pathname).toBe('/copyright/terms'));
     const menu = screen.getByRole('navigation', { name: 'Legal' });
     expect([...menu.querySelectorAll('a')].map((link) => link.getAttribute('href'))).toEqual([
       '/copyright/terms',
@@ -144,7 +145,7 @@ describe('public-site routes', () => {
   it('redirects /product to /product/manuals', async () => {
     const router = renderAt('/product');
     expect(await screen.findByRole('heading', { name: 'Manuals' })).toBeDefined();
-    expect(router.pathname).toBe('/product/manuals');
+    await waitFor(() => expect(router.pathname).toBe('/product/manuals'));
   });
 });
 
