@@ -6,7 +6,7 @@
 // Served by the real server (production headers) on loopback.
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
+import lighthouse, { type Result } from 'lighthouse';
 import { startProduct } from '../test/product.ts';
 
 const product = await startProduct({ demo: false });
@@ -36,23 +36,31 @@ try {
   let allScriptsGzip = 0;
 
   const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+  // Lighthouse's own advice for a score that moves with the machine: several runs, the
+  // median reported (https://developer.chrome.com/docs/lighthouse/performance/performance-scoring).
+  const RUNS = 3;
   const rows: string[] = [];
+  const metricRows: string[] = [];
   for (const [name, path] of [
     ['home', '/'],
     ['product (NAV)', '/product/xossnav'],
   ] as const) {
-    const result = await lighthouse(`${base}${path}`, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: [...categories],
-    });
-    if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
+    const runs: Result[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const result = await lighthouse(`${base}${path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: [...categories],
+      });
+      if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
+      runs.push(result.lhr);
+    }
     // Every script the home page ran in Lighthouse's load: the messages of its language and
     // the help widget too.
     if (path === '/') {
       const requests = (
-        result.lhr.audits['network-requests']?.details as
+        runs[0]!.audits['network-requests']?.details as
           { items: { url: string; resourceType?: string }[] } | undefined
       )?.items;
       for (const url of new Set(
@@ -60,19 +68,38 @@ try {
       ))
         allScriptsGzip += await gzipOf(url);
     }
+    const performance = (lhr: Result) => lhr.categories.performance?.score ?? 0;
+    const median = [...runs].sort((a, b) => performance(a) - performance(b))[Math.floor(RUNS / 2)]!;
     const scores = categories.map((category) =>
-      Math.round((result.lhr.categories[category]?.score ?? 0) * 100),
+      Math.round((median.categories[category]?.score ?? 0) * 100),
     );
     const met =
       scores[0]! >= 95 && scores[1] === 100 && scores[2] === 100 && scores[3] === 100
         ? 'met'
         : 'MISSED';
-    rows.push(`| ${name} | ${scores.join(' | ')} | ${met} |`);
+    const all = runs
+      .map((lhr) =>
+        lhr.runtimeError
+          ? `failed (${lhr.runtimeError.code})`
+          : String(Math.round(performance(lhr) * 100)),
+      )
+      .join(', ');
+    rows.push(`| ${name} | ${scores.join(' | ')} | ${all} | ${met} |`);
+    const metric = (id: string) => median.audits[id]?.displayValue ?? '?';
+    metricRows.push(
+      `| ${name} | ${['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'].map(metric).join(' | ')} |`,
+    );
   }
   console.log('\nLighthouse, mobile preset, visitor site on loopback\n');
-  console.log('| page | performance | accessibility | best practices | SEO | targets |');
-  console.log('| --- | ---: | ---: | ---: | ---: | --- |');
+  console.log(
+    `| page | performance (median of ${RUNS}) | accessibility | best practices | SEO | performance of each run | targets |`,
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | --- | --- |');
   for (const row of rows) console.log(row);
+  console.log('\nThe median run, simulated mobile (slow 4G, 4x CPU slowdown)\n');
+  console.log('| page | FCP | LCP | TBT | CLS | Speed Index |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const row of metricRows) console.log(row);
   console.log('');
   // kB of 1000 bytes, gzip at its default level, as the target of issue 11 reads.
   for (const [name, bytes] of [

@@ -146,6 +146,23 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
       .click();
     await page.getByRole('heading', { name: 'Cookie Policy', level: 1 }).waitFor();
     expect(await page.evaluate('window.__samePage')).toBe(true);
+    // A page's own chunk and messages load before hydration, so React adopts the server's
+    // nodes rather than dropping them for a fallback (no blank moment, no layout shift).
+    await page.addInitScript(
+      "document.addEventListener('DOMContentLoaded', () => { window.firstHeading = document.querySelector('main h1'); })",
+    );
+    for (const path of ['/product/xossnav', '/product/manuals', '/download/gpxHow']) {
+      await page.goto(`${base}${path}`);
+      await page.waitForLoadState('networkidle');
+      const kept = await page.evaluate(
+        "document.querySelector('main h1') !== null && document.querySelector('main h1') === window.firstHeading",
+      );
+      expect(kept, path).toBe(true);
+    }
+    // ...and hydrated: the language menu works on it.
+    await page.getByLabel('Language').selectOption('zh-TW');
+    await page.getByRole('heading', { name: '如何匯入 GPX 路線', level: 1 }).waitFor();
+    await page.getByLabel('語言').selectOption('en-US');
     expect(problems).toEqual([]);
   });
 
@@ -198,6 +215,7 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
 
   it('serves every manual it links to', async () => {
     await page.goto(`${base}/product/manuals`);
+    await page.locator('a[href^="/manuals/"]').first().waitFor();
     const links = await page.locator('a[href^="/manuals/"]').all();
     const hrefs = await Promise.all(links.map((link) => link.getAttribute('href')));
     expect(hrefs).toHaveLength(40);

@@ -7,7 +7,7 @@ import { loadMessages, type CompiledMessages } from '@xoss/i18n';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { loadChatWidget } from './helpWidget.ts';
-import { SiteRoutes } from './routes.tsx';
+import { SiteRoutes, preloadRoute } from './routes.tsx';
 import { setPrerenderedLanguage, useSite } from './siteState.ts';
 
 /** The language follows the stored one, so the menu applies it at once. */
@@ -37,13 +37,14 @@ if (container.dataset.prerendered === path) {
   // visitor's stored language and session.
   const language = container.dataset.language ?? 'en-US';
   setPrerenderedLanguage(language);
-  void loadMessages(language, 'site').then((messages) =>
-    hydrateRoot(
-      container,
-      <StrictMode>
-        <Root initial={messages} />
-      </StrictMode>,
-    ),
+  void Promise.all([loadMessages(language, 'site'), preloadRoute(path, language)]).then(
+    ([messages]) =>
+      hydrateRoot(
+        container,
+        <StrictMode>
+          <Root initial={messages} />
+        </StrictMode>,
+      ),
   );
 } else {
   createRoot(container).render(

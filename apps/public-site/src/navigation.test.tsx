@@ -1,6 +1,8 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { Suspense, type ReactElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadMessages } from '@xoss/i18n';
+import { Message, XossIntlProvider } from '@xoss/i18n/react';
 import { lazyPage, track, useLoading } from './navigation.ts';
 
 afterEach(cleanup);
@@ -31,24 +33,47 @@ describe('navigation progress', () => {
     expect(screen.getByText('idle')).toBeTruthy();
   });
 
-  it('shows a lazy page once its code is there, busy meanwhile', async () => {
+  it('shows a lazy page once its code is there, with its messages, busy meanwhile', async () => {
     let load = (_: () => ReactElement) => {};
-    const Page = lazyPage(
-      () =>
-        new Promise<() => ReactElement>((resolve) => (load = (component) => resolve(component))),
-    );
-    render(
-      <>
-        <Bar />
-        <Suspense fallback={<p>waiting</p>}>
-          <Page />
-        </Suspense>
-      </>,
+    let asked = 0;
+    const Page = lazyPage(() => {
+      asked++;
+      return new Promise<() => ReactElement>(
+        (resolve) => (load = (component) => resolve(component)),
+      );
+    });
+    // The page's part of the catalogue (`sitePages`) is here already: its code alone is
+    // awaited (the i18n package tests the wait for messages).
+    const messages = await loadMessages('en-US', 'site');
+    await loadMessages('en-US', 'sitePages');
+    expect(messages['maps.limit']).toBeUndefined();
+    await act(() =>
+      Promise.resolve(
+        render(
+          <XossIntlProvider language="en-US" messages={messages}>
+            <Bar />
+            <Suspense fallback={<p>waiting</p>}>
+              <Page />
+            </Suspense>
+          </XossIntlProvider>,
+        ),
+      ),
     );
     expect(await screen.findByText('loading')).toBeTruthy();
     expect(screen.getByText('waiting')).toBeTruthy();
-    act(() => load(() => <h1>The page</h1>));
-    expect(await screen.findByRole('heading', { name: 'The page' })).toBeTruthy();
+    act(() =>
+      load(() => (
+        <h1>
+          <Message id="maps.limit" />
+        </h1>
+      )),
+    );
+    expect(
+      await screen.findByRole('heading', {
+        name: 'Keep the map files on your NAV+ under about 3.6 GB in total.',
+      }),
+    ).toBeTruthy();
     expect(screen.getByText('idle')).toBeTruthy();
+    expect(asked).toBe(1);
   });
 });

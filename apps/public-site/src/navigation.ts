@@ -1,4 +1,12 @@
-import { lazy, useSyncExternalStore, type ComponentType } from 'react';
+import { loadMessages } from '@xoss/i18n';
+import {
+  createElement,
+  use,
+  useSyncExternalStore,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
+import { MoreMessages } from '@xoss/i18n/react';
 
 // The site routes declaratively (React Router's <BrowserRouter>): its data router costs
 // 17 kB gzip more on every first load (issue 11: home page script under 100 kB). Navigations
@@ -7,9 +15,11 @@ import { lazy, useSyncExternalStore, type ComponentType } from 'react';
 
 let loading = 0;
 const listeners = new Set<() => void>();
-const emit = () => {
-  for (const listener of listeners) listener();
-};
+// Told after the current task step: work may start while React renders a page.
+const emit = () =>
+  queueMicrotask(() => {
+    for (const listener of listeners) listener();
+  });
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => void listeners.delete(listener);
@@ -33,6 +43,49 @@ export const useLoading = () =>
     () => false,
   );
 
-/** A page in its own chunk, loaded when first shown, with the progress bar. */
-export const lazyPage = <P extends object>(load: () => Promise<ComponentType<P>>) =>
-  lazy(() => track(load()).then((Component) => ({ default: Component })));
+/** A page in its own chunk, with its part of the catalogue. */
+export interface LazyPage<P extends object> {
+  (props: P): ReactNode;
+  /** Loads the page's code and messages, so it renders (or hydrates) without suspending. */
+  readonly preload: (language: string) => Promise<unknown>;
+}
+
+type Settled<T> = Promise<T> & { status?: 'fulfilled'; value?: T };
+
+/**
+ * A page in its own chunk, loaded when first shown, with the progress bar. Its messages
+ * (the catalogue's `sitePages` part, @xoss/i18n) load alongside its code, not after it;
+ * the first load carries neither. Once loaded, it renders at once (React's `use()` reads
+ * the settled promise), so a page preloaded before hydration never suspends there.
+ */
+export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+  let loading: Settled<ComponentType<P>> | undefined;
+  const start = (): Promise<ComponentType<P>> => {
+    if (loading) return loading;
+    const started: Settled<ComponentType<P>> = track(load()).then(
+      (Component) => {
+        started.status = 'fulfilled';
+        started.value = Component;
+        return Component;
+      },
+      (error: unknown) => {
+        // A chunk that failed to arrive (offline, a new deployment) is asked for again.
+        loading = undefined;
+        throw error;
+      },
+    );
+    return (loading = started);
+  };
+  function Code(props: P) {
+    return createElement(use(start()), props);
+  }
+  function Page(props: P) {
+    void start();
+    return createElement(MoreMessages, {
+      scope: 'sitePages',
+      children: createElement(Code, props),
+    });
+  }
+  Page.preload = (language: string) => Promise.all([start(), loadMessages(language, 'sitePages')]);
+  return Page;
+}

@@ -1,16 +1,18 @@
 import { useEffect } from 'react';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from './client.ts';
-import { SiteRoutes } from './routes.tsx';
+import { SiteRoutes, preloadRoute } from './routes.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
   english = await loadMessages('en-US');
+  // Lazily loaded pages add this part under <MoreMessages>; loaded here, it is there at once.
+  await loadMessages('en-US', 'sitePages');
 });
 
 afterEach(() => {
@@ -28,16 +30,21 @@ function LocationProbe() {
   return null;
 }
 
-function renderAt(path: string) {
-  render(
-    <Provider store={client.store}>
-      <XossIntlProvider language="en-US" messages={english}>
-        <MemoryRouter initialEntries={[path]}>
-          <SiteRoutes />
-          <LocationProbe />
-        </MemoryRouter>
-      </XossIntlProvider>
-    </Provider>,
+/** Renders the site at `path`; React retries suspended lazy pages inside an awaited act(). */
+async function renderAt(path: string) {
+  await act(() =>
+    Promise.resolve(
+      render(
+        <Provider store={client.store}>
+          <XossIntlProvider language="en-US" messages={english}>
+            <MemoryRouter initialEntries={[path]}>
+              <SiteRoutes />
+              <LocationProbe />
+            </MemoryRouter>
+          </XossIntlProvider>
+        </Provider>,
+      ),
+    ),
   );
   return router;
 }
@@ -45,7 +52,7 @@ function renderAt(path: string) {
 describe('public-site routes', () => {
   it('renders home with a card and Buy Now for each product, and resets the title', async () => {
     document.title = 'Something else';
-    renderAt('/');
+    await renderAt('/');
     expect(await screen.findByRole('heading', { level: 1 })).toHaveProperty(
       'textContent',
       'XOSS — GPS bike computers and sensors',
@@ -68,7 +75,7 @@ describe('public-site routes', () => {
   });
 
   it('shows each product with the figures of spec 9; NAV on black', async () => {
-    renderAt('/product/xossnav');
+    await renderAt('/product/xossnav');
     const table = await screen.findByRole('table', { name: 'NAV specifications' });
     const text = table.textContent ?? '';
     for (const figure of [
@@ -87,7 +94,7 @@ describe('public-site routes', () => {
   });
 
   it('shows G 2nd generation, G and SPRINT figures', async () => {
-    renderAt('/product/xossg2');
+    await renderAt('/product/xossg2');
     const g2 = (await screen.findByRole('table', { name: 'G 2nd generation specifications' }))
       .textContent;
     expect(g2).toContain('28 hours');
@@ -97,12 +104,12 @@ describe('public-site routes', () => {
   });
 
   it('answers an unknown product with the not-found page', async () => {
-    renderAt('/product/xossToaster');
+    await renderAt('/product/xossToaster');
     expect(await screen.findByRole('heading', { name: 'This page does not exist.' })).toBeDefined();
   });
 
   it('lists a manual per product and spec 1 language', async () => {
-    renderAt('/product/manuals');
+    await renderAt('/product/manuals');
     const table = await screen.findByRole('table', { name: 'SPRINT manual' });
     const links = [...table.querySelectorAll('a')].map((link) => link.getAttribute('href'));
     expect(links).toEqual(
@@ -113,14 +120,14 @@ describe('public-site routes', () => {
   });
 
   it('shows About, Support and Cooperation with their addresses', async () => {
-    renderAt('/product/contact');
+    await renderAt('/product/contact');
     expect(await screen.findByRole('heading', { name: 'About' })).toBeDefined();
     expect(screen.getByRole('link', { name: 'Write to support@xoss.co' })).toBeDefined();
     expect(screen.getByRole('link', { name: 'Write to cooperation@xoss.co' })).toBeDefined();
   });
 
   it('redirects /copyright to the terms and offers every legal page', async () => {
-    const router = renderAt('/copyright');
+    const router = await renderAt('/copyright');
     expect(await screen.findByRole('heading', { name: 'Terms of Use', level: 1 })).toBeDefined();
     // The probe's effect runs after the commit that painted the heading (a transition).
     await waitFor(() => expect(router.pathname).toBe('/copyright/terms'));
@@ -136,14 +143,33 @@ describe('public-site routes', () => {
 
   it('shows the cookie notice until the visitor answers, and remembers the answer', async () => {
     localStorage.clear();
-    renderAt('/product/contact');
+    await renderAt('/product/contact');
     fireEvent.click(await screen.findByRole('button', { name: 'Decline' }));
     expect(screen.queryByRole('button', { name: 'Decline' })).toBeNull();
     expect(client.session.cookieConsent()).toBe('declined');
   });
 
+  it('preloads a lazily loaded page, which then renders without suspending (hydration)', async () => {
+    await preloadRoute('/', 'en-US');
+    await preloadRoute('/no/such/page', 'en-US');
+    await preloadRoute('/download/gpxHow', 'en-US');
+    render(
+      <Provider store={client.store}>
+        <XossIntlProvider language="en-US" messages={english}>
+          <MemoryRouter initialEntries={['/download/gpxHow']}>
+            <SiteRoutes />
+          </MemoryRouter>
+        </XossIntlProvider>
+      </Provider>,
+    );
+    // At once, in the first commit: no fallback on the way.
+    expect(
+      screen.getByRole('heading', { level: 1, name: 'How to import a GPX route' }),
+    ).toBeDefined();
+  });
+
   it('redirects /product to /product/manuals', async () => {
-    const router = renderAt('/product');
+    const router = await renderAt('/product');
     expect(await screen.findByRole('heading', { name: 'Manuals' })).toBeDefined();
     await waitFor(() => expect(router.pathname).toBe('/product/manuals'));
   });
@@ -151,7 +177,7 @@ describe('public-site routes', () => {
 
 describe('login', () => {
   it('asks for the agreement first, and says login failed when the server cannot be reached', async () => {
-    renderAt('/login?redirect=%2Fdashboard%2Fmain');
+    await renderAt('/login?redirect=%2Fdashboard%2Fmain');
     const submit = await screen.findByRole('button', { name: 'Log In' });
     fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'rider@xoss.co' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });

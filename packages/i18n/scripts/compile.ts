@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inScope, scopeExcludes, type MessageScope } from '../src/scopes.ts';
+import { inScope, messageScopes } from '../src/scopes.ts';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = process.argv[2] ?? join(packageDir, 'compiled');
@@ -37,7 +37,7 @@ try {
     .sort()) {
     const tag = name.slice(0, -'.json'.length);
     const all = JSON.parse(readFileSync(join(work, name), 'utf8')) as Record<string, unknown>;
-    for (const scope of Object.keys(scopeExcludes) as MessageScope[]) {
+    for (const scope of messageScopes) {
       const folder = scope === 'all' ? outDir : join(outDir, scope);
       mkdirSync(folder, { recursive: true });
       const ast = JSON.stringify(

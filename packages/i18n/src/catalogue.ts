@@ -41,6 +41,18 @@ const loaders: Readonly<Record<MessageScope, Loaders>> = {
     'zh-TW': () => import('../compiled/site/zh-TW.js'),
     'en-XA': () => import('../compiled/site/en-XA.js'),
   },
+  sitePages: {
+    'en-US': () => import('../compiled/sitePages/en-US.js'),
+    ja: () => import('../compiled/sitePages/ja.js'),
+    ko: () => import('../compiled/sitePages/ko.js'),
+    de: () => import('../compiled/sitePages/de.js'),
+    it: () => import('../compiled/sitePages/it.js'),
+    'pt-BR': () => import('../compiled/sitePages/pt-BR.js'),
+    es: () => import('../compiled/sitePages/es.js'),
+    'zh-CN': () => import('../compiled/sitePages/zh-CN.js'),
+    'zh-TW': () => import('../compiled/sitePages/zh-TW.js'),
+    'en-XA': () => import('../compiled/sitePages/en-XA.js'),
+  },
   portal: {
     'en-US': () => import('../compiled/portal/en-US.js'),
     ja: () => import('../compiled/portal/ja.js'),
@@ -55,7 +67,8 @@ const loaders: Readonly<Record<MessageScope, Loaders>> = {
   },
 };
 
-const loaded = new Map<string, Promise<CompiledMessages>>();
+type Settled = Promise<CompiledMessages> & { status?: 'fulfilled'; value?: CompiledMessages };
+const loaded = new Map<string, Settled>();
 
 /**
  * Loads one language's compiled messages (once; later calls share the promise), the whole
@@ -70,7 +83,22 @@ export function loadMessages(
   const key = `${scope}:${locale}`;
   let messages = loaded.get(key);
   if (!messages) {
-    messages = loaders[scope][locale]().then((module) => module.default as CompiledMessages);
+    const loading: Settled = loaders[scope][locale]().then(
+      (module) => {
+        const value = module.default as CompiledMessages;
+        // Marked settled the way React's `use()` reads a promise, so a component asking
+        // for messages already here renders at once instead of suspending.
+        loading.status = 'fulfilled';
+        loading.value = value;
+        return value;
+      },
+      (error: unknown) => {
+        // A chunk that failed to arrive (offline) is asked for again next time.
+        loaded.delete(key);
+        throw error;
+      },
+    );
+    messages = loading;
     loaded.set(key, messages);
   }
   return messages;

@@ -16,7 +16,14 @@ export {
   type Locale,
   type MessageId,
 } from './catalogue.ts';
-export { inScope, scopeExcludes, type MessageScope } from './scopes.ts';
+export {
+  appExcludes,
+  appScopes,
+  inScope,
+  messageScopes,
+  scopeExcludes,
+  type MessageScope,
+} from './scopes.ts';
 export {
   createTranslator,
   translatorFor,

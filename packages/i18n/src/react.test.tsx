@@ -1,8 +1,10 @@
 // @vitest-environment happy-dom
-import { act, render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { Suspense } from 'react';
+import { createRoot } from 'react-dom/client';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { loadMessages } from './catalogue.ts';
-import { Message, XossIntlProvider, useLocale, useT } from './react.tsx';
+import { Message, MoreMessages, XossIntlProvider, useLocale, useT } from './react.tsx';
 
 function Probe() {
   const t = useT();
@@ -50,5 +52,79 @@ describe('XossIntlProvider', () => {
     expect(screen.queryByLabelText('Menü') ?? screen.queryByLabelText('Menu')).toBeTruthy();
     await act(() => loadMessages('en-US'));
     expect(await screen.findByLabelText('Menu')).toBeTruthy();
+  });
+});
+
+describe('MoreMessages', () => {
+  afterEach(cleanup);
+
+  function Page({ language }: { language: string }) {
+    return (
+      <XossIntlProvider language={language} scope="site" fallback={<span>loading</span>}>
+        <p>
+          <Message id="nav.menu" />
+        </p>
+        <Suspense fallback={<span>page loading</span>}>
+          <MoreMessages scope="sitePages">
+            <p>
+              <Message id="maps.estimate" values={{ hours: 1, minutes: 5 }} />
+              {' / '}
+              <Message id="nav.menu" />
+            </p>
+          </MoreMessages>
+        </Suspense>
+      </XossIntlProvider>
+    );
+  }
+
+  it("adds a page's part of the catalogue under the app's, in the provider's language", async () => {
+    const view = render(<Page language="de" />);
+    expect((await screen.findByText(/Geschätzte Importdauer: 1 h 5 min/)).textContent).toBe(
+      'Geschätzte Importdauer: 1 h 5 min / Menü',
+    );
+    // The app's own part is not replaced: both texts come from one provider each.
+    expect(screen.getByText('Menü').tagName).toBe('P');
+    expect(Object.keys(await loadMessages('de', 'site'))).not.toContain('maps.estimate');
+
+    // A language switch loads both parts before it shows, so the page never falls back.
+    view.rerender(<Page language="ja" />);
+    expect(screen.queryByText('page loading')).toBeNull();
+    expect(await screen.findByText(/推定インポート時間：1時間5分/)).toBeTruthy();
+    expect(screen.queryByText('page loading')).toBeNull();
+    expect(screen.getByText('メニュー').tagName).toBe('P');
+  });
+
+  it('renders at once when its part has already loaded, and waits for it otherwise', async () => {
+    await loadMessages('it', 'site');
+    await loadMessages('it', 'sitePages');
+    render(<Page language="it" />);
+    await screen.findByText('Menu');
+    // Already here: no suspended first render of the page.
+    expect(screen.queryByText('page loading')).toBeNull();
+    expect(screen.getByText(/1 h 5 min/)).toBeTruthy();
+    cleanup();
+    // Not here yet (the provider was handed its messages, so it loaded nothing itself).
+    // Rendered as in a browser, outside act(), whose queue would hold React's retry.
+    const actEnvironment = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+    actEnvironment.IS_REACT_ACT_ENVIRONMENT = false;
+    const container = document.body.appendChild(document.createElement('div'));
+    const root = createRoot(container);
+    try {
+      root.render(
+        <XossIntlProvider language="ko" messages={await loadMessages('ko', 'site')}>
+          <Suspense fallback={<span>page loading</span>}>
+            <MoreMessages scope="sitePages">
+              <Message id="maps.estimate" values={{ hours: 1, minutes: 5 }} />
+            </MoreMessages>
+          </Suspense>
+        </XossIntlProvider>,
+      );
+      expect(await screen.findByText('page loading')).toBeTruthy();
+      expect(await screen.findByText('예상 가져오기 시간: 1시간 5분')).toBeTruthy();
+    } finally {
+      root.unmount();
+      container.remove();
+      actEnvironment.IS_REACT_ACT_ENVIRONMENT = true;
+    }
   });
 });

@@ -1,4 +1,12 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  use,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { FormattedMessage, IntlProvider, useIntl } from 'react-intl';
 import {
   loadMessages,
@@ -51,7 +59,12 @@ export function XossIntlProvider({
   useEffect(() => {
     if (given) return;
     let live = true;
-    void loadMessages(locale, scope).then((messages) => {
+    // The parts pages have added (<MoreMessages>) load with the language, so a switch shows
+    // the new language everywhere at once, with no page falling back to a loading state.
+    void Promise.all([
+      loadMessages(locale, scope),
+      ...[...addedScopes].map((added) => loadMessages(locale, added)),
+    ]).then(([messages]) => {
       if (live) setLoaded({ locale, messages });
     });
     return () => {
@@ -61,10 +74,49 @@ export function XossIntlProvider({
   const current = given ? { locale, messages: given } : loaded;
   if (!current) return <>{fallback}</>;
   return (
+    <CatalogueLocale value={current.locale}>
+      <IntlProvider
+        locale={current.locale === 'en-XA' ? 'en-US' : current.locale}
+        defaultLocale={DEFAULT_LANGUAGE}
+        messages={current.messages}
+        onError={warnOnce}
+      >
+        {children}
+      </IntlProvider>
+    </CatalogueLocale>
+  );
+}
+
+/** The catalogue locale the nearest provider shows (`en-XA` included). */
+const CatalogueLocale = createContext<Locale>(DEFAULT_LANGUAGE);
+/** Scopes <MoreMessages> has asked for: a language switch loads them too. */
+const addedScopes = new Set<MessageScope>();
+
+export interface MoreMessagesProps {
+  /** The part of the catalogue to add (`sitePages`). */
+  readonly scope: MessageScope;
+  readonly children: ReactNode;
+}
+
+/**
+ * Adds another part of the catalogue, in the provider's language, to what `children` can
+ * show: a lazily loaded page's own messages. Suspends until that part is here (a Suspense
+ * boundary or a transition above decides what shows meanwhile; prerendering waits for it).
+ */
+export function MoreMessages({ scope, children }: MoreMessagesProps) {
+  const intl = useIntl();
+  const locale = useContext(CatalogueLocale);
+  addedScopes.add(scope);
+  const more = use(loadMessages(locale, scope));
+  const messages = useMemo(
+    (): CompiledMessages => ({ ...(intl.messages as CompiledMessages), ...more }),
+    [intl.messages, more],
+  );
+  return (
     <IntlProvider
-      locale={current.locale === 'en-XA' ? 'en-US' : current.locale}
+      locale={intl.locale}
       defaultLocale={DEFAULT_LANGUAGE}
-      messages={current.messages}
+      messages={messages}
       onError={warnOnce}
     >
       {children}

@@ -4,12 +4,43 @@
  * not carry the data-field names of the layout editor, the portal not the product copy.
  * `all` is the whole catalogue (Storybook, tests, other teams). A test reads each built app
  * and fails if its code names a namespace its scope leaves out.
+ *
+ * The visitor site loads its part in two: `site` with the first load (frame, home page),
+ * and `sitePages`, what only its lazily loaded pages show (product tables, manuals, maps,
+ * articles, login), added under those pages by `<MoreMessages>` (issue 11: the home page's
+ * script under 100 kB gzip).
  */
-export type MessageScope = 'all' | 'site' | 'portal';
+export type MessageScope = 'all' | 'site' | 'sitePages' | 'portal';
 
-export const scopeExcludes: Readonly<Record<MessageScope, readonly string[]>> = {
+/** Every scope, each compiled to a module per language (`compiled/<scope>/<tag>.js`). */
+export const messageScopes: readonly MessageScope[] = ['all', 'site', 'sitePages', 'portal'];
+
+/** The namespaces of `sitePages`: the site's lazily loaded pages only. */
+const sitePageNamespaces = [
+  'apps',
+  'contact',
+  'download',
+  'downloads',
+  'login',
+  'manuals',
+  'maps',
+  'post',
+  'spec',
+] as const;
+
+/** The scopes an app loads: its first load and what its lazy pages add. */
+export const appScopes = {
+  site: ['site', 'sitePages'],
+  portal: ['portal'],
+} as const satisfies Record<string, readonly MessageScope[]>;
+
+/** Namespaces a scope leaves out (`sitePages` is defined by what it keeps instead). */
+export const scopeExcludes: Readonly<
+  Record<Exclude<MessageScope, 'sitePages'>, readonly string[]>
+> = {
   all: [],
   site: [
+    ...sitePageNamespaces,
     'activityFiles',
     'category',
     'charts',
@@ -43,5 +74,15 @@ export const scopeExcludes: Readonly<Record<MessageScope, readonly string[]>> = 
 };
 
 /** Whether a message id belongs to a scope's catalogue. */
-export const inScope = (id: string, scope: MessageScope): boolean =>
-  !scopeExcludes[scope].includes(id.slice(0, id.indexOf('.')));
+export function inScope(id: string, scope: MessageScope): boolean {
+  const namespace = id.slice(0, id.indexOf('.'));
+  return scope === 'sitePages'
+    ? sitePageNamespaces.some((name) => name === namespace)
+    : !scopeExcludes[scope].includes(namespace);
+}
+
+/** Namespaces none of an app's scopes keeps: its code may not name them. */
+export const appExcludes = (app: keyof typeof appScopes): readonly string[] =>
+  [...new Set(Object.values(scopeExcludes).flat())].filter((namespace) =>
+    appScopes[app].every((scope) => !inScope(`${namespace}.`, scope)),
+  );

@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useT } from '@xoss/i18n/react';
-import { useLayout, type Layout } from './useMediaQuery.ts';
+import type { Layout } from './useMediaQuery.ts';
 
 /** One navbar entry: a label from the catalogue and where it goes. */
 export interface NavItem {
@@ -55,7 +55,10 @@ export interface NavbarProps {
   /** The language menu, placed at the end. */
   readonly languageMenu?: ReactNode;
   readonly renderLink?: RenderLink;
-  /** Forces the mobile or PC layout (stories); else width <= 800 is mobile. */
+  /**
+   * Forces the mobile or PC layout (stories); else width <= 800 is mobile, decided in CSS
+   * (`data-layout="auto"`), so prerendered HTML has the right layout before any script.
+   */
   readonly layout?: Layout;
 }
 
@@ -74,7 +77,6 @@ export function Navbar({
   layout: forced,
 }: NavbarProps) {
   const t = useT();
-  const layout = useLayout(forced);
   const [open, setOpen] = useState(false);
   const listId = useId();
   const close = () => setOpen(false);
@@ -100,7 +102,7 @@ export function Navbar({
     <nav
       className="xoss-navbar xoss-root"
       aria-label={t('nav.mainNavigation')}
-      data-layout={layout}
+      data-layout={forced ?? 'auto'}
       data-open={open}
     >
       {renderLink({

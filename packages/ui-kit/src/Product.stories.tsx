@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { DeviceIllustration, DownloadTable, ProductCard, SpecTable } from './Product.tsx';
+import { DeviceIllustration, ProductCard } from './Product.tsx';
+import { DownloadTable, SpecTable } from './ProductTables.tsx';
 
 const meta = {
   title: 'Product/Product card',

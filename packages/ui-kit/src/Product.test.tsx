@@ -1,6 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DeviceIllustration, DownloadTable, ProductCard, SpecTable } from './Product.tsx';
+import { DeviceIllustration, ProductCard } from './Product.tsx';
+import { DownloadTable, SpecTable } from './ProductTables.tsx';
 import { expectAccessible } from './testing/a11y.ts';
 import { renderIn } from './testing/render.tsx';
 

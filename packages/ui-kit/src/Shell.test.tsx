@@ -80,11 +80,16 @@ describe('Navbar', () => {
     const { page } = await import('vitest/browser');
     await page.viewport(700, 800);
     await renderIn(<Navbar loggedIn={false} />);
-    expect(screen.getByRole('navigation').getAttribute('data-layout')).toBe('mobile');
-    await page.viewport(1200, 800);
-    await vi.waitFor(() =>
-      expect(screen.getByRole('navigation').getAttribute('data-layout')).toBe('pc'),
+    // Decided in CSS, so prerendered HTML is laid out right before any script runs.
+    expect(screen.getByRole('navigation').getAttribute('data-layout')).toBe('auto');
+    const toggle = screen.getByRole('button', { name: 'Menu' });
+    expect(toggle.checkVisibility()).toBe(true);
+    expect(screen.getByRole('link', { name: 'Products', hidden: true }).checkVisibility()).toBe(
+      false,
     );
+    await page.viewport(1200, 800);
+    await vi.waitFor(() => expect(toggle.checkVisibility()).toBe(false));
+    expect(screen.getByRole('link', { name: 'Products' }).checkVisibility()).toBe(true);
   });
 });
 

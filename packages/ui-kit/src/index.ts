@@ -31,15 +31,12 @@ export {
 } from './DeviceScreenPreview.tsx';
 export {
   DeviceIllustration,
-  DownloadTable,
   ProductCard,
-  SpecTable,
   type DeviceIllustrationProps,
   type DeviceShape,
-  type DownloadRow,
   type ProductCardProps,
-  type SpecRow,
 } from './Product.tsx';
+export { DownloadTable, SpecTable, type DownloadRow, type SpecRow } from './ProductTables.tsx';
 export {
   StreamCharts,
   indexAtX,

@@ -1,43 +1,12 @@
 import { Message, useT } from '@xoss/i18n/react';
-import { DeviceIllustration, DownloadTable, ProductCard, SpecTable } from '@xoss/ui-kit';
+import { DeviceIllustration, DownloadTable, SpecTable } from '@xoss/ui-kit';
 import { Link, Navigate, useParams } from 'react-router';
 import { NotFound } from './NotFound.tsx';
+import { productSpecs } from '../productSpecs.ts';
 import { SHOP_URL, manualHref, manualLanguages, productBySlug, products } from '../products.ts';
 
-/** Home (spec 2, `home_index`): the line-up as product cards with Buy Now. */
-export function Home() {
-  const t = useT();
-  return (
-    <>
-      <h1>
-        <Message id="app.title" />
-      </h1>
-      <p className="site__lead">
-        <Message id="app.description" />
-      </p>
-      <section aria-labelledby="lineup">
-        <h2 id="lineup">
-          <Message id="product.lineup" />
-        </h2>
-        <ul className="site__cards">
-          {products.map((product) => (
-            <li key={product.slug}>
-              <ProductCard
-                name={product.name}
-                tagline={t(product.tagline)}
-                href={`/product/${product.slug}`}
-                buyHref={SHOP_URL}
-                theme={product.theme}
-                headingLevel={3}
-                illustration={<DeviceIllustration shape={product.shape} title={product.name} />}
-              />
-            </li>
-          ))}
-        </ul>
-      </section>
-    </>
-  );
-}
+// The product pages load as one chunk of their own (prerendered, they hydrate when it
+// arrives); only the home page is in the first load.
 
 /** `/product/{slug}`: a product with its specification table (spec 9's figures). */
 export function ProductPage() {
@@ -67,7 +36,7 @@ export function ProductPage() {
         caption={t('product.specsOf', { name: product.name })}
         rows={[
           { label: t('spec.model'), value: product.name },
-          ...product.specs.map((line) => ({
+          ...productSpecs[product.slug].map((line) => ({
             label: t(line.label),
             value: t(line.value, line.values),
           })),
