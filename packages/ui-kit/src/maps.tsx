@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import OlMap from 'ol/Map.js';
 import View from 'ol/View.js';
 import Feature from 'ol/Feature.js';
@@ -41,6 +41,27 @@ function createMap(target: HTMLElement, tileUrl: string | null, onTileError: () 
   });
 }
 
+/**
+ * An OpenLayers map in the returned `target` for as long as the component shows it, built
+ * again when `tileUrl` or `setUp` change (a `useCallback`): `setUp` adds the layers and
+ * returns what to undo before the map goes. `failed` turns true once a tile fails to load.
+ */
+function useOlMap(tileUrl: string | null, setUp: (map: OlMap) => () => void) {
+  const target = useRef<HTMLDivElement>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (!target.current) return;
+    const map = createMap(target.current, tileUrl, () => setFailed(true));
+    const undo = setUp(map);
+    return () => {
+      undo();
+      map.setTarget(undefined);
+      map.dispose();
+    };
+  }, [tileUrl, setUp]);
+  return { target, failed };
+}
+
 function MapFailure() {
   return (
     <p className="xoss-map__error" role="alert">
@@ -73,43 +94,41 @@ export function RouteMap({
   label,
 }: RouteMapProps) {
   const t = useT();
-  const target = useRef<HTMLDivElement>(null);
   const markerFeature = useRef<Feature<Point> | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    if (!target.current) return;
-    const map = createMap(target.current, tileUrl, () => setFailed(true));
-    const coordinates = track.map((point) => fromLonLat([point[0], point[1]]));
-    const source = new VectorSource();
-    if (coordinates.length > 1) {
-      const line = new Feature(new LineString(coordinates));
-      line.setStyle(
-        new Style({ stroke: new Stroke({ color: brand, width: 4, lineCap: 'round' }) }),
-      );
-      source.addFeature(line);
-    }
-    const dot = new Feature<Point>();
-    dot.setStyle(
-      new Style({
-        image: new Circle({
-          radius: 7,
-          fill: new Fill({ color: '#ffffff' }),
-          stroke: new Stroke({ color: brand, width: 3 }),
+  const setUp = useCallback(
+    (map: OlMap) => {
+      const coordinates = track.map((point) => fromLonLat([point[0], point[1]]));
+      const source = new VectorSource();
+      if (coordinates.length > 1) {
+        const line = new Feature(new LineString(coordinates));
+        line.setStyle(
+          new Style({ stroke: new Stroke({ color: brand, width: 4, lineCap: 'round' }) }),
+        );
+        source.addFeature(line);
+      }
+      const dot = new Feature<Point>();
+      dot.setStyle(
+        new Style({
+          image: new Circle({
+            radius: 7,
+            fill: new Fill({ color: '#ffffff' }),
+            stroke: new Stroke({ color: brand, width: 3 }),
+          }),
         }),
-      }),
-    );
-    source.addFeature(dot);
-    markerFeature.current = dot;
-    map.addLayer(new VectorLayer({ source }));
-    const extent = source.getExtent();
-    if (coordinates.length > 0 && extent)
-      map.getView().fit(extent, { padding: [24, 24, 24, 24], maxZoom: 16 });
-    return () => {
-      markerFeature.current = null;
-      map.setTarget(undefined);
-      map.dispose();
-    };
-  }, [track, tileUrl]);
+      );
+      source.addFeature(dot);
+      markerFeature.current = dot;
+      map.addLayer(new VectorLayer({ source }));
+      const extent = source.getExtent();
+      if (coordinates.length > 0 && extent)
+        map.getView().fit(extent, { padding: [24, 24, 24, 24], maxZoom: 16 });
+      return () => {
+        markerFeature.current = null;
+      };
+    },
+    [track],
+  );
+  const { target, failed } = useOlMap(tileUrl, setUp);
   useEffect(() => {
     const point = marker === null ? undefined : track[marker];
     markerFeature.current?.setGeometry(
@@ -164,47 +183,45 @@ export function RegionPicker({
 }: RegionPickerProps) {
   const t = useT();
   const locale = useLocale();
-  const target = useRef<HTMLDivElement>(null);
   const source = useRef<VectorSource | null>(null);
   const latest = useRef({ value, onChange });
   useEffect(() => {
     latest.current = { value, onChange };
   });
-  const [failed, setFailed] = useState(false);
   const listId = useId();
-  const toggle = (id: string) => {
+  // Reads the latest props through a ref, so the map need not be built again for them.
+  const toggle = useCallback((id: string) => {
     const { value: current, onChange: change } = latest.current;
     change(current.includes(id) ? current.filter((other) => other !== id) : [...current, id]);
-  };
-  useEffect(() => {
-    if (!target.current) return;
-    const map = createMap(target.current, tileUrl, () => setFailed(true));
-    const vectors = new VectorSource();
-    for (const region of regions) {
-      const extent = transformExtent([...region.bbox], 'EPSG:4326', 'EPSG:3857');
-      const feature = new Feature(fromExtent(extent));
-      feature.setId(region.id);
-      feature.set('name', region.name);
-      vectors.addFeature(feature);
-    }
-    source.current = vectors;
-    map.addLayer(new VectorLayer({ source: vectors }));
-    const extent = vectors.getExtent();
-    if (regions.length > 0 && extent)
-      map.getView().fit(extent, { padding: [16, 16, 16, 16], maxZoom: 8 });
-    map.on('singleclick', (event) => {
-      map.forEachFeatureAtPixel(event.pixel, (feature) => {
-        toggle(String(feature.getId()));
-        return true;
+  }, []);
+  const setUp = useCallback(
+    (map: OlMap) => {
+      const vectors = new VectorSource();
+      for (const region of regions) {
+        const extent = transformExtent([...region.bbox], 'EPSG:4326', 'EPSG:3857');
+        const feature = new Feature(fromExtent(extent));
+        feature.setId(region.id);
+        feature.set('name', region.name);
+        vectors.addFeature(feature);
+      }
+      source.current = vectors;
+      map.addLayer(new VectorLayer({ source: vectors }));
+      const extent = vectors.getExtent();
+      if (regions.length > 0 && extent)
+        map.getView().fit(extent, { padding: [16, 16, 16, 16], maxZoom: 8 });
+      map.on('singleclick', (event) => {
+        map.forEachFeatureAtPixel(event.pixel, (feature) => {
+          toggle(String(feature.getId()));
+          return true;
+        });
       });
-    });
-    return () => {
-      source.current = null;
-      map.setTarget(undefined);
-      map.dispose();
-    };
-    // `toggle` reads the latest props through a ref.
-  }, [regions, tileUrl]);
+      return () => {
+        source.current = null;
+      };
+    },
+    [regions, toggle],
+  );
+  const { target, failed } = useOlMap(tileUrl, setUp);
   useEffect(() => {
     for (const feature of source.current?.getFeatures() ?? []) {
       const selected = value.includes(String(feature.getId()));
