@@ -1,3 +1,4 @@
+import { Alert, SubmitButton } from '@xoss/ui-kit';
 import { useId, useState, type FormEvent } from 'react';
 import { guardNavigation, returnPathAfterLogin } from '@xoss/api-client';
 import { Message, useT } from '@xoss/i18n/react';
@@ -103,14 +104,10 @@ export function Login() {
             />
           </span>
         </label>
-        {message ? (
-          <p role="alert" className="xoss-map__error">
-            {message}
-          </p>
-        ) : null}
-        <button type="submit" className="xoss-button" data-variant="primary" disabled={busy}>
+        <Alert>{message}</Alert>
+        <SubmitButton busy={busy}>
           <Message id="login.submit" />
-        </button>
+        </SubmitButton>
         <button
           type="button"
           className="xoss-button"

@@ -5,6 +5,7 @@ import { ChatBubble } from './ChatBubble.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { CookieNotice } from './CookieNotice.tsx';
 import { EmptyState, Loading, RouteProgress } from './Feedback.tsx';
+import { Alert, SubmitButton } from './Forms.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
 import { Navbar } from './Navbar.tsx';
 import { ToastViewport, useToasts } from './Toasts.tsx';
@@ -114,6 +115,15 @@ export const Empty: StoryObj<typeof EmptyState> = {
     >
       Import a .FIT file from your bike computer to get started.
     </EmptyState>
+  ),
+};
+/** A form with its problem shown and its submit button, idle and busy. */
+export const FormProblem: StoryObj<typeof Alert> = {
+  render: () => (
+    <form onSubmit={(event) => event.preventDefault()}>
+      <Alert>Please check required fields</Alert>
+      <SubmitButton>Upload</SubmitButton> <SubmitButton busy>Upload</SubmitButton>
+    </form>
   ),
 };
 export const HelpBubble: StoryObj<typeof ChatBubble> = {

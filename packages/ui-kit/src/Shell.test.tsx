@@ -6,6 +6,7 @@ import { ChatBubble } from './ChatBubble.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { CookieNotice } from './CookieNotice.tsx';
 import { EmptyState, Loading, RouteProgress } from './Feedback.tsx';
+import { Alert, SubmitButton } from './Forms.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
 import { Navbar } from './Navbar.tsx';
 import { expectAccessible } from './testing/a11y.ts';
@@ -202,6 +203,30 @@ describe('feedback', () => {
     expect(screen.getByRole('status').textContent).toBe('Loading…');
     expect(screen.getByRole('heading', { name: 'No workouts yet' })).toBeTruthy();
     await expectAccessible(container);
+  });
+
+  it('shows a form problem only when there is one, and a busy submit button cannot be pressed again', async () => {
+    const onSubmit = vi.fn((event: { preventDefault(): void }) => event.preventDefault());
+    const form = (problem: string | null, busy: boolean) => (
+      <form onSubmit={onSubmit} aria-label="Upload">
+        <Alert>{problem}</Alert>
+        <SubmitButton busy={busy}>Upload</SubmitButton>
+      </form>
+    );
+    const { container, rerender } = await renderIn(form(null, false));
+    expect(screen.queryByRole('alert')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(onSubmit).toHaveBeenCalledOnce();
+    rerender(form('Please check required fields', true));
+    expect(screen.getByRole('alert').textContent).toBe('Please check required fields');
+    const button = screen.getByRole('button', { name: 'Upload' });
+    expect(button.getAttribute('aria-busy')).toBe('true');
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.click(button, { force: true });
+    expect(onSubmit).toHaveBeenCalledOnce();
+    await expectAccessible(container);
+    rerender(form('', false));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('opens the help bubble panel and hides it where the app says', async () => {

@@ -1,3 +1,4 @@
+import { Alert } from '@xoss/ui-kit';
 import { useState } from 'react';
 import type { Device } from '@xoss/api-contract';
 import { parsePanels, serializePanels } from '@xoss/data-fields';
@@ -46,11 +47,7 @@ export function DeveloperDevices() {
       <p>
         <Message id="developer.intro" />
       </p>
-      {problem ? (
-        <p role="alert" className="xoss-map__error">
-          {problem}
-        </p>
-      ) : null}
+      <Alert>{problem}</Alert>
       <DeviceTable
         caption={t('developer.title')}
         columns={[

@@ -99,7 +99,7 @@ function Editor({ device, profile }: { device: Device; profile: DeviceProfile })
 function ProblemList({ problems }: { problems: readonly Problem[] }) {
   const t = useT();
   return (
-    <ul role="alert" className="xoss-map__error">
+    <ul role="alert" className="xoss-alert xoss-root">
       {problems.map((problem) => (
         <li key={`${problem.path}:${problem.messageId}`}>
           {t(problem.messageId as MessageId, { ...problem.values })}
@@ -217,7 +217,7 @@ function Pages({
             </button>
           </div>
           {problems.length > 0 ? (
-            <ul role="alert" className="xoss-map__error">
+            <ul role="alert" className="xoss-alert xoss-root">
               {problems.map((problem) => (
                 <li key={problem}>{problem}</li>
               ))}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Message, useT } from '@xoss/i18n/react';
-import { ChoiceGroup } from '@xoss/ui-kit';
+import { Alert, ChoiceGroup, SubmitButton } from '@xoss/ui-kit';
 import { api, client } from '../client.ts';
 import { Loaded, formText, useFailureText, useToast } from './common.tsx';
 
@@ -90,15 +90,10 @@ export function SettingsPage() {
                 { value: 'f', label: t('settings.fahrenheit') },
               ]}
             />
-            {problem ? <p role="alert">{problem}</p> : null}
-            <button
-              type="submit"
-              className="xoss-button"
-              data-variant="primary"
-              disabled={saving.isLoading}
-            >
+            <Alert>{problem}</Alert>
+            <SubmitButton busy={saving.isLoading}>
               <Message id="common.save" />
-            </button>
+            </SubmitButton>
           </form>
         )}
       </Loaded>

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { parseGpx, type GpxRoute } from '@xoss/activity-files';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { EmptyState, RouteMap, type LonLat } from '@xoss/ui-kit';
+import { Alert, EmptyState, type LonLat, RouteMap, SubmitButton } from '@xoss/ui-kit';
 import { api } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
@@ -130,19 +130,10 @@ export function UploadGpx() {
             <Message id="upload.description" />
             <textarea className="xoss-select" name="description" rows={3} maxLength={2000} />
           </label>
-          {problem ? (
-            <p role="alert" className="xoss-map__error">
-              {problem}
-            </p>
-          ) : null}
-          <button
-            type="submit"
-            className="xoss-button"
-            data-variant="primary"
-            disabled={uploading.isLoading}
-          >
+          <Alert>{problem}</Alert>
+          <SubmitButton busy={uploading.isLoading}>
             <Message id="upload.submit" />
-          </button>
+          </SubmitButton>
         </form>
       )}
       <section aria-labelledby="routebooks">

@@ -1,6 +1,6 @@
 import { useId, useState, type DragEvent } from 'react';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { EmptyState, Loading } from '@xoss/ui-kit';
+import { Alert, EmptyState, Loading } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { api, client } from '../client.ts';
 import { useUnits } from '../units.ts';
@@ -106,11 +106,7 @@ export function WorkoutsList() {
         {importing && importing.share >= 1 ? (
           <Loading label={t('workouts.importing', { name: importing.name })} />
         ) : null}
-        {error ? (
-          <p role="alert" className="xoss-map__error">
-            {error}
-          </p>
-        ) : null}
+        <Alert>{error}</Alert>
       </section>
       <form
         className="portal__filters"

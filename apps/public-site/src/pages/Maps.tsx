@@ -2,7 +2,7 @@ import { use, useState } from 'react';
 import type { MapRegion as ApiRegion } from '@xoss/api-contract';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { DownloadTable, EmptyState, RegionPicker, type MapRegion } from '@xoss/ui-kit';
+import { Alert, DownloadTable, EmptyState, type MapRegion, RegionPicker } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { track } from '../navigation.ts';
 import { Steps } from './Steps.tsx';
@@ -151,11 +151,7 @@ function PickAndDownload({ regions, maxBytes }: { regions: ApiRegion[]; maxBytes
           <Message id="maps.download" />
         </button>
       </p>
-      {problem ? (
-        <p role="alert" className="xoss-map__error">
-          {t(problem)}
-        </p>
-      ) : null}
+      {problem ? <Alert>{t(problem)}</Alert> : null}
       {ready.length > 0 ? (
         <ul className="site__downloads">
           {ready.map((region) => (

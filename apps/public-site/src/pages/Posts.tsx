@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { selectSession, type ApiFailure } from '@xoss/api-client';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { EmptyState, Loading } from '@xoss/ui-kit';
+import { Alert, EmptyState, Loading, SubmitButton } from '@xoss/ui-kit';
 import { Provider, useSelector } from 'react-redux';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { client } from '../client.ts';
@@ -59,11 +59,7 @@ function PostList() {
         <LogInToAct message="post.signInToWrite" />
       )}
       {list.isLoading ? <Loading /> : null}
-      {list.isError ? (
-        <p role="alert" className="xoss-map__error">
-          {t(failureId(list.error))}
-        </p>
-      ) : null}
+      {list.isError ? <Alert>{t(failureId(list.error))}</Alert> : null}
       {list.data && list.data.results.length === 0 ? (
         <EmptyState title={<Message id="post.empty" />} />
       ) : null}
@@ -114,9 +110,9 @@ function PostPage() {
   const id = articleIdOf(article);
   if (id === null)
     return (
-      <p role="alert" className="xoss-map__error">
+      <Alert>
         <Message id="errors.articleId" />
-      </p>
+      </Alert>
     );
   return <Post id={id} />;
 }
@@ -133,12 +129,7 @@ function Post({ id }: { id: number }) {
   const [draft, setDraft] = useState('');
   const [problem, setProblem] = useState<MessageId | null>(null);
   if (post.isLoading) return <Loading />;
-  if (!post.data)
-    return (
-      <p role="alert" className="xoss-map__error">
-        {t(failureId(post.error))}
-      </p>
-    );
+  if (!post.data) return <Alert>{t(failureId(post.error))}</Alert>;
   const { data } = post;
   return (
     <article className="site__post">
@@ -210,23 +201,14 @@ function Post({ id }: { id: number }) {
                 onChange={(event) => setDraft(event.target.value)}
               />
             </label>
-            <button
-              type="submit"
-              className="xoss-button"
-              data-variant="primary"
-              disabled={commenting.isLoading}
-            >
+            <SubmitButton busy={commenting.isLoading}>
               <Message id="post.comment" />
-            </button>
+            </SubmitButton>
           </form>
         ) : (
           <LogInToAct message="post.signInToReact" />
         )}
-        {problem ? (
-          <p role="alert" className="xoss-map__error">
-            {t(problem)}
-          </p>
-        ) : null}
+        {problem ? <Alert>{t(problem)}</Alert> : null}
       </section>
     </article>
   );
@@ -280,20 +262,11 @@ function PostCreate() {
           <Message id="post.body" />
           <textarea className="xoss-select" name="body" rows={10} maxLength={20000} required />
         </label>
-        <button
-          type="submit"
-          className="xoss-button"
-          data-variant="primary"
-          disabled={creating.isLoading}
-        >
+        <SubmitButton busy={creating.isLoading}>
           <Message id="post.publish" />
-        </button>
+        </SubmitButton>
       </form>
-      {problem ? (
-        <p role="alert" className="xoss-map__error">
-          {t(problem)}
-        </p>
-      ) : null}
+      {problem ? <Alert>{t(problem)}</Alert> : null}
     </>
   );
 }
