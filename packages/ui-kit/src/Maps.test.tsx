@@ -2,7 +2,14 @@ import { cleanup, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { RegionPicker, RouteMap, type LonLat, type MapRegion } from './maps.tsx';
+import {
+  DEFAULT_TILE_URL,
+  RegionPicker,
+  RouteMap,
+  tileUrlFrom,
+  type LonLat,
+  type MapRegion,
+} from './maps.tsx';
 import { expectAccessible } from './testing/a11y.ts';
 import { renderIn } from './testing/render.tsx';
 
@@ -12,6 +19,17 @@ const track: LonLat[] = Array.from({ length: 200 }, (_, index) => [
   8.54 + index * 0.001,
   47.37 + Math.sin(index / 20) * 0.01,
 ]);
+
+describe('tileUrlFrom', () => {
+  it("reads an app's tile setting: unset is OpenStreetMap, none no base map", () => {
+    expect(tileUrlFrom(undefined)).toBe(DEFAULT_TILE_URL);
+    expect(tileUrlFrom('')).toBe(DEFAULT_TILE_URL);
+    expect(tileUrlFrom('none')).toBeNull();
+    expect(tileUrlFrom('https://tiles.example/{z}/{x}/{y}.png')).toBe(
+      'https://tiles.example/{z}/{x}/{y}.png',
+    );
+  });
+});
 
 describe('RouteMap', () => {
   it('draws the track without a tile service and moves the marker', async () => {

@@ -51,6 +51,7 @@ export {
   DEFAULT_TILE_URL,
   RegionPicker,
   RouteMap,
+  tileUrlFrom,
   type LonLat,
   type MapRegion,
   type RegionPickerProps,

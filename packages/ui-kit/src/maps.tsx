@@ -23,6 +23,13 @@ export type LonLat = readonly [number, number];
  */
 export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
+/**
+ * An app's tile setting (its build's `VITE_TILE_URL`) as a `tileUrl`: unset means
+ * OpenStreetMap, `none` no base map (offline runs and tests), anything else that service.
+ */
+export const tileUrlFrom = (setting: string | undefined): string | null =>
+  setting === 'none' ? null : setting || DEFAULT_TILE_URL;
+
 const brand = '#e60012';
 
 /** Creates a map in `target` with an optional tile layer that reports load failures. */
