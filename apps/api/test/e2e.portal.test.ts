@@ -232,6 +232,24 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     expect(panels.pages).toHaveLength(5);
   });
 
+  it("shows a page that could not load in the shell's place for it, and Try again brings it", async () => {
+    // The developer page's chunk does not arrive (offline, or an older deployment's file).
+    const chunk = /\/assets\/portal\/Developer-[\w-]+\.js$/;
+    await page.route(chunk, (route) => route.abort('internetdisconnected'));
+    await page.goto(`${base}/developer/mydevices/`);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'This page could not be loaded. Check your connection and try again.' })
+      .waitFor();
+    // The shell stays: navigation works.
+    expect(await page.getByRole('navigation', { name: 'Main navigation' }).count()).toBe(1);
+    await page.unroute(chunk);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { name: 'Developer: my devices' }).waitFor();
+    // The failed import is no script error of ours: the page's error element took it.
+    pageErrors.length = 0;
+  });
+
   it('runs embedded in the app: no site chrome, language and units from the app, panels.json over the bridge', async () => {
     // The app's side: it logs in itself and hands the tokens over in its hello.
     const api = async <T>(path: string, init: RequestInit = {}) => {

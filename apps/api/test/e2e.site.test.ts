@@ -312,6 +312,34 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     await page.getByText('Bring wide tyres.').waitFor();
   });
 
+  it('shows a page that could not load in the frame, and Try again brings it', async () => {
+    const chunk = /\/assets\/site\/Posts-[\w-]+\.js$/;
+    const offline = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    offline.on('pageerror', (error) => errors.push(error.message));
+    await offline.route(chunk, (route) => route.abort('internetdisconnected'));
+    await offline.goto(`${base}/post/content`);
+    await offline
+      .getByRole('alert')
+      .filter({ hasText: 'This page could not be loaded. Check your connection and try again.' })
+      .waitFor();
+    // The frame stays, and another page opens from it.
+    await offline
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Products' })
+      .click();
+    await offline
+      .getByRole('heading', { name: 'XOSS — GPS bike computers and sensors', level: 1 })
+      .waitFor();
+    await offline.goBack();
+    await offline.getByRole('alert').waitFor();
+    await offline.unroute(chunk);
+    await offline.getByRole('button', { name: 'Try again' }).click();
+    await offline.getByRole('heading', { name: 'Community', level: 1 }).waitFor();
+    expect(errors).toEqual([]);
+    await offline.close();
+  });
+
   it('ran every page with zero CSP violations and no script errors', () => {
     expect(problems).toEqual([]);
   });

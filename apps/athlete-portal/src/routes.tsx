@@ -1,5 +1,6 @@
 import { guardNavigation, requiresLogin } from '@xoss/api-client';
 import { Message } from '@xoss/i18n/react';
+import { PageFailed } from '@xoss/ui-kit';
 import type { ComponentType } from 'react';
 import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { client } from './client.ts';
@@ -58,65 +59,76 @@ export const routes: RouteObject[] = [
     loader: guard,
     shouldRevalidate: () => true,
     children: [
-      { path: 'dashboard', element: <Navigate to="/dashboard/main" replace /> },
-      { path: 'dashboard/main', element: <Dashboard /> },
       {
-        path: 'dashboard/workouts/list',
-        lazy: page(() => import('./pages/WorkoutsList.tsx'), 'WorkoutsList'),
-      },
-      {
-        path: 'dashboard/workouts/share/:id',
-        // The ride's calls start with the navigation, beside the page's chunk.
-        loader: ({ params, request }) => {
-          const url = new URL(request.url);
-          prefetchRide(
-            Number(params.id),
-            isSharedRideLink(url) ? url.searchParams.get('share') : null,
-            client.session.isLoggedIn(),
-          );
-          return null;
-        },
-        lazy: page(() => import('./pages/WorkoutShare.tsx'), 'WorkoutShare'),
-      },
-      {
-        path: 'dashboard/workouts/powerCurve/:id',
-        lazy: page(() => import('./pages/PowerCurve.tsx'), 'PowerCurvePage'),
-      },
-      {
-        path: 'dashboard/workouts/indoor/model/:id',
-        lazy: page(() => import('./pages/IndoorSummary.tsx'), 'IndoorSummary'),
-        handle: { keepTitle: true },
-      },
-      {
-        path: 'dashboard/device/list',
-        lazy: page(() => import('./pages/Devices.tsx'), 'DeviceList'),
-      },
-      {
-        path: 'dashboard/device/list/settings/:deviceIndex',
-        lazy: page(() => import('./pages/Devices.tsx'), 'DeviceSettings'),
-      },
-      // Spec 2's manager, layout, layout/{event} and data steps share one editor.
-      {
-        path: 'dashboard/device/list/manager/*',
-        lazy: page(() => import('./pages/LayoutManager.tsx'), 'LayoutManager'),
-      },
-      {
-        path: 'dashboard/settings',
-        lazy: page(() => import('./pages/Settings.tsx'), 'SettingsPage'),
-      },
-      { path: 'upload', element: <Navigate to="/upload/gpxFile" replace /> },
-      { path: 'upload/gpxFile', lazy: page(() => import('./pages/UploadGpx.tsx'), 'UploadGpx') },
-      {
-        path: 'developer/mydevices',
-        lazy: page(() => import('./pages/Developer.tsx'), 'DeveloperDevices'),
-      },
-      {
-        path: '*',
-        element: (
-          <h1>
-            <Message id="errors.notFoundPage" />
-          </h1>
-        ),
+        // A page that fails (its chunk did not arrive, a render error) takes its place
+        // only; the shell stays, and "Try again" reloads (the chunk may be an older
+        // deployment's).
+        errorElement: <PageFailed onRetry={() => window.location.reload()} />,
+        children: [
+          { path: 'dashboard', element: <Navigate to="/dashboard/main" replace /> },
+          { path: 'dashboard/main', element: <Dashboard /> },
+          {
+            path: 'dashboard/workouts/list',
+            lazy: page(() => import('./pages/WorkoutsList.tsx'), 'WorkoutsList'),
+          },
+          {
+            path: 'dashboard/workouts/share/:id',
+            // The ride's calls start with the navigation, beside the page's chunk.
+            loader: ({ params, request }) => {
+              const url = new URL(request.url);
+              prefetchRide(
+                Number(params.id),
+                isSharedRideLink(url) ? url.searchParams.get('share') : null,
+                client.session.isLoggedIn(),
+              );
+              return null;
+            },
+            lazy: page(() => import('./pages/WorkoutShare.tsx'), 'WorkoutShare'),
+          },
+          {
+            path: 'dashboard/workouts/powerCurve/:id',
+            lazy: page(() => import('./pages/PowerCurve.tsx'), 'PowerCurvePage'),
+          },
+          {
+            path: 'dashboard/workouts/indoor/model/:id',
+            lazy: page(() => import('./pages/IndoorSummary.tsx'), 'IndoorSummary'),
+            handle: { keepTitle: true },
+          },
+          {
+            path: 'dashboard/device/list',
+            lazy: page(() => import('./pages/Devices.tsx'), 'DeviceList'),
+          },
+          {
+            path: 'dashboard/device/list/settings/:deviceIndex',
+            lazy: page(() => import('./pages/Devices.tsx'), 'DeviceSettings'),
+          },
+          // Spec 2's manager, layout, layout/{event} and data steps share one editor.
+          {
+            path: 'dashboard/device/list/manager/*',
+            lazy: page(() => import('./pages/LayoutManager.tsx'), 'LayoutManager'),
+          },
+          {
+            path: 'dashboard/settings',
+            lazy: page(() => import('./pages/Settings.tsx'), 'SettingsPage'),
+          },
+          { path: 'upload', element: <Navigate to="/upload/gpxFile" replace /> },
+          {
+            path: 'upload/gpxFile',
+            lazy: page(() => import('./pages/UploadGpx.tsx'), 'UploadGpx'),
+          },
+          {
+            path: 'developer/mydevices',
+            lazy: page(() => import('./pages/Developer.tsx'), 'DeveloperDevices'),
+          },
+          {
+            path: '*',
+            element: (
+              <h1>
+                <Message id="errors.notFoundPage" />
+              </h1>
+            ),
+          },
+        ],
       },
     ],
   },

@@ -2,9 +2,11 @@ import { Suspense, useEffect } from 'react';
 import { Message, useT } from '@xoss/i18n/react';
 import {
   CookieNotice,
+  ErrorBoundary,
   Footer,
   LanguageMenu,
   Navbar,
+  PageFailed,
   RouteProgress,
   type RenderLink,
 } from '@xoss/ui-kit';
@@ -60,10 +62,16 @@ export function Layout() {
       />
       <main id="main" className="site__main">
         {/* A page's first load (its code, its data) suspends here; later navigations are
-            transitions that keep the current page meanwhile. */}
-        <Suspense fallback={null}>
-          <Outlet />
-        </Suspense>
+            transitions that keep the current page meanwhile. A page that fails (its chunk
+            did not arrive) takes its place only, until the next navigation. */}
+        <ErrorBoundary
+          resetKey={location.pathname}
+          fallback={<PageFailed onRetry={() => window.location.reload()} />}
+        >
+          <Suspense fallback={null}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       <Footer />
       {site.cookieConsent !== undefined ? null : (

@@ -62,18 +62,15 @@ export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>
   let loading: Settled<ComponentType<P>> | undefined;
   const start = (): Promise<ComponentType<P>> => {
     if (loading) return loading;
-    const started: Settled<ComponentType<P>> = track(load()).then(
-      (Component) => {
-        started.status = 'fulfilled';
-        started.value = Component;
-        return Component;
-      },
-      (error: unknown) => {
-        // A chunk that failed to arrive (offline, a new deployment) is asked for again.
-        loading = undefined;
-        throw error;
-      },
-    );
+    // A failure stays (the page's error boundary offers a reload): asking again at once
+    // would have the suspended render retry forever.
+    const started: Settled<ComponentType<P>> = track(load()).then((Component) => {
+      started.status = 'fulfilled';
+      started.value = Component;
+      return Component;
+    });
+    // Handled here too: the page may not have asked for it yet (its messages first).
+    started.catch(() => undefined);
     return (loading = started);
   };
   function Code(props: P) {

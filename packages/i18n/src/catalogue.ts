@@ -83,21 +83,16 @@ export function loadMessages(
   const key = `${scope}:${locale}`;
   let messages = loaded.get(key);
   if (!messages) {
-    const loading: Settled = loaders[scope][locale]().then(
-      (module) => {
-        const value = module.default as CompiledMessages;
-        // Marked settled the way React's `use()` reads a promise, so a component asking
-        // for messages already here renders at once instead of suspending.
-        loading.status = 'fulfilled';
-        loading.value = value;
-        return value;
-      },
-      (error: unknown) => {
-        // A chunk that failed to arrive (offline) is asked for again next time.
-        loaded.delete(key);
-        throw error;
-      },
-    );
+    // A failure stays (a reload asks again): asking again at once would have a suspended
+    // render retry forever.
+    const loading: Settled = loaders[scope][locale]().then((module) => {
+      const value = module.default as CompiledMessages;
+      // Marked settled the way React's `use()` reads a promise, so a component asking for
+      // messages already here renders at once instead of suspending.
+      loading.status = 'fulfilled';
+      loading.value = value;
+      return value;
+    });
     messages = loading;
     loaded.set(key, messages);
   }

@@ -64,9 +64,12 @@ export function XossIntlProvider({
     void Promise.all([
       loadMessages(locale, scope),
       ...[...addedScopes].map((added) => loadMessages(locale, added)),
-    ]).then(([messages]) => {
-      if (live) setLoaded({ locale, messages });
-    });
+    ])
+      .then(([messages]) => {
+        if (live) setLoaded({ locale, messages });
+      })
+      // Offline: the language on screen stays (a reload asks again).
+      .catch(() => undefined);
     return () => {
       live = false;
     };

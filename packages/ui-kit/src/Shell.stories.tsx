@@ -6,6 +6,7 @@ import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { CookieNotice } from './CookieNotice.tsx';
 import { EmptyState, Loading, RouteProgress } from './Feedback.tsx';
 import { Alert, SubmitButton } from './Forms.tsx';
+import { PageFailed } from './PageErrors.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
 import { Navbar } from './Navbar.tsx';
 import { ToastViewport, useToasts } from './Toasts.tsx';
@@ -125,6 +126,10 @@ export const FormProblem: StoryObj<typeof Alert> = {
       <SubmitButton>Upload</SubmitButton> <SubmitButton busy>Upload</SubmitButton>
     </form>
   ),
+};
+/** What takes a page's place when its code or data could not load. */
+export const PageCouldNotLoad: StoryObj<typeof PageFailed> = {
+  render: () => <PageFailed onRetry={() => undefined} />,
 };
 export const HelpBubble: StoryObj<typeof ChatBubble> = {
   render: () => <ChatBubble visible />,

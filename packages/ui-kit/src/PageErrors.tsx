@@ -1,0 +1,62 @@
+import { Component, type ReactNode } from 'react';
+import { Message } from '@xoss/i18n/react';
+
+// What an app shows in a page's place when the page fails; part of an app's frame, so kept
+// apart from the form pieces its pages load lazily.
+
+export interface PageFailedProps {
+  /** What "Try again" does (an app reloads: a failed chunk may be an older deployment's). */
+  readonly onRetry: () => void;
+}
+
+/** A page that could not load (its code, its data): what happened and a way to try again. */
+export function PageFailed({ onRetry }: PageFailedProps) {
+  return (
+    <div className="xoss-page-failed xoss-root">
+      <p role="alert" className="xoss-alert">
+        <Message id="errors.pageFailed" />
+      </p>
+      <button type="button" className="xoss-button" onClick={onRetry}>
+        <Message id="common.retry" />
+      </button>
+    </div>
+  );
+}
+
+interface ErrorBoundaryProps {
+  /** Shown instead of `children` after one of them threw while rendering. */
+  readonly fallback: ReactNode;
+  /** A new value clears the failure (the path: another page gets its chance). */
+  readonly resetKey?: unknown;
+  readonly children: ReactNode;
+}
+
+interface ErrorBoundaryState {
+  readonly failed: boolean;
+  readonly resetKey: unknown;
+}
+
+/**
+ * Keeps a failing page (a chunk that did not arrive, a render error) from blanking the whole
+ * app: the frame stays, `fallback` takes the page's place until `resetKey` changes.
+ */
+export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
+  override state: ErrorBoundaryState = { failed: false, resetKey: this.props.resetKey };
+
+  static getDerivedStateFromError(): Partial<ErrorBoundaryState> {
+    return { failed: true };
+  }
+
+  static getDerivedStateFromProps(
+    props: ErrorBoundaryProps,
+    state: ErrorBoundaryState,
+  ): Partial<ErrorBoundaryState> | null {
+    return Object.is(props.resetKey, state.resetKey)
+      ? null
+      : { failed: false, resetKey: props.resetKey };
+  }
+
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
