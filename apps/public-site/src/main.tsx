@@ -1,6 +1,6 @@
 import '@xoss/ui-kit/styles.css';
 import './site.css';
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, startTransition, useEffect } from 'react';
 import { localeFor } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { loadMessages, type CompiledMessages } from '@xoss/i18n';
@@ -39,12 +39,16 @@ if (container.dataset.prerendered === path) {
   setPrerenderedLanguage(language);
   void Promise.all([loadMessages(language, 'site'), preloadRoute(path, language)]).then(
     ([messages]) =>
-      hydrateRoot(
-        container,
-        <StrictMode>
-          <Root initial={messages} />
-        </StrictMode>,
-      ),
+      // As a transition, React hydrates in slices that yield to the browser (no long task
+      // for the whole page; the HTML is on screen meanwhile).
+      startTransition(() => {
+        hydrateRoot(
+          container,
+          <StrictMode>
+            <Root initial={messages} />
+          </StrictMode>,
+        );
+      }),
   );
 } else {
   createRoot(container).render(
