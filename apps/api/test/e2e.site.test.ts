@@ -135,7 +135,7 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     await page.getByLabel('語言').selectOption('en-US');
     await page.getByRole('table', { name: 'G specifications' }).waitFor();
     // A prerendered page whose code is a chunk of its own (the legal documents) hydrates
-    // when the chunk arrives: its links then navigate in the page, without a reload.
+    // once the chunk is loaded: its links then navigate in the page, without a reload.
     await page.goto(`${base}/copyright/policy`);
     await page.getByRole('heading', { name: 'Privacy Policy', level: 1 }).waitFor();
     await page.waitForLoadState('networkidle');

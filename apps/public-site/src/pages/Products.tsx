@@ -5,8 +5,8 @@ import { NotFound } from './NotFound.tsx';
 import { productSpecs } from '../productSpecs.ts';
 import { SHOP_URL, manualHref, manualLanguages, productBySlug, products } from '../products.ts';
 
-// The product pages load as one chunk of their own (prerendered, they hydrate when it
-// arrives); only the home page is in the first load.
+// The product pages load as one chunk of their own (a prerendered one loads it before
+// hydrating, routes.tsx `preloadRoute`); only the home page is in the first load.
 
 /** `/product/{slug}`: a product with its specification table (spec 9's figures). */
 export function ProductPage() {
