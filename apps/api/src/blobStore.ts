@@ -24,6 +24,11 @@ export interface BlobStore {
 
 const KEY = /^[a-z0-9-]+(\/[A-Za-z0-9._-]+)+$/;
 
+/** Refuses a key that is not ours (`workouts/<uuid>.fit`): every store checks with this. */
+export function checkBlobKey(key: string): void {
+  if (!KEY.test(key) || key.includes('..')) throw new Error(`Bad blob key ${key}`);
+}
+
 /** A `BlobStore` in a local folder; writes go to a temporary file renamed into place. */
 export class LocalBlobStore implements BlobStore {
   readonly root: string;
@@ -35,7 +40,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   private path(key: string): string {
-    if (!KEY.test(key) || key.includes('..')) throw new Error(`Bad blob key ${key}`);
+    checkBlobKey(key);
     const path = resolve(this.root, key);
     if (!path.startsWith(this.root + sep)) throw new Error(`Bad blob key ${key}`);
     return path;

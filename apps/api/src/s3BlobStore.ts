@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { BlobStore } from './blobStore.ts';
+import { checkBlobKey, type BlobStore } from './blobStore.ts';
 
 /** Where an S3-compatible bucket is and how to sign for it. */
 export interface S3Options {
@@ -17,7 +17,6 @@ export interface S3Options {
   readonly fetch?: typeof fetch;
 }
 
-const KEY = /^[a-z0-9-]+(\/[A-Za-z0-9._-]+)+$/;
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
@@ -81,7 +80,7 @@ export function signV4(input: SignInput): Record<string, string> {
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonical)].join('\n');
   let key = hmac(`AWS4${input.secretAccessKey}`, day);
   for (const part of [input.region, 's3', 'aws4_request']) key = hmac(key, part);
-  const signature = createHmac('sha256', key).update(toSign).digest('hex');
+  const signature = hmac(key, toSign).toString('hex');
   return {
     ...headers,
     authorization: `AWS4-HMAC-SHA256 Credential=${input.accessKeyId}/${scope}, SignedHeaders=${names.join(';')}, Signature=${signature}`,
@@ -115,8 +114,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   #url(key?: string): URL {
-    if (key !== undefined && (!KEY.test(key) || key.includes('..')))
-      throw new Error(`Bad blob key ${key}`);
+    if (key !== undefined) checkBlobKey(key);
     const base = this.#options.endpoint.replace(/\/+$/, '');
     return new URL(`${base}/${encode(this.#options.bucket)}${key ? `/${encode(key, true)}` : ''}`);
   }

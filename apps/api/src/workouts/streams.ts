@@ -48,8 +48,9 @@ export const unpackCurve = (stored: Uint8Array | null): Float64Array | null =>
 /**
  * A workout's streams never change after import, and the ride page reads them on every
  * visit (a shared ride, many times): each database keeps its most recently read streams in
- * memory, up to a byte budget, so a visit costs no database read of a few megabytes. A
- * deleted workout's entry is unreachable (every read checks the row first) and ages out.
+ * memory, up to a byte budget, so a visit costs no database read of a few megabytes. The
+ * replica that deletes a workout drops its entry at once; on other replicas the entry is
+ * unreachable (every read checks the row first) and ages out.
  */
 export class StreamsCache {
   readonly #budget: number;
@@ -100,8 +101,8 @@ const caches = new WeakMap<object, StreamsCache>();
 export const STREAMS_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * A workout's streams (read-only: the arrays are shared between requests), with the stored
- * length; `undefined` when it has none.
+ * A workout's streams (read-only: the arrays are shared between requests); `undefined`
+ * when it has none.
  */
 export async function readStreams(
   db: Queryable,
