@@ -5,7 +5,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { DEFAULT_LANGUAGE, languageHref, origin, sitemapXml } from './seo.ts';
+import { DEFAULT_LANGUAGE } from '@xoss/i18n';
+import { languageHref, origin, sitemapXml } from './seo.ts';
 
 const app = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(app, 'dist');
@@ -21,7 +22,6 @@ const entry = (await import(pathToFileURL(join(ssr, 'prerender.js')).href)) as {
   publicPaths: readonly string[];
 };
 const base = origin();
-const DEFAULT = DEFAULT_LANGUAGE;
 const href = (path: string, language: string) => languageHref(base, path, language);
 for (const path of entry.prerenderPaths) {
   const alternates = [
@@ -29,7 +29,7 @@ for (const path of entry.prerenderPaths) {
       (language) =>
         `<link rel="alternate" hreflang="${language}" href="${href(path, language)}" />`,
     ),
-    `<link rel="alternate" hreflang="x-default" href="${href(path, DEFAULT)}" />`,
+    `<link rel="alternate" hreflang="x-default" href="${href(path, DEFAULT_LANGUAGE)}" />`,
   ].join('\n    ');
   for (const language of entry.prerenderLanguages) {
     const html = await entry.renderPage(path, language);
@@ -40,7 +40,7 @@ for (const path of entry.prerenderPaths) {
         '<div id="root"></div>',
         `<div id="root" data-prerendered="${path}" data-language="${language}">${html}</div>`,
       );
-    const name = language === DEFAULT ? 'index.html' : `index.${language}.html`;
+    const name = language === DEFAULT_LANGUAGE ? 'index.html' : `index.${language}.html`;
     const file = path === '/' ? join(dist, name) : join(dist, path, name);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, page);

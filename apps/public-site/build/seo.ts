@@ -1,3 +1,4 @@
+import { DEFAULT_LANGUAGE } from '@xoss/i18n';
 import type { Plugin } from 'vite';
 import { privatePrefixes } from '../src/publicPaths.ts';
 
@@ -5,7 +6,6 @@ import { privatePrefixes } from '../src/publicPaths.ts';
 export const origin = () => (process.env.SITE_ORIGIN ?? 'https://www.xoss.co').replace(/\/+$/, '');
 
 /** The default language's URL is the plain path; every other language adds `?lang=`. */
-export const DEFAULT_LANGUAGE = 'en-US';
 export const languageHref = (base: string, path: string, language: string) =>
   language === DEFAULT_LANGUAGE ? `${base}${path}` : `${base}${path}?lang=${language}`;
 

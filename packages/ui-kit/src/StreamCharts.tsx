@@ -242,7 +242,7 @@ interface PanelProps {
   height: number;
   innerWidth: number;
   innerHeight: number;
-  xScale: ReturnType<typeof scaleLinear<number>>;
+  xScale: Scale;
   hover: number | null;
   drag: { from: number; to: number } | null;
   formatX: (value: number) => string;
