@@ -1,7 +1,7 @@
-import { Alert, SubmitButton } from '@xoss/ui-kit';
 import { useId, useState, type FormEvent } from 'react';
 import { guardNavigation, returnPathAfterLogin } from '@xoss/api-client';
 import { Message, useT } from '@xoss/i18n/react';
+import { Alert, SubmitButton } from '@xoss/ui-kit';
 import { Navigate, useLocation } from 'react-router';
 import { client } from './client.ts';
 

@@ -1,8 +1,8 @@
-import { Alert } from '@xoss/ui-kit';
 import { useState } from 'react';
 import type { Device } from '@xoss/api-contract';
 import { parsePanels, serializePanels } from '@xoss/data-fields';
 import { Message, useT } from '@xoss/i18n/react';
+import { Alert } from '@xoss/ui-kit';
 import { client } from '../client.ts';
 import { useFailureText } from './common.tsx';
 import { DeviceTable } from './DeviceTable.tsx';

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { parseGpx, type GpxRoute } from '@xoss/activity-files';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { Alert, EmptyState, type LonLat, RouteMap, SubmitButton } from '@xoss/ui-kit';
+import { Alert, EmptyState, RouteMap, SubmitButton, type LonLat } from '@xoss/ui-kit';
 import { api } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';

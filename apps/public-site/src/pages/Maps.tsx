@@ -2,7 +2,7 @@ import { use, useState } from 'react';
 import type { MapRegion as ApiRegion } from '@xoss/api-contract';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { Alert, DownloadTable, EmptyState, type MapRegion, RegionPicker } from '@xoss/ui-kit';
+import { Alert, DownloadTable, EmptyState, RegionPicker, type MapRegion } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { track } from '../navigation.ts';
 import { Steps } from './Steps.tsx';
