@@ -43,3 +43,17 @@ export function EmptyState({ title, children, action }: EmptyStateProps) {
     </div>
   );
 }
+
+/**
+ * A problem to show, a form's or a page's: announced at once (`role="alert"`) and styled as
+ * an error. Nothing at all when there is no problem, so a form can always render it.
+ */
+export function Alert({ children }: { readonly children?: ReactNode }) {
+  if (children === undefined || children === null || children === false || children === '')
+    return null;
+  return (
+    <p role="alert" className="xoss-alert xoss-root">
+      {children}
+    </p>
+  );
+}

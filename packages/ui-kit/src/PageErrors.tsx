@@ -1,8 +1,8 @@
 import { Component, type ReactNode } from 'react';
 import { Message } from '@xoss/i18n/react';
+import { Alert } from './Feedback.tsx';
 
-// What an app shows in a page's place when the page fails; part of an app's frame, so kept
-// apart from the form pieces its pages load lazily.
+// What an app shows in a page's place when the page fails: part of an app's frame.
 
 export interface PageFailedProps {
   /** What "Try again" does (an app reloads: a failed chunk may be an older deployment's). */
@@ -13,9 +13,9 @@ export interface PageFailedProps {
 export function PageFailed({ onRetry }: PageFailedProps) {
   return (
     <div className="xoss-page-failed xoss-root">
-      <p role="alert" className="xoss-alert">
+      <Alert>
         <Message id="errors.pageFailed" />
-      </p>
+      </Alert>
       <button type="button" className="xoss-button" onClick={onRetry}>
         <Message id="common.retry" />
       </button>

@@ -12,8 +12,8 @@ export { LanguageMenu, languageNames, type LanguageMenuProps } from './LanguageM
 export { CookieNotice, type CookieNoticeProps } from './CookieNotice.tsx';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog.tsx';
 export { ToastViewport, useToasts, type Toast, type ToastViewportProps } from './Toasts.tsx';
-export { EmptyState, Loading, RouteProgress, type EmptyStateProps } from './Feedback.tsx';
-export { Alert, SubmitButton, type SubmitButtonProps } from './Forms.tsx';
+export { Alert, EmptyState, Loading, RouteProgress, type EmptyStateProps } from './Feedback.tsx';
+export { SubmitButton, type SubmitButtonProps } from './Forms.tsx';
 export { ErrorBoundary, PageFailed, type PageFailedProps } from './PageErrors.tsx';
 export { ChatBubble, type ChatBubbleProps } from './ChatBubble.tsx';
 export {
