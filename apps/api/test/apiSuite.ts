@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { writeFile } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -599,11 +600,13 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           hr_zones: unknown[];
           device_summary: Record<string, unknown>;
           ftp: number;
+          ftp_source: string;
         };
       }>().data;
       expect(workout.name).toBe('Morning');
       expect(workout.summary.np).toBeGreaterThan(0);
       expect(workout.ftp).toBe(240);
+      expect(workout.ftp_source).toBe('settings');
       expect(workout.power_zones.map((zone) => zone.name)).toEqual([
         'Active Recovery',
         'Endurance',
@@ -639,6 +642,15 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         headers: auth,
         payload: { settings: { ftp: 400 } },
       });
+      // A change from today leaves a ride of September alone ...
+      expect((await zoneSeconds()).ftp).toBe(240);
+      // ... and applies from the date the rider picks.
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: auth,
+        payload: { settings: { ftp: 400 }, thresholds_from: '2026-09-01' },
+      });
       const after = await zoneSeconds();
       expect(after.ftp).toBe(400);
       expect(after.power_zones[0]!.seconds).toBeGreaterThan(before.power_zones[0]!.seconds);
@@ -646,7 +658,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         method: 'PATCH',
         url: `/api/v2/athlete/${rider.id}/`,
         headers: auth,
-        payload: { settings: { ftp: 240 } },
+        payload: { settings: { ftp: 240 }, thresholds_from: '2026-09-01' },
       });
       expect((await zoneSeconds()).power_zones).toEqual(before.power_zones);
       const list = (
@@ -777,16 +789,14 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       const h = await make({ maxFitBytes: 200_000 });
       const rider = await h.user();
       const good = fitFile(600);
-      const flipped = good.slice();
-      flipped[2000] = flipped[2000]! ^ 0xff;
       const headerSize = good.slice();
       headerSize[0] = 255;
       const cases: [string, Uint8Array, number][] = [
         ['big.fit', new Uint8Array(300_000), 413],
         ['route.fit', new TextEncoder().encode(demoGpx(1, 300, false)), 415],
-        ['ride.gpx', good, 415],
-        ['cut.fit', good.subarray(0, 1500), 415],
-        ['crc.fit', flipped, 415],
+        ['ride.txt', good, 415],
+        ['random.fit', new Uint8Array(5000).fill(7), 415],
+        ['cut.fit', good.subarray(0, 60), 415],
         ['header.fit', headerSize, 415],
       ];
       for (const [filename, bytes, status] of cases) {
@@ -806,6 +816,135 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       });
       expect(await h.db.query('SELECT id FROM workouts')).toEqual([]);
       expect(await h.blobs.list('workouts')).toEqual([]);
+    });
+
+    it('imports what the file holds: a cut or damaged FIT up to the damage, TCX, GPX with times and .gz', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const good = fitFile(1800, 5);
+      const send = (filename: string, bytes: Uint8Array) =>
+        upload(h, '/api/v2/workouts/', rider.access, { filename, bytes });
+      type Detail = {
+        data: {
+          id: number;
+          file_format: string;
+          damage: { code: string; read_time_s: number } | null;
+          summary: { timer_time_s: number; distance_m: number };
+        };
+      };
+      const whole = (await send('whole.fit', good)).json<Detail>().data;
+      expect(whole.damage).toBeNull();
+      const cut = await send('cut.fit', good.subarray(0, Math.floor(good.length * 0.5)));
+      expect(cut.statusCode).toBe(201);
+      const cutRide = cut.json<Detail>().data;
+      expect(cutRide.damage).toMatchObject({ code: 'dataSize' });
+      expect(cutRide.damage!.read_time_s).toBeGreaterThan(600);
+      expect(cutRide.damage!.read_time_s).toBeLessThan(whole.summary.timer_time_s);
+      const flipped = good.slice();
+      flipped[flipped.length - 1]! ^= 0xff;
+      const crc = (await send('crc.fit', flipped)).json<Detail>().data;
+      expect(crc.damage).toMatchObject({ code: 'crc' });
+      expect(crc.summary.timer_time_s).toBe(whole.summary.timer_time_s);
+      // The same ride as gzip, and the file comes back as it was sent.
+      const zipped = gzipSync(good);
+      const gz = (await send('ride.fit.gz', zipped)).json<Detail>().data;
+      expect(gz.file_format).toBe('fit.gz');
+      expect(gz.summary).toEqual(whole.summary);
+      const download = await h.server.inject({
+        method: 'GET',
+        url: `/api/v2/workouts/${gz.id}/fit/`,
+        headers: bearer(rider.access),
+      });
+      expect(download.headers['content-disposition']).toContain('.fit.gz');
+      expect(new Uint8Array(download.rawPayload)).toEqual(new Uint8Array(zipped));
+      // TCX and GPX with times are activities; a GPX without times is a route, not a ride.
+      const points = Array.from({ length: 121 }, (_, i) => ({
+        time: new Date(Date.UTC(2026, 5, 1, 6, 0, i * 5)).toISOString(),
+        lat: 47 + i * 0.0003,
+      }));
+      const tcx = `<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity Sport="Biking"><Id>x</Id><Lap StartTime="${points[0]!.time}"><TotalTimeSeconds>600</TotalTimeSeconds><Track>${points.map((p, i) => `<Trackpoint><Time>${p.time}</Time><Position><LatitudeDegrees>${p.lat}</LatitudeDegrees><LongitudeDegrees>8</LongitudeDegrees></Position><DistanceMeters>${i * 33.4}</DistanceMeters></Trackpoint>`).join('')}</Track></Lap></Activity></Activities></TrainingCenterDatabase>`;
+      const tcxRide = await send('ride.tcx', new TextEncoder().encode(tcx));
+      expect(tcxRide.statusCode).toBe(201);
+      expect(tcxRide.json<Detail>().data).toMatchObject({
+        file_format: 'tcx',
+        sport_type: 2,
+        summary: { timer_time_s: 600, distance_m: 120 * 33.4 },
+      });
+      const gpx = `<gpx version="1.1"><trk><trkseg>${points.map((p) => `<trkpt lat="${p.lat}" lon="8"><ele></ele><time>${p.time}</time></trkpt>`).join('')}</trkseg></trk></gpx>`;
+      const gpxRide = await send('ride.gpx.gz', gzipSync(new TextEncoder().encode(gpx)));
+      expect(gpxRide.statusCode).toBe(201);
+      expect(gpxRide.json<Detail>().data.file_format).toBe('gpx.gz');
+      const route = await send('route.gpx', new TextEncoder().encode(demoGpx(1, 300, false)));
+      expect(route.statusCode).toBe(415);
+      expect(route.json<{ detail: string }>().detail).toContain('planned route');
+      const bomb = await send('bomb.fit.gz', gzipSync(new Uint8Array(80 * 1024 * 1024)));
+      expect(bomb.statusCode).toBe(415);
+      expect(bomb.json<{ detail: string }>().detail).toContain('larger than');
+    });
+
+    it('measures a ride against the FTP its file stores, else the setting on its date, and ranges as the summary', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const auth = bearer(rider.access);
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: auth,
+        payload: { settings: { ftp: 200 } },
+      });
+      type Detail = {
+        data: {
+          id: number;
+          ftp: number;
+          ftp_source: string;
+          summary: Record<string, number | string | null>;
+          device_summary: Record<string, number>;
+        };
+      };
+      const own = (
+        await upload(h, '/api/v2/workouts/', rider.access, {
+          filename: 'device.fit',
+          bytes: fitFile(3600, 8, 1_790_000_000, false, 315),
+        })
+      ).json<Detail>().data;
+      expect(own).toMatchObject({ ftp: 315, ftp_source: 'file' });
+      expect(own.summary.np_source).toBe('device');
+      expect(own.summary.tss).toBe(own.device_summary.trainingStressScore);
+      const plain = (
+        await upload(h, '/api/v2/workouts/', rider.access, {
+          filename: 'plain.fit',
+          bytes: fitFile(3600, 8, 1_790_000_000),
+        })
+      ).json<Detail>().data;
+      expect(plain).toMatchObject({ ftp: 200, ftp_source: 'settings' });
+      expect(plain.summary.np_source).toBe('computed');
+      // TSS of the same ride against 315 W and 200 W: (315 / 200)^2 times as much at 200 W.
+      expect((plain.summary.tss as number) / (own.summary.tss as number)).toBeCloseTo(
+        (315 / 200) ** 2,
+        1,
+      );
+      // A range over the whole ride gives the ride's summary; a part, the part's figures.
+      const range = async (id: number, from: number, to: number) =>
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/workouts/${id}/range/?from=${from}&to=${to}`,
+            headers: auth,
+          })
+        ).json<{ data: { samples: number; summary: Record<string, unknown> } }>().data;
+      for (const ride of [own, plain]) {
+        const all = await range(ride.id, 0, 100_000);
+        expect(all.summary).toEqual(ride.summary);
+      }
+      const half = await range(plain.id, 0, 1800);
+      expect(half.samples).toBe(1800);
+      expect(half.summary.timer_time_s).toBe(1800);
+      const bad = await h.server.inject({
+        method: 'GET',
+        url: `/api/v2/workouts/${plain.id}/range/?from=10&to=5`,
+        headers: auth,
+      });
+      expect(bad.statusCode).toBe(400);
     });
 
     it('loses nothing when the database fails after the file is written, and an idempotency key prevents duplicates (security 19)', async () => {

@@ -137,15 +137,22 @@ export async function harness(
   return h;
 }
 
-/** A real FIT file of a simulated ride. */
+/** A real FIT file of a simulated ride; `fileFtp` is the FTP its device was set to. */
 export function fitFile(
   seconds = 900,
   seed = 1,
   startTime = 1_790_000_000,
   indoor = false,
+  fileFtp?: number,
 ): Uint8Array {
   const ride = simulateRide({ seconds, seed, indoor });
-  return encodeFit(activityFromStreams(ride, { startTime, sport: 2, settings: { ftpWatts: 250 } }));
+  return encodeFit(
+    activityFromStreams(ride, {
+      startTime,
+      sport: 2,
+      ...(fileFtp ? { settings: { ftpWatts: fileFtp } } : {}),
+    }),
+  );
 }
 
 export function upload(

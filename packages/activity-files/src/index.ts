@@ -11,7 +11,13 @@ export {
   type RecordColumnName,
   type RecordColumns,
 } from './fit/types.ts';
-export { activityOverview, type ActivityOverview, type ActivityStreams } from './fit/streams.ts';
+export {
+  activityOverview,
+  timerFromEvents,
+  type ActivityOverview,
+  type ActivitySession,
+  type ActivityStreams,
+} from './fit/streams.ts';
 export { activityFromStreams, type ActivityMetadata } from './fit/fromStreams.ts';
 export {
   parseGpx,
@@ -22,3 +28,11 @@ export {
   type GpxWaypoint,
 } from './gpx/parse.ts';
 export { simplifyLine } from './gpx/simplify.ts';
+export {
+  parseTcx,
+  type TcxActivity,
+  type TcxLap,
+  type TcxLimits,
+  type TcxPoints,
+} from './tcx/parse.ts';
+export { activityFromGpx, activityFromTcx } from './activity.ts';

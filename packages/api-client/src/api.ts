@@ -109,6 +109,13 @@ export function createXossApi(transport: Transport) {
         query: call('workoutStreams'),
         providesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }],
       }),
+      workoutRange: build.query<ReplyOf<'workoutRange'>, ArgsOf<'workoutRange'>>({
+        query: call('workoutRange'),
+        providesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }],
+      }),
+      sharedWorkoutRange: build.query<ReplyOf<'sharedWorkoutRange'>, ArgsOf<'sharedWorkoutRange'>>({
+        query: call('sharedWorkoutRange'),
+      }),
       powerCurve: build.query<ReplyOf<'powerCurve'>, ArgsOf<'powerCurve'>>({
         query: call('powerCurve'),
         providesTags: (_r, _e, arg) => [

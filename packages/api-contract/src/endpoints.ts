@@ -74,7 +74,8 @@ export const endpoints = {
   },
   importWorkout: {
     ...routes.importWorkout,
-    summary: 'Import a .FIT file (multipart field `file`; optional `Idempotency-Key` header)',
+    summary:
+      'Import an activity file: FIT, TCX or GPX with times, each also as .gz (multipart field `file`; optional `Idempotency-Key` header); a damaged FIT file is read up to the damage',
     body: 'multipart',
     reply: s.workoutDetailSchema,
     errors: [10001, 10400, 10413, 10415],
@@ -111,8 +112,16 @@ export const endpoints = {
   },
   workoutFile: {
     ...routes.workoutFile,
-    summary: 'The original .FIT file',
+    summary: 'The original file as uploaded (FIT, TCX or GPX, possibly .gz)',
     params: id,
+    errors: authErrors,
+  },
+  workoutRange: {
+    ...routes.workoutRange,
+    summary: 'Statistics of a time range of the ride, on the full-resolution streams',
+    params: id,
+    query: s.rangeQuerySchema,
+    reply: s.rangeReplySchema,
     errors: authErrors,
   },
   powerCurve: {
@@ -136,6 +145,14 @@ export const endpoints = {
     params: shareParams,
     query: s.streamsQuerySchema,
     reply: s.streamsReplySchema,
+    errors: [10400, 10404],
+  },
+  sharedWorkoutRange: {
+    ...routes.sharedWorkoutRange,
+    summary: 'Statistics of a time range of a shared workout',
+    params: shareParams,
+    query: s.rangeQuerySchema,
+    reply: s.rangeReplySchema,
     errors: [10400, 10404],
   },
   listDevices: {

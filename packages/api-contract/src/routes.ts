@@ -41,11 +41,17 @@ export const routes = {
     access: 'owner',
     reply: 'binary',
   },
+  workoutRange: { method: 'GET', path: '/api/v2/workouts/{id}/range/', access: 'owner' },
   powerCurve: { method: 'GET', path: '/api/v2/workouts/{id}/power-curve/', access: 'owner' },
   sharedWorkout: { method: 'GET', path: '/api/v2/share/workouts/{share_id}/', access: 'public' },
   sharedWorkoutStreams: {
     method: 'GET',
     path: '/api/v2/share/workouts/{share_id}/streams/',
+    access: 'public',
+  },
+  sharedWorkoutRange: {
+    method: 'GET',
+    path: '/api/v2/share/workouts/{share_id}/range/',
     access: 'public',
   },
   listDevices: { method: 'GET', path: '/api/v2/devices/', access: 'bearer' },

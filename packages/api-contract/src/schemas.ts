@@ -57,6 +57,11 @@ export const athleteSchema = z.object({
 export const athletePatchSchema = z.strictObject({
   username: z.string().trim().min(1).max(64).optional(),
   settings: athleteSettingsSchema.partial().strict().optional(),
+  /**
+   * The date (ISO) from which a new FTP or max heart rate applies; default today. Rides from
+   * that date (until the next change) are recomputed with it.
+   */
+  thresholds_from: z.iso.date().optional(),
 });
 
 // --- Workouts --------------------------------------------------------------------------------
@@ -67,9 +72,16 @@ export const sportTypeSchema = z.number().int().min(0).max(11);
 export const workoutSummarySchema = z.object({
   distance_m: z.number(),
   estimated_distance_m: z.number(),
+  /** Elapsed time: from the first sample to the end of the last. */
   total_time_s: z.number(),
+  /** The time the device's timer ran (its "Time"). */
+  timer_time_s: z.number(),
+  /** The part of the timer time spent moving. */
   moving_time_s: z.number(),
+  /** Timer stopped (auto-pause, pause): elapsed minus timer time. */
   paused_time_s: z.number(),
+  /** Timer running while standing still: timer minus moving time. */
+  stopped_time_s: z.number(),
   speed_avg_ms: z.number().nullable(),
   speed_max_ms: z.number().nullable(),
   hr_avg: z.number().nullable(),
@@ -82,8 +94,14 @@ export const workoutSummarySchema = z.object({
   cadence_avg: z.number().nullable(),
   cadence_max: z.number().nullable(),
   calories_kcal: z.number().nullable(),
+  /** Whose calories: the device's own total, or ours from work (power) or heart rate. */
+  calories_source: z.enum(['device', 'power', 'heart_rate']).nullable(),
   elevation_gain_m: z.number().nullable(),
   elevation_loss_m: z.number().nullable(),
+  /** Whose climbing: the device's own totals, or ours from the altitude (3 m filter). */
+  elevation_source: z.enum(['device', 'computed']).nullable(),
+  /** Whose NP, IF and TSS: the device's (with its FTP), or ours. */
+  np_source: z.enum(['device', 'computed']).nullable(),
   grade_max: z.number().nullable(),
   grade_min: z.number().nullable(),
   lr_balance_left: z.number().nullable(),
@@ -107,6 +125,7 @@ export const workoutListItemSchema = z.object({
   indoor: z.boolean(),
   distance_m: z.number(),
   moving_time_s: z.number(),
+  timer_time_s: z.number(),
   total_time_s: z.number(),
   speed_avg_ms: z.number().nullable(),
   hr_avg: z.number().nullable(),
@@ -116,6 +135,19 @@ export const workoutListItemSchema = z.object({
   shared: z.boolean(),
 });
 
+/** One session of a multisport file: our figures beside the device's. */
+export const workoutSessionSchema = z.object({
+  sport_type: sportTypeSchema,
+  /** Seconds from the ride's start. */
+  start_s: z.number(),
+  end_s: z.number(),
+  timer_time_s: z.number(),
+  moving_time_s: z.number(),
+  distance_m: z.number(),
+  device_timer_time_s: z.number().nullable(),
+  device_distance_m: z.number().nullable(),
+});
+
 export const workoutDetailSchema = workoutListItemSchema.extend({
   share_id: z.string().nullable(),
   summary: workoutSummarySchema,
@@ -123,8 +155,25 @@ export const workoutDetailSchema = workoutListItemSchema.extend({
   device_summary: z.record(z.string(), z.union([z.number(), z.string(), z.array(z.number())])),
   hr_zones: z.array(zoneSchema),
   power_zones: z.array(zoneSchema),
+  /** The FTP the ride's IF, TSS and power zones use, and where it comes from. */
   ftp: z.number().nullable(),
+  ftp_source: z.enum(['file', 'settings', 'estimate']).nullable(),
+  /** The max heart rate of the ride's heart-rate zones, and where it comes from. */
   max_hr: z.number().nullable(),
+  max_hr_source: z.enum(['file', 'settings', 'ride']).nullable(),
+  sessions: z.array(workoutSessionSchema),
+  /** Set when the file was damaged (cut short, bad CRC): what could be read. */
+  damage: z
+    .object({
+      code: z.string(),
+      message_id: z.string(),
+      message: z.string(),
+      /** Seconds of the ride that could be read. */
+      read_time_s: z.number(),
+    })
+    .nullable(),
+  /** The original file's format: `fit`, `tcx`, `gpx`, each possibly `.gz`. */
+  file_format: z.enum(['fit', 'tcx', 'gpx', 'fit.gz', 'tcx.gz', 'gpx.gz']),
   bounds: z
     .object({
       min_lat: z.number(),
@@ -172,6 +221,9 @@ export const streamNames = [
   'longitude',
   'temperature',
   'grade',
+  'lr_balance',
+  'torque_effectiveness',
+  'pedal_smoothness',
 ] as const;
 export const streamsQuerySchema = z.strictObject({
   /** Largest number of points per stream; the server downsamples (min/max preserving). */
@@ -181,6 +233,24 @@ export const streamsReplySchema = z.object({
   length: z.number().int(),
   /** Seconds from the start; `null` stands for a missing sample (JSON has no NaN). */
   streams: z.partialRecord(z.enum(streamNames), z.array(z.number().nullable())),
+});
+
+/** A range of a ride by time: seconds from its start, `to` exclusive. */
+export const rangeQuerySchema = z
+  .strictObject({
+    from: z.coerce.number().min(0).max(10_000_000),
+    to: z.coerce.number().min(0).max(10_000_000),
+  })
+  .refine((range) => range.to > range.from, {
+    message: '"to" must be after "from"',
+    path: ['to'],
+  });
+/** The statistics of a range, computed on the full-resolution streams (as the summary is). */
+export const rangeReplySchema = z.object({
+  from_s: z.number(),
+  to_s: z.number(),
+  samples: z.number().int(),
+  summary: workoutSummarySchema,
 });
 
 export const comparisonSchema = z.union([
@@ -320,6 +390,8 @@ export type WorkoutListQuery = z.input<typeof workoutListQuerySchema>;
 export type WorkoutTotals = z.infer<typeof workoutTotalsSchema>;
 export type WorkoutPatch = z.input<typeof workoutPatchSchema>;
 export type StreamsReply = z.infer<typeof streamsReplySchema>;
+export type RangeReply = z.infer<typeof rangeReplySchema>;
+export type WorkoutSession = z.infer<typeof workoutSessionSchema>;
 export type StreamName = (typeof streamNames)[number];
 export type Comparison = z.infer<typeof comparisonSchema>;
 export type PowerCurveReply = z.infer<typeof powerCurveReplySchema>;

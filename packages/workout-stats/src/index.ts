@@ -4,6 +4,7 @@ export {
   intensityFactor,
   normalizedPower,
   trainingStressScore,
+  tssSeconds,
 } from './normalizedPower.ts';
 export {
   estimateFtp,
@@ -31,15 +32,29 @@ export {
 export { downsampleMinMax } from './downsample.ts';
 export {
   GROSS_EFFICIENCY,
-  MOVING_SPEED_MS,
-  PAUSE_GAP_S,
-  haversineMetres,
-  sampleDurations,
   summarizeRange,
+  summarizeSessions,
   summarizeWorkout,
+  withFtp,
   type RiderSettings,
+  type SessionWindow,
+  type SummaryOptions,
   type WorkoutSummary,
 } from './summary.ts';
+export {
+  MAX_HOLD_S,
+  MAX_SERIES_S,
+  MOVING_SPEED_MS,
+  PAUSE_GAP_S,
+  clipTimer,
+  haversineMetres,
+  normalizeTimer,
+  oneHertzSeries,
+  timeline,
+  timerFromSamples,
+  type Timeline,
+  type TimerIntervals,
+} from './timeline.ts';
 export {
   seededRandom,
   simulateRide,

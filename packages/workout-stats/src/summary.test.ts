@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { downsampleMinMax } from './downsample.ts';
 import { elevationGainLoss, gradeSeries } from './elevation.ts';
 import { simulateRide } from './simulate.ts';
-import { sampleDurations, summarizeRange, summarizeWorkout } from './summary.ts';
+import { summarizeRange, summarizeSessions, summarizeWorkout } from './summary.ts';
+import { oneHertzSeries, timeline, timerFromSamples } from './timeline.ts';
 
 const f = (values: number[]) => Float64Array.from(values);
 
@@ -49,23 +50,119 @@ describe('summarizeWorkout', () => {
     expect(summary.distance).toEqual({ value: 35.99, unit: 'km' });
     expect(summary.normalizedPower).toBeCloseTo(250, 9);
     expect(summary.intensityFactor).toBeCloseTo(1, 9);
-    expect(summary.trainingStressScore).toBeCloseTo(100, 9);
+    // An hour at FTP: 3,571 full 30 s windows (bike computers' convention), not 3,600 s.
+    expect(summary.trainingStressScore).toBeCloseTo(((3600 - 29) / 3600) * 100, 9);
     // 900 kJ of work at 24% efficiency.
     expect(summary.calories).toBeCloseTo(900 / (4.184 * 0.24), 6);
     expect(summary.heartRateZones!.zones[2]!.seconds).toBe(3600);
   });
 
-  it('counts gaps over 5 s and stopped samples as paused time', () => {
+  it('counts gaps over 5 s without movement as paused, and standing still as stopped', () => {
     const time = f([0, 1, 2, 3, 63, 64, 65]);
-    expect(Array.from(sampleDurations(time))).toEqual([1, 1, 1, 1, 1, 1, 1]);
-    const summary = summarizeWorkout(
-      { time, speed: f([5, 5, 0, 5, 5, 5, 5]), distance: f([0, 5, 10, 10, 15, 20, 25]) },
-      { distanceUnit: 1 },
-    );
+    const streams = {
+      time,
+      speed: f([5, 5, 0, 5, 5, 5, 5]),
+      distance: f([0, 5, 10, 10, 15, 20, 25]),
+    };
+    expect(timerFromSamples(streams)).toEqual([
+      [0, 4],
+      [63, 66],
+    ]);
+    const summary = summarizeWorkout(streams, { distanceUnit: 1 });
     expect(summary.totalTimeS).toBe(66);
-    expect(summary.movingTimeS).toBe(6);
-    expect(summary.pausedTimeS).toBe(60);
+    expect(summary.timerTimeS).toBe(7);
+    // 2 -> 3 stood still (distance did not grow); 3 stands for 1 s before the pause.
+    expect(summary.movingTimeS).toBe(5);
+    expect(summary.pausedTimeS).toBe(59);
+    expect(summary.stoppedTimeS).toBe(2);
     expect(summary.distance.unit).toBe('mi');
+  });
+
+  it('counts smart recording (a sample every 1-8 s) as moving when the distance grew', () => {
+    // 30 km/h (8.33 m/s) for an hour, sampled every 1 to 8 seconds.
+    const times: number[] = [0];
+    while (times[times.length - 1]! < 3600)
+      times.push(times[times.length - 1]! + 1 + ((times.length * 7) % 8));
+    const time = f(times);
+    const distance = f(times.map((t) => t * (30 / 3.6)));
+    const power = f(times.map(() => 200));
+    const summary = summarizeWorkout({ time, distance, power }, { ftpWatts: 200 });
+    const end = times[times.length - 1]! + 1;
+    expect(summary.timerTimeS).toBe(end);
+    expect(summary.movingTimeS).toBe(end);
+    expect(summary.avgSpeedMs! * 3.6).toBeCloseTo(30, 0);
+    expect(summary.normalizedPower).toBeCloseTo(200, 6);
+    expect(summary.trainingStressScore).toBeCloseTo(((end - 29) / 3600) * 100, 6);
+  });
+
+  it('follows the timer intervals of the file, not the gaps', () => {
+    // Records every second for 0-99 and 200-299; the timer ran 0-100 and 200-300, and the
+    // rider stood still with the timer running from 50 to 60.
+    const times = [
+      ...Array.from({ length: 100 }, (_, i) => i),
+      ...Array.from({ length: 100 }, (_, i) => 200 + i),
+    ];
+    const distance = f(times.map((t) => (t < 50 ? t * 5 : t < 60 ? 250 : 250 + (t - 60) * 5)));
+    const streams = { time: f(times), distance, power: f(times.map(() => 100)) };
+    const summary = summarizeWorkout(
+      streams,
+      {},
+      {
+        timer: [
+          [0, 100],
+          [200, 300],
+        ],
+      },
+    );
+    expect(summary.timerTimeS).toBe(200);
+    expect(summary.movingTimeS).toBe(190);
+    expect(summary.totalTimeS).toBe(300);
+    expect(summary.pausedTimeS).toBe(100);
+    const line = timeline(streams, {
+      timer: [
+        [0, 100],
+        [200, 300],
+      ],
+    });
+    expect(oneHertzSeries(streams.power, line, 'moving').length).toBe(190);
+    expect(oneHertzSeries(streams.power, line, 'timer').length).toBe(200);
+  });
+
+  it('adds up the sessions of a multisport file, each with its own timer and distance', () => {
+    // Swim 0-600 s (distance 0-750 m), transition 600-700 s, bike 700-1900 s (distance
+    // restarting at 0, 30 km/h); the file's timer events cover only the bike.
+    const times = Array.from({ length: 1900 }, (_, i) => i);
+    const distance = f(
+      times.map((t) =>
+        t < 600 ? t * 1.25 : t < 700 ? 750 + (t - 600) * 0.8 : (t - 700) * (30 / 3.6),
+      ),
+    );
+    const result = summarizeSessions(
+      { time: f(times), distance },
+      [
+        { start: 0, end: 600 },
+        { start: 600, end: 700 },
+        { start: 700, end: 1900 },
+      ],
+      {},
+      { timer: [[700, 1900]] },
+    );
+    expect(result.sessions.map((session) => Math.round(session.timerTimeS))).toEqual([
+      600, 100, 1200,
+    ]);
+    expect(result.sessions[2]!.distanceM).toBeCloseTo(1199 * (30 / 3.6), 6);
+    expect(result.whole.timerTimeS).toBe(1900);
+    expect(result.whole.distanceM).toBeCloseTo(
+      result.sessions.reduce((total, session) => total + session.distanceM, 0),
+      9,
+    );
+  });
+
+  it('gives a range over every sample the same figures as the ride', () => {
+    const ride = simulateRide({ seconds: 3600, seed: 3, stops: [[600, 90]] });
+    expect(summarizeRange(ride, 0, ride.time.length, { ftpWatts: 250 })).toEqual(
+      summarizeWorkout(ride, { ftpWatts: 250 }),
+    );
   });
 
   it('uses heart rate for calories without power, and GPS for distance without a distance channel', () => {
@@ -83,7 +180,7 @@ describe('summarizeWorkout', () => {
   it('summarizes a simulated 10-hour ride and a zoomed range of it', () => {
     const ride = simulateRide({ seconds: 36000, seed: 5, stops: [[1000, 120]] });
     const summary = summarizeWorkout(ride, { ftpWatts: 250, maxHeartRate: 185 });
-    expect(summary.pausedTimeS).toBeGreaterThanOrEqual(120);
+    expect(summary.stoppedTimeS).toBeGreaterThanOrEqual(120);
     expect(summary.normalizedPower!).toBeGreaterThan(summary.avgPower!);
     expect(summary.elevationGainM!).toBeGreaterThan(0);
     expect(summary.leftRightBalance!).toBeGreaterThan(45);

@@ -1,12 +1,23 @@
 import { elevationGainLoss, gradeSeries } from './elevation.ts';
-import { normalizedPower, intensityFactor, trainingStressScore } from './normalizedPower.ts';
+import {
+  intensityFactor,
+  normalizedPower,
+  trainingStressScore,
+  tssSeconds,
+} from './normalizedPower.ts';
 import type { RideStreams } from './simulate.ts';
+import {
+  clipTimer,
+  haversineMetres,
+  normalizeTimer,
+  oneHertzSeries,
+  timerFromSamples,
+  timeline,
+  type Timeline,
+  type TimerIntervals,
+} from './timeline.ts';
 import { heartRateZoneTimes, powerZoneTimes, type ZoneDistribution } from './zones.ts';
 
-/** A gap between samples longer than this (seconds) is a pause: auto-pause or signal loss. */
-export const PAUSE_GAP_S = 5;
-/** Below this speed (m/s, 1.8 km/h) the rider is stopped. */
-export const MOVING_SPEED_MS = 0.5;
 /** Mechanical efficiency used to turn work into food energy. */
 export const GROSS_EFFICIENCY = 0.24;
 
@@ -24,9 +35,16 @@ export interface RiderSettings {
 
 /** The summary of a workout (spec 3), in base units unless named otherwise. */
 export interface WorkoutSummary {
+  /** Elapsed time: from the first sample to the end of the last, seconds. */
   readonly totalTimeS: number;
+  /** Seconds the device's timer ran (the bike computer's "Time"). */
+  readonly timerTimeS: number;
+  /** Seconds of timer time spent moving. */
   readonly movingTimeS: number;
+  /** Seconds the timer was stopped (auto-pause, manual pause): elapsed minus timer time. */
   readonly pausedTimeS: number;
+  /** Seconds the timer ran while the rider stood still: timer minus moving time. */
+  readonly stoppedTimeS: number;
   /** Metres, from the distance channel, else GPS positions, else speed. */
   readonly distanceM: number;
   /** Metres from integrating speed over moving time (speed sensor, trainer); `undefined` without speed. */
@@ -61,33 +79,8 @@ export interface WorkoutSummary {
   readonly powerZones?: ZoneDistribution;
 }
 
-const EARTH_RADIUS_M = 6371008.8;
-
-/** Great-circle distance in metres between two positions in degrees. */
-export function haversineMetres(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const rad = Math.PI / 180;
-  const a =
-    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
-    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
 function valid(value: number | undefined): value is number {
   return value !== undefined && Number.isFinite(value);
-}
-
-/**
- * Seconds each sample stands for: the time to the next sample, or 1 s for the last one;
- * gaps over `PAUSE_GAP_S` stand for 1 s and the rest of the gap is paused.
- */
-export function sampleDurations(time: ArrayLike<number>): Float64Array {
-  const n = time.length;
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const dt = i + 1 < n ? time[i + 1]! - time[i]! : 1;
-    out[i] = dt > PAUSE_GAP_S || !(dt > 0) ? (dt > 0 ? 1 : 0) : dt;
-  }
-  return out;
 }
 
 function weightedAverage(
@@ -117,36 +110,64 @@ function maximum(values: ArrayLike<number> | undefined, sign = 1): number | unde
   return best;
 }
 
+/** How the summary counts time: the device's timer, when the file tells it. */
+export interface SummaryOptions {
+  /** Where the timer ran (from the file's timer events); else judged from the samples. */
+  readonly timer?: TimerIntervals;
+}
+
 /**
- * The summary of a workout from its streams (1 Hz or irregular).
+ * The summary of a workout from its streams (1 Hz, smart recording or irregular).
  *
  * @remarks
- * Conventions (see the README): a sample is moving when its speed is at least 0.5 m/s (or,
- * without speed, when power or cadence is above zero or distance grew); a gap of more than
- * 5 s between samples is paused time. Averages of speed, power, heart rate and cadence
- * are over moving time; power averages include zeros (coasting), cadence averages exclude
- * them. NP, IF and TSS use the moving 1 Hz power series and moving time.
+ * Conventions (see the README): the timer runs where the file's timer events say, else
+ * between samples except across gaps of more than 5 s in which the rider did not move.
+ * Each sample stands for the time to the next one; that time is moving when the distance
+ * (or position) grew at 0.5 m/s or more across it. Averages of heart rate and power, NP,
+ * IF and TSS are over timer time (as the bike computer counts them); speed is over moving
+ * time; cadence excludes zeros.
  */
 export function summarizeWorkout(
   streams: RideStreams,
   settings: RiderSettings = {},
+  options: SummaryOptions = {},
 ): WorkoutSummary {
+  return summarize(streams, timeline(streams, options), settings);
+}
+
+/**
+ * The summary of samples `from..to` (exclusive end) of a ride: the statistics of a zoomed
+ * chart range. Pass the same timer as for the whole ride; a range over every sample equals
+ * the ride's summary.
+ */
+export function summarizeRange(
+  streams: RideStreams,
+  from: number,
+  to: number,
+  settings: RiderSettings = {},
+  options: SummaryOptions = {},
+): WorkoutSummary {
+  const start = Math.max(0, Math.min(from, to, streams.time.length));
+  const end = Math.min(streams.time.length, Math.max(from, to));
+  const line = timeline(streams, { ...options, from: start, to: end });
+  if (start === 0 && end === streams.time.length) return summarize(streams, line, settings);
+  const sliced = Object.fromEntries(
+    Object.entries(streams).map(([key, values]) => [
+      key,
+      (values as Float64Array).subarray(start, end),
+    ]),
+  ) as unknown as RideStreams;
+  return summarize(sliced, line, settings);
+}
+
+/** The summary of `streams` (already cut to the timeline's range). */
+function summarize(streams: RideStreams, line: Timeline, settings: RiderSettings): WorkoutSummary {
   const { time } = streams;
   const n = time.length;
-  const durations = sampleDurations(time);
-  const totalTimeS = n > 1 ? time[n - 1]! - time[0]! + 1 : n;
-  const moving = new Uint8Array(n);
-  let movingTimeS = 0;
-  for (let i = 0; i < n; i++) {
-    const speed = streams.speed?.[i];
-    const isMoving = valid(speed)
-      ? speed >= MOVING_SPEED_MS
-      : (streams.power?.[i] ?? 0) > 0 ||
-        (streams.cadence?.[i] ?? 0) > 0 ||
-        (i + 1 < n && (streams.distance?.[i + 1] ?? 0) > (streams.distance?.[i] ?? 0));
-    moving[i] = isMoving ? 1 : 0;
-    if (isMoving) movingTimeS += durations[i]!;
-  }
+  const { running, moving } = line;
+  const movingTimeS = line.movingS;
+  const timerTimeS = line.timerS;
+  const totalTimeS = line.elapsedS;
 
   // Distance: recorded, else from positions, else from speed.
   let estimatedDistanceM: number | undefined;
@@ -154,14 +175,17 @@ export function summarizeWorkout(
     estimatedDistanceM = 0;
     for (let i = 0; i < n; i++)
       if (moving[i] && valid(streams.speed[i]))
-        estimatedDistanceM += streams.speed[i]! * durations[i]!;
+        estimatedDistanceM += streams.speed[i]! * running[i]!;
   }
   let distanceM = 0;
   const first = streams.distance
     ? Array.prototype.findIndex.call(streams.distance, Number.isFinite)
     : -1;
   if (streams.distance && first >= 0) {
-    distanceM = (maximum(streams.distance) ?? 0) - streams.distance[first]!;
+    // Devices count distance from the timer's start: the first record of a ride may already
+    // hold a few metres. A range counts from its own first sample.
+    const from = line.from === 0 ? Math.min(0, streams.distance[first]!) : streams.distance[first]!;
+    distanceM = (maximum(streams.distance) ?? 0) - from;
   } else if (streams.latitude && streams.longitude) {
     let previous = -1;
     for (let i = 0; i < n; i++) {
@@ -180,31 +204,20 @@ export function summarizeWorkout(
   }
   const miles = (settings.distanceUnit ?? 0) !== 0;
 
-  // Power over moving time as a 1 Hz series (an interval of k seconds repeats its sample k times).
-  let movingPower: Float64Array | undefined;
+  // Power over timer time as a 1 Hz series: each sample held for the seconds it stands for.
+  const timerPower = streams.power ? oneHertzSeries(streams.power, line, 'timer') : undefined;
   let workJ = 0;
-  if (streams.power) {
-    const series: number[] = [];
-    for (let i = 0; i < n; i++) {
-      if (!moving[i]) continue;
-      const watts = valid(streams.power[i]) ? streams.power[i]! : 0;
-      for (let k = 0; k < Math.max(1, Math.round(durations[i]!)); k++) series.push(watts);
-      workJ += watts * durations[i]!;
-    }
-    movingPower = Float64Array.from(series);
-  }
-  const np = movingPower ? normalizedPower(movingPower) : undefined;
+  if (streams.power)
+    for (let i = 0; i < n; i++)
+      if (valid(streams.power[i])) workJ += streams.power[i]! * running[i]!;
+  const np = timerPower ? normalizedPower(timerPower) : undefined;
   const ftp = settings.ftpWatts;
   const avgPower =
-    movingPower && movingPower.length > 0
-      ? movingPower.reduce((a, b) => a + b, 0) / movingPower.length
+    timerPower && timerPower.length > 0
+      ? timerPower.reduce((a, b) => a + b, 0) / timerPower.length
       : undefined;
 
-  const avgHeartRate = weightedAverage(
-    streams.heartRate,
-    durations,
-    (value, i) => value > 0 && moving[i] === 1,
-  );
+  const avgHeartRate = weightedAverage(streams.heartRate, running, (value) => value > 0);
   let calories: number | undefined;
   let caloriesSource: WorkoutSummary['caloriesSource'];
   if (streams.power && workJ > 0) {
@@ -218,7 +231,7 @@ export function summarizeWorkout(
       settings.sex === 'female'
         ? (-20.4022 + 0.4472 * avgHeartRate - 0.1263 * weight + 0.074 * age) / 4.184
         : (-55.0969 + 0.6309 * avgHeartRate + 0.1988 * weight + 0.2017 * age) / 4.184;
-    calories = Math.max(0, perMinute) * (movingTimeS / 60);
+    calories = Math.max(0, perMinute) * (timerTimeS / 60);
     caloriesSource = 'heartRate';
   }
 
@@ -236,13 +249,15 @@ export function summarizeWorkout(
   }
 
   const powerWeights = streams.power
-    ? Float64Array.from(streams.power, (watts, i) => (valid(watts) ? watts * durations[i]! : 0))
-    : durations;
+    ? Float64Array.from(streams.power, (watts, i) => (valid(watts) ? watts * running[i]! : 0))
+    : running;
   const pedalling = (_: number, i: number) => moving[i] === 1 && (streams.power?.[i] ?? 0) > 0;
   const result: WorkoutSummary = {
     totalTimeS,
+    timerTimeS,
     movingTimeS,
-    pausedTimeS: Math.max(0, totalTimeS - movingTimeS),
+    pausedTimeS: Math.max(0, totalTimeS - timerTimeS),
+    stoppedTimeS: Math.max(0, timerTimeS - movingTimeS),
     distanceM,
     ...(estimatedDistanceM !== undefined ? { estimatedDistanceM } : {}),
     distance: miles
@@ -257,10 +272,10 @@ export function summarizeWorkout(
     normalizedPower: np,
     intensityFactor: np !== undefined && ftp ? intensityFactor(np, ftp) : undefined,
     trainingStressScore:
-      np !== undefined && ftp ? trainingStressScore(movingTimeS, np, ftp) : undefined,
+      np !== undefined && ftp ? trainingStressScore(tssSeconds(timerTimeS), np, ftp) : undefined,
     avgCadence: weightedAverage(
       streams.cadence,
-      durations,
+      running,
       (value, i) => value > 0 && moving[i] === 1,
     ),
     maxCadence: maximum(streams.cadence),
@@ -268,14 +283,14 @@ export function summarizeWorkout(
     caloriesSource,
     ...elevation,
     leftRightBalance: weightedAverage(streams.leftRightBalance, powerWeights, pedalling),
-    torqueEffectiveness: weightedAverage(streams.torqueEffectiveness, durations, pedalling),
-    pedalSmoothness: weightedAverage(streams.pedalSmoothness, durations, pedalling),
-    avgTemperatureC: weightedAverage(streams.temperature, durations, () => true),
+    torqueEffectiveness: weightedAverage(streams.torqueEffectiveness, running, pedalling),
+    pedalSmoothness: weightedAverage(streams.pedalSmoothness, running, pedalling),
+    avgTemperatureC: weightedAverage(streams.temperature, running, () => true),
     heartRateZones:
       streams.heartRate && settings.maxHeartRate
-        ? heartRateZoneTimes(streams.heartRate, settings.maxHeartRate, durations)
+        ? heartRateZoneTimes(streams.heartRate, settings.maxHeartRate, running)
         : undefined,
-    powerZones: movingPower && ftp ? powerZoneTimes(movingPower, ftp) : undefined,
+    powerZones: timerPower && ftp ? powerZoneTimes(timerPower, ftp) : undefined,
   };
   // Drop absent members so the summary serializes compactly.
   return Object.fromEntries(
@@ -283,23 +298,105 @@ export function summarizeWorkout(
   ) as unknown as WorkoutSummary;
 }
 
+/** One session of a multisport file, in the streams' time base. */
+export interface SessionWindow {
+  readonly start: number;
+  readonly end: number;
+}
+
 /**
- * The summary of samples `from..to` (exclusive end) of a ride: the statistics of a zoomed
- * chart range on the share page.
+ * The summaries of a file's sessions (a triathlon: swim, transition, bike, ...) and of the
+ * whole. Each session's timer is the file's timer inside the session, else (a file whose
+ * timer events miss some sessions) judged from its samples; samples outside every session
+ * (some devices keep recording after the session ends) are not counted. The whole adds the sessions'
+ * timer, moving time and distance (devices restart the distance at each session); its other
+ * figures come from all samples under that timer.
  */
-export function summarizeRange(
+export function summarizeSessions(
   streams: RideStreams,
-  from: number,
-  to: number,
+  windows: readonly SessionWindow[],
   settings: RiderSettings = {},
-): WorkoutSummary {
-  const start = Math.max(0, Math.min(from, to));
-  const end = Math.min(streams.time.length, Math.max(from, to));
-  const sliced = Object.fromEntries(
-    Object.entries(streams).map(([key, values]) => [
-      key,
-      (values as Float64Array).subarray(start, end),
-    ]),
-  ) as unknown as RideStreams;
-  return summarizeWorkout(sliced, settings);
+  options: SummaryOptions = {},
+): {
+  readonly whole: WorkoutSummary;
+  readonly sessions: readonly WorkoutSummary[];
+  /** The timer every figure used: keep it to summarize ranges of the ride alike. */
+  readonly timer: TimerIntervals;
+} {
+  windows = windows.filter(({ start, end }) => end > start);
+  if (windows.length === 0) {
+    const timer =
+      options.timer && options.timer.length > 0
+        ? normalizeTimer(options.timer)
+        : timerFromSamples(streams);
+    return { whole: summarizeWorkout(streams, settings, { timer }), sessions: [], timer };
+  }
+  const fromSamples = timerFromSamples(streams);
+  const timer: [number, number][] = [];
+  for (const { start, end } of windows) {
+    const own = options.timer ? clipTimer(options.timer, start, end) : [];
+    for (const interval of own.length > 0 ? own : clipTimer(fromSamples, start, end))
+      timer.push([interval[0], interval[1]]);
+  }
+  const merged = normalizeTimer(timer);
+  const { time } = streams;
+  const index = (t: number) => {
+    let lo = 0;
+    let hi = time.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (time[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const sessions = windows.map(({ start, end }) =>
+    summarizeRange(streams, index(start), index(end), settings, {
+      timer: clipTimer(merged, start, end),
+    }),
+  );
+  if (sessions.length === 1)
+    return {
+      whole: summarizeWorkout(streams, settings, { timer: merged }),
+      sessions,
+      timer: merged,
+    };
+  const whole = summarizeWorkout(streams, settings, { timer: merged });
+  const sum = (pick: (summary: WorkoutSummary) => number) =>
+    sessions.reduce((total, summary) => total + pick(summary), 0);
+  const distanceM = sum((summary) => summary.distanceM);
+  const movingTimeS = whole.movingTimeS;
+  const miles = (settings.distanceUnit ?? 0) !== 0;
+  return {
+    timer: merged,
+    whole: {
+      ...whole,
+      distanceM,
+      distance: miles
+        ? { value: distanceM / 1609.344, unit: 'mi' }
+        : { value: distanceM / 1000, unit: 'km' },
+      ...(movingTimeS > 0 ? { avgSpeedMs: distanceM / movingTimeS } : {}),
+    },
+    sessions,
+  };
+}
+
+/**
+ * The summary with IF and TSS for another FTP (the one in effect on the ride's date): NP
+ * does not depend on it, so no stream is read. Without an FTP, IF and TSS are absent.
+ */
+export function withFtp(summary: WorkoutSummary, ftpWatts: number | undefined): WorkoutSummary {
+  const {
+    intensityFactor: _intensity,
+    trainingStressScore: _stress,
+    powerZones: _zones,
+    ...rest
+  } = summary;
+  const np = summary.normalizedPower;
+  if (np === undefined || !ftpWatts || !(ftpWatts > 0)) return rest;
+  return {
+    ...rest,
+    intensityFactor: intensityFactor(np, ftpWatts),
+    trainingStressScore: trainingStressScore(tssSeconds(summary.timerTimeS), np, ftpWatts),
+  };
 }

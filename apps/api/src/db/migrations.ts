@@ -139,4 +139,35 @@ CREATE INDEX post_comments_post ON post_comments (post_id, id)
 `,
   // 2: the zone times of the detail page, cached with the FTP and max HR settings they used.
   `ALTER TABLE workouts ADD COLUMN zones jsonb`,
+  // 3: the device's timer, sessions, damage and format of each ride; the FTP and max heart
+  // rate it was ridden at (the file's, else the rider's settings on its date) and the
+  // history of those settings.
+  `
+ALTER TABLE workouts
+  ADD COLUMN timer_time_s double precision,
+  ADD COLUMN timer jsonb,
+  ADD COLUMN sessions jsonb NOT NULL DEFAULT '[]',
+  ADD COLUMN damage jsonb,
+  ADD COLUMN file_format text NOT NULL DEFAULT 'fit',
+  ADD COLUMN file_ftp integer,
+  ADD COLUMN file_max_hr integer,
+  ADD COLUMN ftp integer,
+  ADD COLUMN ftp_source text,
+  ADD COLUMN max_hr integer,
+  ADD COLUMN max_hr_source text;
+UPDATE workouts SET timer_time_s = moving_time_s;
+UPDATE workouts w SET ftp = u.ftp, ftp_source = CASE WHEN u.ftp IS NULL THEN NULL ELSE 'settings' END,
+  max_hr = u.max_hr, max_hr_source = CASE WHEN u.max_hr IS NULL THEN NULL ELSE 'settings' END
+  FROM users u WHERE u.id = w.user_id;
+ALTER TABLE workouts ALTER COLUMN timer_time_s SET NOT NULL;
+CREATE TABLE athlete_thresholds (
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  effective_from date NOT NULL,
+  ftp integer,
+  max_hr integer,
+  PRIMARY KEY (user_id, effective_from)
+);
+INSERT INTO athlete_thresholds (user_id, effective_from, ftp, max_hr)
+  SELECT id, DATE '1970-01-01', ftp, max_hr FROM users WHERE ftp IS NOT NULL OR max_hr IS NOT NULL
+`,
 ];

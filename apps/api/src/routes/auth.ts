@@ -2,6 +2,7 @@ import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
+import { changeThresholds } from '../workouts/thresholds.ts';
 import type { Services } from '../services.ts';
 
 interface AthleteRow {
@@ -58,18 +59,27 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   route(app, services, 'patchAthlete', async ({ userId, params, body }) => {
     const row = await own(userId, params.id);
     const settings = { ...athleteReply(row).settings, ...body.settings };
-    const [updated] = await db.query<AthleteRow>(
-      `UPDATE users SET username = $1, ftp = $2, max_hr = $3, distance_unit = $4, temperature_unit = $5
-       WHERE id = $6 RETURNING *`,
-      [
-        body.username ?? row.username,
-        settings.ftp,
-        settings.max_hr,
-        settings.distance_unit,
-        settings.temperature_unit,
-        row.id,
-      ],
-    );
+    const updated = await db.transaction(async (tx) => {
+      if (settings.ftp !== row.ftp || settings.max_hr !== row.max_hr || body.thresholds_from) {
+        // A new FTP or max HR applies from a date (default today): the rides from then on are
+        // measured against it, in the same transaction.
+        const from = body.thresholds_from ?? new Date(services.now()).toISOString().slice(0, 10);
+        await changeThresholds(tx, row.id, from, { ftp: settings.ftp, maxHr: settings.max_hr });
+      }
+      const [changed] = await tx.query<AthleteRow>(
+        `UPDATE users SET username = $1, ftp = $2, max_hr = $3, distance_unit = $4, temperature_unit = $5
+         WHERE id = $6 RETURNING *`,
+        [
+          body.username ?? row.username,
+          settings.ftp,
+          settings.max_hr,
+          settings.distance_unit,
+          settings.temperature_unit,
+          row.id,
+        ],
+      );
+      return changed;
+    });
     return athleteReply(updated!);
   });
 }

@@ -66,7 +66,7 @@ export async function readUpload(
   request: FastifyRequest,
   services: Services,
   userId: number,
-  rules: { maxBytes: number; extension: string; kind: string },
+  rules: { maxBytes: number; extension: string | readonly string[]; kind: string },
 ): Promise<Upload> {
   if (!request.isMultipart())
     throw new ApiError(
@@ -118,10 +118,14 @@ export async function readUpload(
     throw new ApiError(ErrorCode.ValidationFailed, `Choose a ${rules.kind} file`, {
       errors: [{ path: 'file', message: 'Required' }],
     });
-  if (!file.filename.toLowerCase().endsWith(rules.extension))
+  const extensions = typeof rules.extension === 'string' ? [rules.extension] : rules.extension;
+  const name = file.filename.toLowerCase();
+  if (!extensions.some((extension) => name.endsWith(extension)))
     throw new ApiError(
       ErrorCode.UnsupportedFile,
-      `Only ${rules.extension.toUpperCase().slice(1)} files (${rules.extension}) can be uploaded here`,
+      extensions.length === 1
+        ? `Only ${extensions[0]!.toUpperCase().slice(1)} files (${extensions[0]}) can be uploaded here`
+        : `Only ${rules.kind} files (${extensions.join(', ')}) can be uploaded here`,
       {
         errors: [{ path: 'file', message: 'Wrong file type' }],
       },

@@ -11,15 +11,24 @@ import {
   estimateFtp,
   heartRateZoneTimes,
   mergeCurves,
+  oneHertzSeries,
   powerZoneTimes,
-  sampleDurations,
+  summarizeRange,
+  timeline,
+  withFtp,
+  type TimerIntervals,
   type WorkoutSummary,
 } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
-import type { Analysis } from '../workouts/analyse.ts';
+import {
+  rideStreamsOf,
+  type Analysis,
+  type Damage,
+  type SessionAnalysis,
+} from '../workouts/analyse.ts';
 import {
   forgetStreams,
   packCurve,
@@ -27,6 +36,7 @@ import {
   readStreams,
   unpackCurve,
 } from '../workouts/streams.ts';
+import { shownTss, thresholdHistory, thresholdsOn } from '../workouts/thresholds.ts';
 import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
 
 interface WorkoutRow {
@@ -38,6 +48,7 @@ interface WorkoutRow {
   indoor: boolean;
   distance_m: number;
   moving_time_s: number;
+  timer_time_s: number;
   total_time_s: number;
   speed_avg_ms: number | null;
   hr_avg: number | null;
@@ -50,11 +61,21 @@ interface WorkoutRow {
   share_id: string | null;
   file_key: string;
   zones?: ZoneCache | null;
+  timer: TimerIntervals | null;
+  sessions: SessionAnalysis[];
+  damage: Damage | null;
+  file_format: WorkoutDetail['file_format'];
+  ftp: number | null;
+  ftp_source: 'file' | 'settings' | null;
+  max_hr: number | null;
+  max_hr_source: 'file' | 'settings' | null;
 }
 
-/** Zone times as last computed, keyed by the settings (not the estimates) they came from. */
+/** Zone times as last computed, keyed by the ride's thresholds (not the estimates) they used. */
 interface ZoneCache {
   settings: { ftp: number | null; max_hr: number | null };
+  ftp_source: WorkoutDetail['ftp_source'];
+  max_hr_source: WorkoutDetail['max_hr_source'];
   ftp: number | null;
   max_hr: number | null;
   hr_zones: WorkoutDetail['hr_zones'];
@@ -62,7 +83,7 @@ interface ZoneCache {
 }
 
 const LIST_COLUMNS =
-  'id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s, speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, share_id';
+  'id, name, sport_type, start_time, indoor, distance_m, moving_time_s, timer_time_s, total_time_s, speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, share_id';
 
 const nullable = (value: number | undefined) =>
   value === undefined || !Number.isFinite(value) ? null : value;
@@ -76,6 +97,7 @@ export function listItem(row: WorkoutRow): WorkoutListItem {
     indoor: row.indoor,
     distance_m: row.distance_m,
     moving_time_s: row.moving_time_s,
+    timer_time_s: row.timer_time_s,
     total_time_s: row.total_time_s,
     speed_avg_ms: row.speed_avg_ms,
     hr_avg: row.hr_avg,
@@ -86,27 +108,71 @@ export function listItem(row: WorkoutRow): WorkoutListItem {
   };
 }
 
-function summaryReply(summary: WorkoutSummary): WorkoutDetail['summary'] {
+type DeviceSummary = Record<string, unknown>;
+
+const deviceNumber = (device: DeviceSummary, field: string) => {
+  const value = device[field];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+};
+
+/**
+ * The summary as the API sends it. For a whole ride, where the device stored its own
+ * calories, climbing or NP/IF/TSS (with its FTP), those are shown and marked as the
+ * device's: our figure and the device's differ by design (calories from heart rate, the
+ * elevation filter, NP conventions). A range always shows ours.
+ */
+function summaryReply(
+  summary: WorkoutSummary,
+  device: DeviceSummary = {},
+): WorkoutDetail['summary'] {
+  const calories = deviceNumber(device, 'totalCalories');
+  const ascent = deviceNumber(device, 'totalAscent');
+  const descent = deviceNumber(device, 'totalDescent');
+  // The device's NP, IF and TSS as a set, when it had an FTP to compute them with.
+  const deviceTss = deviceNumber(device, 'trainingStressScore');
+  const np = deviceTss !== undefined ? deviceNumber(device, 'normalizedPower') : undefined;
+  const ownNp = summary.normalizedPower !== undefined && Number.isFinite(summary.normalizedPower);
   return {
     distance_m: summary.distanceM,
     estimated_distance_m: summary.estimatedDistanceM ?? summary.distanceM,
     total_time_s: summary.totalTimeS,
+    // Rides imported before the timer was read: their moving time is the best we have.
+    timer_time_s: summary.timerTimeS ?? summary.movingTimeS,
     moving_time_s: summary.movingTimeS,
     paused_time_s: summary.pausedTimeS,
+    stopped_time_s: summary.stoppedTimeS ?? 0,
     speed_avg_ms: nullable(summary.avgSpeedMs),
     speed_max_ms: nullable(summary.maxSpeedMs),
     hr_avg: nullable(summary.avgHeartRate),
     hr_max: nullable(summary.maxHeartRate),
     power_avg: nullable(summary.avgPower),
     power_max: nullable(summary.maxPower),
-    np: nullable(summary.normalizedPower),
-    if: nullable(summary.intensityFactor),
-    tss: nullable(summary.trainingStressScore),
+    ...(np !== undefined
+      ? {
+          np,
+          if: deviceNumber(device, 'intensityFactor') ?? nullable(summary.intensityFactor),
+          tss: deviceTss ?? nullable(summary.trainingStressScore),
+          np_source: 'device' as const,
+        }
+      : {
+          np: nullable(summary.normalizedPower),
+          if: nullable(summary.intensityFactor),
+          tss: nullable(summary.trainingStressScore),
+          np_source: ownNp ? ('computed' as const) : null,
+        }),
     cadence_avg: nullable(summary.avgCadence),
     cadence_max: nullable(summary.maxCadence),
-    calories_kcal: nullable(summary.calories),
-    elevation_gain_m: nullable(summary.elevationGainM),
-    elevation_loss_m: nullable(summary.elevationLossM),
+    calories_kcal: calories ?? nullable(summary.calories),
+    calories_source:
+      calories !== undefined
+        ? 'device'
+        : summary.caloriesSource === 'heartRate'
+          ? 'heart_rate'
+          : (summary.caloriesSource ?? null),
+    elevation_gain_m: ascent ?? nullable(summary.elevationGainM),
+    elevation_loss_m: descent ?? nullable(summary.elevationLossM),
+    elevation_source:
+      ascent !== undefined ? 'device' : summary.elevationGainM !== undefined ? 'computed' : null,
     grade_max: nullable(summary.maxGradePercent),
     grade_min: nullable(summary.minGradePercent),
     lr_balance_left: nullable(summary.leftRightBalance),
@@ -125,13 +191,18 @@ async function settingsOf(services: Services, userId: number) {
 }
 
 /**
- * Zone times with the rider's current FTP and max HR (else estimates from the ride). They
- * need the whole streams, so they are computed once per settings change and cached on the row.
+ * Zone times with the ride's FTP and max HR (see `thresholds.ts`; else estimates from the
+ * ride). They need the whole streams, so they are computed once per change of those and
+ * cached on the row.
  */
 async function zonesOf(services: Services, row: WorkoutRow): Promise<ZoneCache> {
-  const settings = await settingsOf(services, row.user_id);
   const cached = row.zones;
-  if (cached && cached.settings.ftp === settings.ftp && cached.settings.max_hr === settings.max_hr)
+  if (
+    cached &&
+    cached.settings.ftp === row.ftp &&
+    cached.settings.max_hr === row.max_hr &&
+    cached.ftp_source !== undefined
+  )
     return cached;
   const streams = (await readStreams(services.db, row.id)) ?? {};
   const [curves] = await services.db.query<{ power: Uint8Array | null }>(
@@ -139,10 +210,12 @@ async function zonesOf(services: Services, row: WorkoutRow): Promise<ZoneCache> 
     [row.id],
   );
   const powerCurve = unpackCurve(curves?.power ?? null);
-  const ftp = settings.ftp ?? (powerCurve ? (estimateFtp(powerCurve) ?? null) : null);
-  const maxHr =
-    settings.max_hr ?? (row.summary.maxHeartRate ? Math.round(row.summary.maxHeartRate) : null);
-  const weights = streams.time ? sampleDurations(streams.time) : undefined;
+  const estimate = row.ftp === null && powerCurve ? (estimateFtp(powerCurve) ?? null) : null;
+  const ftp = row.ftp ?? estimate;
+  const rideMax = row.summary.maxHeartRate ? Math.round(row.summary.maxHeartRate) : null;
+  const maxHr = row.max_hr ?? rideMax;
+  const ride = rideStreamsOf(streams);
+  const line = ride ? timeline(ride, row.timer ? { timer: row.timer } : {}) : undefined;
   const zones = (distribution: ReturnType<typeof powerZoneTimes> | undefined) =>
     distribution?.zones.map((zone, index) => ({
       zone: index + 1,
@@ -152,16 +225,20 @@ async function zonesOf(services: Services, row: WorkoutRow): Promise<ZoneCache> 
       seconds: zone.seconds,
     })) ?? [];
   const computed: ZoneCache = {
-    settings: { ftp: settings.ftp, max_hr: settings.max_hr },
+    settings: { ftp: row.ftp, max_hr: row.max_hr },
     ftp,
+    ftp_source: row.ftp_source ?? (estimate !== null ? 'estimate' : null),
     max_hr: maxHr,
+    max_hr_source: row.max_hr_source ?? (rideMax !== null ? 'ride' : null),
     hr_zones: zones(
-      streams.heart_rate && maxHr
-        ? heartRateZoneTimes(streams.heart_rate, maxHr, weights)
+      streams.heart_rate && maxHr && line
+        ? heartRateZoneTimes(streams.heart_rate, maxHr, line.running)
         : undefined,
     ),
     power_zones: zones(
-      streams.power && ftp ? powerZoneTimes(streams.power, ftp, weights) : undefined,
+      streams.power && ftp && line
+        ? powerZoneTimes(oneHertzSeries(streams.power, line, 'timer'), ftp)
+        : undefined,
     ),
   };
   await services.db.query('UPDATE workouts SET zones = $1 WHERE id = $2', [
@@ -171,18 +248,41 @@ async function zonesOf(services: Services, row: WorkoutRow): Promise<ZoneCache> 
   return computed;
 }
 
+const sessionReply = (session: SessionAnalysis): WorkoutDetail['sessions'][number] => ({
+  sport_type: session.sportType,
+  start_s: session.startS,
+  end_s: session.endS,
+  timer_time_s: session.summary.timerTimeS,
+  moving_time_s: session.summary.movingTimeS,
+  distance_m: session.summary.distanceM,
+  device_timer_time_s: deviceNumber(session.device, 'totalTimerTime') ?? null,
+  device_distance_m: deviceNumber(session.device, 'totalDistance') ?? null,
+});
+
 /** The detail reply of one workout. */
 async function detail(services: Services, row: WorkoutRow): Promise<WorkoutDetail> {
   const zones = await zonesOf(services, row);
   return {
     ...listItem(row),
     share_id: row.share_id,
-    summary: summaryReply(row.summary),
+    summary: summaryReply(row.summary, row.device_summary),
     device_summary: row.device_summary,
     hr_zones: zones.hr_zones,
     power_zones: zones.power_zones,
     ftp: zones.ftp,
+    ftp_source: zones.ftp_source,
     max_hr: zones.max_hr,
+    max_hr_source: zones.max_hr_source,
+    sessions: (row.sessions ?? []).length > 1 ? row.sessions.map(sessionReply) : [],
+    damage: row.damage
+      ? {
+          code: row.damage.code,
+          message_id: row.damage.messageId,
+          message: row.damage.message,
+          read_time_s: row.damage.readTimeS,
+        }
+      : null,
+    file_format: row.file_format ?? 'fit',
     bounds: row.bounds,
   };
 }
@@ -245,27 +345,46 @@ function comparisonRange(compare: Comparison, now: number): [Date, Date] | undef
   return [new Date(Date.UTC(year, 0, 1)), new Date(Date.UTC(year + 1, 0, 1))];
 }
 
+const MIME: Readonly<Record<WorkoutDetail['file_format'], string>> = {
+  fit: 'application/vnd.ant.fit',
+  tcx: 'application/vnd.garmin.tcx+xml',
+  gpx: 'application/gpx+xml',
+  'fit.gz': 'application/gzip',
+  'tcx.gz': 'application/gzip',
+  'gpx.gz': 'application/gzip',
+};
+
 /** Stores one analysed workout: file, row, streams and curves together or not at all. */
-export async function storeWorkout(
+async function storeWorkout(
   services: Services,
   userId: number,
   bytes: Uint8Array,
   analysis: Analysis,
   options: { name?: string; idempotencyKey?: string } = {},
 ): Promise<number> {
-  const fileKey = `workouts/${randomUUID()}.fit`;
+  const format = `${analysis.format}${analysis.compressed ? '.gz' : ''}` as const;
+  const fileKey = `workouts/${randomUUID()}.${format}`;
+  const start = new Date(analysis.startTime * 1000);
+  const thresholds = thresholdsOn(await thresholdHistory(services.db, userId), start, {
+    ftp: analysis.fileFtp,
+    maxHr: analysis.fileMaxHr,
+  });
+  const summary = withFtp(analysis.summary, thresholds.ftp ?? undefined);
+  const device = analysis.deviceSummary as Record<string, unknown>;
+  const shown = summaryReply(summary, device);
   await services.blobs.put(fileKey, bytes);
   try {
     return await services.db.transaction(async (tx) => {
-      const { summary } = analysis;
-      const start = new Date(analysis.startTime * 1000);
       const name =
         options.name ??
         `${analysis.indoor ? 'Indoor ride' : 'Ride'} ${start.toISOString().slice(0, 10)}`;
       const [row] = await tx.query<{ id: number }>(
         `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
-           speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes, idempotency_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`,
+           speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes,
+           idempotency_key, timer_time_s, timer, sessions, damage, file_format, file_ftp, file_max_hr, ftp, ftp_source,
+           max_hr, max_hr_source)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+           $23, $24, $25, $26, $27, $28, $29, $30) RETURNING id`,
         [
           userId,
           name,
@@ -278,14 +397,25 @@ export async function storeWorkout(
           nullable(summary.avgSpeedMs),
           nullable(summary.avgHeartRate),
           nullable(summary.avgPower),
-          nullable(summary.elevationGainM),
-          nullable(summary.trainingStressScore),
+          shown.elevation_gain_m,
+          shownTss(summary, device),
           JSON.stringify(summary),
           JSON.stringify(analysis.deviceSummary),
           analysis.bounds ? JSON.stringify(analysis.bounds) : null,
           fileKey,
           bytes.length,
           options.idempotencyKey ?? null,
+          summary.timerTimeS,
+          JSON.stringify(analysis.timer),
+          JSON.stringify(analysis.sessions),
+          analysis.damage ? JSON.stringify(analysis.damage) : null,
+          format,
+          analysis.fileFtp,
+          analysis.fileMaxHr,
+          thresholds.ftp,
+          thresholds.ftpSource,
+          thresholds.maxHr,
+          thresholds.maxHrSource,
         ],
       );
       const id = row!.id;
@@ -308,8 +438,11 @@ export async function storeWorkout(
   }
 }
 
-/** Decodes, analyses (in a worker) and stores a FIT file; bad files are 415 with the reason. */
-export async function importFit(
+/**
+ * Reads (in a worker), analyses and stores an activity file: FIT, TCX or GPX, each also
+ * gzipped. A file that holds no readable activity is 415 with the reason.
+ */
+async function importActivity(
   services: Services,
   userId: number,
   bytes: Uint8Array,
@@ -317,20 +450,69 @@ export async function importFit(
 ): Promise<number> {
   const settings = await settingsOf(services, userId);
   const result = await services.pool.analyse(bytes, {
-    ...(settings.ftp ? { ftpWatts: settings.ftp } : {}),
-    ...(settings.max_hr ? { maxHeartRate: settings.max_hr } : {}),
     distanceUnit: settings.distance_unit,
+    // A .gz file may unpack to no more than an upload may be.
+    maxBytes: services.config.maxFitBytes,
   });
   if (!result.ok)
     throw new ApiError(
       ErrorCode.UnsupportedFile,
-      `This .FIT file cannot be read: ${result.error.message}`,
+      `This file cannot be read: ${result.error.message}`,
       {
         errors: [{ path: 'file', message: result.error.messageId }],
       },
     );
   return storeWorkout(services, userId, bytes, result.analysis, options);
 }
+
+/** The statistics of the samples of a ride with times in `[from, to)` seconds from its start. */
+async function rangeReply(services: Services, row: WorkoutRow, from: number, to: number) {
+  const stored = await readStreams(services.db, row.id);
+  const streams = stored ? rideStreamsOf(stored) : undefined;
+  if (!streams) return { from_s: from, to_s: to, samples: 0, summary: summaryReply(row.summary) };
+  const { time } = streams;
+  const index = (seconds: number) => {
+    let lo = 0;
+    let hi = time.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (time[mid]! < seconds) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const start = index(from);
+  const end = index(to);
+  const summary = summarizeRange(
+    streams,
+    start,
+    end,
+    {
+      distanceUnit: row.summary.distance?.unit === 'mi' ? 1 : 0,
+      ...(row.ftp ? { ftpWatts: row.ftp } : {}),
+    },
+    row.timer ? { timer: row.timer } : {},
+  );
+  const whole = start === 0 && end === time.length;
+  return {
+    from_s: from,
+    to_s: to,
+    samples: end - start,
+    // Over the whole ride, the same figures as the ride's summary: the device's included,
+    // and a multisport file's distance added up by session.
+    summary: whole
+      ? summaryReply(
+          (row.sessions ?? []).length > 1
+            ? { ...summary, distanceM: row.summary.distanceM }
+            : summary,
+          row.device_summary,
+        )
+      : summaryReply(summary),
+  };
+}
+
+/** What the activity import takes, by file name (the content decides the format). */
+const ACTIVITY_EXTENSIONS = ['.fit', '.tcx', '.gpx', '.fit.gz', '.tcx.gz', '.gpx.gz'];
 
 /** The list's and the totals' WHERE clause: the rider's workouts by sport and UTC dates. */
 function workoutFilter(
@@ -398,24 +580,10 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
   route(app, services, 'importWorkout', async ({ userId, request, reply }) => {
     const upload = await readUpload(request, services, userId!, {
       maxBytes: services.config.maxFitBytes,
-      extension: '.fit',
-      kind: 'FIT',
+      extension: ACTIVITY_EXTENSIONS,
+      kind: 'activity (.fit, .tcx, .gpx)',
     });
-    const fit = upload.bytes;
-    if (
-      fit.length < 12 ||
-      fit[8] !== 0x2e ||
-      fit[9] !== 0x46 ||
-      fit[10] !== 0x49 ||
-      fit[11] !== 0x54
-    )
-      throw new ApiError(
-        ErrorCode.UnsupportedFile,
-        'This is not a .FIT file: ".FIT" is missing at bytes 8-11',
-        {
-          errors: [{ path: 'file', message: 'activityFiles.fit.signature' }],
-        },
-      );
+    const file = upload.bytes;
     const key = request.headers['idempotency-key'];
     const idempotencyKey =
       typeof key === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(key) ? key : undefined;
@@ -428,7 +596,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     }
     let id: number;
     try {
-      id = await importFit(services, userId!, fit, {
+      id = await importActivity(services, userId!, file, {
         ...(upload.fields.name ? { name: upload.fields.name } : {}),
         ...(idempotencyKey ? { idempotencyKey } : {}),
       });
@@ -483,12 +651,20 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
   route(app, services, 'workoutFile', async ({ userId, params, reply }) => {
     const row = await ownWorkout(services, userId, params.id);
     const bytes = await services.blobs.get(row.file_key);
+    const format = row.file_format ?? 'fit';
     return sendAttachment(reply, bytes, {
-      type: 'application/vnd.ant.fit',
-      asciiName: `workout-${row.id}.fit`,
-      name: `${safeFileName(row.name, 'workout')}.fit`,
+      type: MIME[format],
+      asciiName: `workout-${row.id}.${format}`,
+      name: `${safeFileName(row.name, 'workout')}.${format}`,
     });
   });
+
+  route(app, services, 'workoutRange', async ({ userId, params, query }) =>
+    rangeReply(services, await ownWorkout(services, userId, params.id), query.from, query.to),
+  );
+  route(app, services, 'sharedWorkoutRange', async ({ params, query }) =>
+    rangeReply(services, await sharedWorkout(services, params.share_id), query.from, query.to),
+  );
 
   route(app, services, 'powerCurve', async ({ userId, params, query }) => {
     const row = await ownWorkout(services, userId, params.id);

@@ -1,7 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { RiderSettings } from '@xoss/workout-stats';
 import type { AnalysisResult } from './analyse.ts';
+
+/** What an analysis needs besides the file. */
+export interface AnalysisOptions {
+  readonly distanceUnit?: number;
+  /** Largest file once unpacked (a .gz upload). */
+  readonly maxBytes?: number;
+}
 
 interface Pending {
   resolve: (result: AnalysisResult) => void;
@@ -17,7 +23,7 @@ export class AnalysisPool {
   readonly #idle: Worker[] = [];
   readonly #all = new Set<Worker>();
   readonly #queue: {
-    job: { id: number; bytes: Uint8Array; settings: RiderSettings };
+    job: { id: number; bytes: Uint8Array; options: AnalysisOptions };
     pending: Pending;
   }[] = [];
   readonly #running = new Map<Worker, { id: number; pending: Pending }>();
@@ -74,12 +80,12 @@ export class AnalysisPool {
     }
   }
 
-  /** Decodes and analyses one FIT file in a worker. */
-  analyse(bytes: Uint8Array, settings: RiderSettings): Promise<AnalysisResult> {
+  /** Decodes and analyses one activity file in a worker. */
+  analyse(bytes: Uint8Array, options: AnalysisOptions): Promise<AnalysisResult> {
     if (this.#closed) return Promise.reject(new Error('The import pool is closed'));
     return new Promise((resolve, reject) => {
       this.#queue.push({
-        job: { id: this.#nextId++, bytes, settings },
+        job: { id: this.#nextId++, bytes, options },
         pending: { resolve, reject },
       });
       this.pump();

@@ -1,10 +1,11 @@
-// The import worker: FIT decoding and statistics run here, off the API's event loop.
+// The import worker: decoding (FIT, TCX, GPX) and statistics run here, off the API's event loop.
 import { parentPort } from 'node:worker_threads';
-import { analyseFit } from './analyse.ts';
+import { analyseActivity } from './analyse.ts';
+import type { AnalysisOptions } from './pool.ts';
 
-parentPort!.on('message', (job: { id: number; bytes: Uint8Array; settings: object }) => {
+parentPort!.on('message', (job: { id: number; bytes: Uint8Array; options: AnalysisOptions }) => {
   try {
-    const result = analyseFit(job.bytes, job.settings);
+    const result = analyseActivity(job.bytes, job.options);
     const transfer: ArrayBuffer[] = [];
     if (result.ok) {
       const { streams, powerCurve, speedCurve } = result.analysis;

@@ -1,4 +1,4 @@
-import { DecodeFailure, fitError, type DecodeResult } from '../errors.ts';
+import { DecodeFailure, fitError, type ActivityFileError, type DecodeResult } from '../errors.ts';
 import { fitCrc16 } from '../fitCrc.ts';
 import {
   baseTypeOf,
@@ -28,6 +28,12 @@ import {
 export interface FitDecodeOptions {
   /** Largest file accepted, in bytes (checked before anything is read). Default 64 MiB. */
   readonly maxBytes?: number;
+  /**
+   * Refuse a damaged file whole (bad CRC, cut short, a broken message) instead of keeping
+   * every complete message before the damage. Default `false`: the damage is reported in
+   * `FitActivity.damage`.
+   */
+  readonly strict?: boolean;
 }
 
 export const FIT_MAX_BYTES = 64 * 1024 * 1024;
@@ -89,6 +95,8 @@ function convert(raw: number, spec: FieldSpec | undefined): number {
 const utf8 = new TextDecoder('utf-8');
 // `recordColumnNames` are the first slots, in order.
 const TIMESTAMP_SLOT = recordColumnNames.indexOf('timestamp');
+const SPEED_SLOT = recordColumnNames.indexOf('speed');
+const DISTANCE_SLOT = recordColumnNames.indexOf('distance');
 
 // Grows one Float64Array per column; columns are addressed by slot number in the hot path.
 class ColumnBuilder {
@@ -163,7 +171,15 @@ const SCALED = 0;
 const TIMESTAMP = 1;
 const SEMICIRCLES = 2;
 const BALANCE = 3;
-type RecordMode = typeof SCALED | typeof TIMESTAMP | typeof SEMICIRCLES | typeof BALANCE;
+// The 3-byte compressed speed and distance of low-memory devices (speed 12 bits in 1/100 m/s,
+// distance 12 bits in 1/16 m, rolling over at 256 m).
+const COMPRESSED_SPEED_DISTANCE = 4;
+type RecordMode =
+  | typeof SCALED
+  | typeof TIMESTAMP
+  | typeof SEMICIRCLES
+  | typeof BALANCE
+  | typeof COMPRESSED_SPEED_DISTANCE;
 
 interface RecordFieldPlan {
   readonly offset: number;
@@ -192,27 +208,40 @@ class FitReader {
     zonesTarget: [] as FitMessage[],
     event: [] as FitMessage[],
     lap: [] as FitMessage[],
+    length: [] as FitMessage[],
     session: [] as FitMessage[],
     timeInZone: [] as FitMessage[],
     developerDataId: [] as FitMessage[],
     fieldDescription: [] as FitMessage[],
   };
   private fileId: FitMessage | undefined;
+  private damage: ActivityFileError | undefined;
+  // Compressed distance: metres so far and the last raw 12-bit value.
+  private compressedMetres = 0;
+  private compressedLast: number | undefined;
   private scratch = new Float64Array(1024);
   private skipped = 0;
   private readonly developerFields = new Map<string, DeveloperField>();
 
   private readonly bytes: Uint8Array;
-  constructor(bytes: Uint8Array) {
+  private readonly strict: boolean;
+  constructor(bytes: Uint8Array, strict: boolean) {
     this.bytes = bytes;
+    this.strict = strict;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   readAll(): FitActivity {
     let offset = 0;
     let files = 0;
-    while (offset < this.bytes.length) {
-      offset = this.readFile(offset);
+    while (offset < this.bytes.length && !this.damage) {
+      try {
+        offset = this.readFile(offset);
+      } catch (error) {
+        // A chained file after a complete one may be cut short like any other.
+        if (!(error instanceof DecodeFailure) || files === 0) throw error;
+        this.damaged(error);
+      }
       files++;
     }
     if (files === 0) throw fitError('empty', 'The file is empty', 0);
@@ -223,13 +252,21 @@ class FitReader {
       zonesTargets: this.lists.zonesTarget,
       events: this.lists.event,
       laps: this.lists.lap,
+      lengths: this.lists.length,
       sessions: this.lists.session,
       timeInZones: this.lists.timeInZone,
       developerDataIds: this.lists.developerDataId,
       fieldDescriptions: this.lists.fieldDescription,
       records: this.records.finish(),
       skippedMessages: this.skipped,
+      ...(this.damage ? { damage: this.damage } : {}),
     };
+  }
+
+  // Salvage: keeps what was read before `failure`, unless strict or nothing could be kept.
+  private damaged(failure: DecodeFailure): void {
+    if (this.strict) throw failure;
+    this.damage ??= failure.detail;
   }
 
   // One FIT file from `start`: header, CRCs, then its messages. Returns where the next begins.
@@ -260,16 +297,27 @@ class FitReader {
         throw fitError('headerCrc', 'The FIT header CRC does not match', start + 12);
     }
     const dataSize = view.getUint32(start + 4, true);
-    const end = start + headerSize + dataSize;
-    if (end + 2 > bytes.length)
-      throw fitError(
-        'dataSize',
-        `The header announces ${dataSize} bytes of data but the file is shorter`,
-        start + 4,
+    let end = start + headerSize + dataSize;
+    if (end + 2 > bytes.length) {
+      this.damaged(
+        fitError(
+          'dataSize',
+          `The header announces ${dataSize} bytes of data but the file is shorter: it ended early`,
+          bytes.length,
+        ),
       );
-    if (fitCrc16(bytes, start, end) !== view.getUint16(end, true))
-      throw fitError('crc', 'The file CRC does not match: the file is damaged', end);
-    this.readMessages(start + headerSize, end);
+      end = bytes.length;
+    } else if (fitCrc16(bytes, start, end) !== view.getUint16(end, true)) {
+      this.damaged(fitError('crc', 'The file CRC does not match: the file is damaged', end));
+    }
+    try {
+      this.readMessages(start + headerSize, end);
+    } catch (error) {
+      if (!(error instanceof DecodeFailure)) throw error;
+      this.damaged(error);
+      // Messages after a broken one cannot be framed: the rest of the file is left.
+      return bytes.length;
+    }
     return end + 2;
   }
 
@@ -355,6 +403,11 @@ class FitReader {
     let timestamp: number | undefined;
     for (let f = 0; f < plan.length; f++) {
       const field = plan[f]!;
+      if (field.mode === COMPRESSED_SPEED_DISTANCE) {
+        for (let r = 0; r < count; r++)
+          this.readCompressed(at + r * stride + field.offset, first + r);
+        continue;
+      }
       readColumn(bytes, view, at + field.offset, stride, count, field.kind, field.type, raw);
       const column = arrays[field.slot]!;
       if (field.isTimestamp)
@@ -395,6 +448,23 @@ class FitReader {
       }
     }
     return timestamp;
+  }
+
+  // One compressed speed/distance value into the speed and distance columns of `row`.
+  private readCompressed(at: number, row: number): void {
+    const { bytes } = this;
+    const b0 = bytes[at]!;
+    const b1 = bytes[at + 1]!;
+    const b2 = bytes[at + 2]!;
+    if (b0 === 0xff && b1 === 0xff && b2 === 0xff) return;
+    const arrays = this.records.arrays;
+    const speed = b0 | ((b1 & 0x0f) << 8);
+    if (speed !== 0xfff) arrays[SPEED_SLOT]![row] = speed / 100;
+    const raw = (b1 >> 4) | (b2 << 4);
+    if (this.compressedLast !== undefined)
+      this.compressedMetres += ((raw - this.compressedLast) & 0xfff) / 16;
+    this.compressedLast = raw;
+    arrays[DISTANCE_SLOT]![row] = this.compressedMetres;
   }
 
   private readDefinition(
@@ -508,6 +578,16 @@ class FitReader {
         });
         continue;
       }
+      if (field.spec?.name === 'compressedSpeedDistance' && field.size === 3) {
+        plan.push({
+          ...base,
+          slot: this.records.slot('speed'),
+          mode: COMPRESSED_SPEED_DISTANCE,
+          scale: 1,
+          add: 0,
+        });
+        continue;
+      }
       if (!field.column) continue;
       const spec = field.spec;
       const mode: RecordMode =
@@ -545,6 +625,10 @@ class FitReader {
       arrays[TIMESTAMP_SLOT]![row] = compressedTimestamp + FIT_EPOCH_S;
     for (let i = 0; i < plan.length; i++) {
       const field = plan[i]!;
+      if (field.mode === COMPRESSED_SPEED_DISTANCE) {
+        this.readCompressed(at + field.offset, row);
+        continue;
+      }
       const raw = readNumber(bytes, view, at + field.offset, field.kind, field.type);
       if (raw !== raw) continue; // NaN: the invalid sentinel
       if (field.isTimestamp) timestamp = raw;
@@ -667,8 +751,10 @@ class FitReader {
  * Decodes a FIT file (or several chained ones) into messages and columnar records.
  *
  * @remarks
- * Checks the size cap, the header, its CRC and the file CRC before reading any message, so
- * a damaged file is refused whole. Unknown messages are skipped and counted; unknown
+ * Checks the size cap, the header and its CRC before reading any message. A file cut short,
+ * with a bad file CRC or a broken message keeps every complete message before the damage
+ * and says so in `damage` (with `strict: true` it is refused whole instead); a file whose
+ * first header cannot be read is always refused. Unknown messages are skipped and counted; unknown
  * fields are skipped; invalid values (the base type's sentinel) are absent (NaN in record
  * columns). Never throws: errors carry a code, a message id and a byte offset.
  *
@@ -694,7 +780,7 @@ export function decodeFit(
     };
   }
   try {
-    return { ok: true, value: new FitReader(bytes).readAll() };
+    return { ok: true, value: new FitReader(bytes, options.strict ?? false).readAll() };
   } catch (error) {
     if (error instanceof DecodeFailure) return { ok: false, error: error.detail };
     if (error instanceof RangeError) {

@@ -21,8 +21,9 @@ export interface FitEncodeOptions {
 }
 
 /** What `encodeFit` takes: a decoded activity, `skippedMessages` optional. */
-export type FitActivityInput = Omit<FitActivity, 'skippedMessages'> & {
+export type FitActivityInput = Omit<FitActivity, 'skippedMessages' | 'lengths' | 'damage'> & {
   readonly skippedMessages?: number;
+  readonly lengths?: FitActivity['lengths'];
 };
 
 class ByteWriter {
@@ -254,6 +255,7 @@ export function encodeFit(activity: FitActivityInput, options: FitEncodeOptions 
   writeAll(MesgNum.event, activity.events);
   writeRecords(activity, options, define, writeFields, out, developerOut);
   writeAll(MesgNum.lap, activity.laps);
+  writeAll(MesgNum.length, activity.lengths ?? []);
   writeAll(MesgNum.timeInZone, activity.timeInZones);
   writeAll(MesgNum.session, activity.sessions);
 

@@ -130,6 +130,7 @@ const arbitraryActivity: fc.Arbitrary<FitActivityInput> = fc
           zonesTargets: [{ maxHeartRate: 190, functionalThresholdPower: 260 }],
           events: [{ timestamp: START, event: 0, eventType: 0 }],
           laps: [{ timestamp: START + 10, messageIndex: 0, totalTimerTime: 10.5 }],
+          lengths: [{ timestamp: START + 5, startTime: START, totalTimerTime: 5, lengthType: 1 }],
           sessions: [
             {
               timestamp: START + 10,
@@ -174,7 +175,7 @@ describe('FIT round trip, any activity', () => {
 describe('FIT malformation', () => {
   const good = encodeFit(activity);
   const code = (bytes: Uint8Array) => {
-    const result = decodeFit(bytes);
+    const result = decodeFit(bytes, { strict: true });
     return result.ok ? 'ok' : result.error.code;
   };
 
@@ -183,7 +184,7 @@ describe('FIT malformation', () => {
     expect(code(good.slice(0, 10))).toBe('truncated');
     const flipped = good.slice();
     flipped[500]! ^= 0xff;
-    const result = decodeFit(flipped);
+    const result = decodeFit(flipped, { strict: true });
     expect(result).toMatchObject({
       ok: false,
       error: { code: 'crc', messageId: 'activityFiles.fit.crc', byteOffset: good.length - 2 },
@@ -215,10 +216,55 @@ describe('FIT malformation', () => {
     expect(code(wrapFit([0x03, 1, 2, 3]))).toBe('undefinedLocalMessage');
     expect(code(wrapFit([0x40, 0, 0, 20, 0, 1, 3, 0, 2]))).toBe('badDefinition');
     expect(code(new Uint8Array(0))).toBe('empty');
-    expect(decodeFit(good, { maxBytes: 100 })).toMatchObject({
+    expect(decodeFit(good, { maxBytes: 100, strict: true })).toMatchObject({
       ok: false,
       error: { code: 'tooLarge' },
     });
+  });
+
+  it('salvages every complete record of a file cut short or with a bad CRC, and says so', () => {
+    const whole = decoded(good);
+    expect(whole.damage).toBeUndefined();
+    // Cut inside the records: the records before the cut are kept, the cut one is not.
+    const cut = decodeFit(good.slice(0, Math.floor(good.length * 0.6)));
+    if (!cut.ok) throw new Error(cut.error.message);
+    expect(cut.value.damage).toMatchObject({ code: 'dataSize' });
+    expect(cut.value.records.length).toBeGreaterThan(whole.records.length * 0.4);
+    expect(cut.value.records.length).toBeLessThan(whole.records.length);
+    const n = cut.value.records.length;
+    expect(Array.from(cut.value.records.power)).toEqual(
+      Array.from(whole.records.power.subarray(0, n)),
+    );
+    // The last two bytes (the CRC) missing: every message is there.
+    const noCrc = decoded(good.slice(0, good.length - 2));
+    expect(noCrc.damage).toMatchObject({ code: 'dataSize' });
+    expect(noCrc.records.length).toBe(whole.records.length);
+    expect(noCrc.sessions).toHaveLength(1);
+    // A wrong CRC with intact data: everything read, the damage named.
+    const badCrc = good.slice();
+    badCrc[badCrc.length - 1]! ^= 0xff;
+    const crc = decoded(badCrc);
+    expect(crc.damage).toMatchObject({ code: 'crc', messageId: 'activityFiles.fit.crc' });
+    expect(crc.records.length).toBe(whole.records.length);
+    // A file whose header cannot be read is still refused, salvage or not.
+    expect(decodeFit(good.slice(0, 10))).toMatchObject({ ok: false, error: { code: 'truncated' } });
+  });
+
+  it('reads compressed speed and distance records, accumulating the distance across roll-overs', () => {
+    // Definition: timestamp (uint32) and compressed speed/distance (3 bytes).
+    const bytes: number[] = [0x40, 0, 0, 20, 0, 2, 253, 4, 0x86, 8, 3, 0x0d];
+    // 10 m/s for 40 s: 160 sixteenths of a metre each second, rolling over every 25.6 s.
+    for (let i = 0; i <= 40; i++) {
+      const raw = (i * 160) & 0xfff;
+      const speed = 1000;
+      bytes.push(0x00, ...[1000 + i, 0, 0, 0].map((_, k) => ((1000 + i) >> (8 * k)) & 0xff));
+      bytes.push(speed & 0xff, ((speed >> 8) & 0x0f) | ((raw & 0x0f) << 4), raw >> 4);
+    }
+    const read = decoded(wrapFit(bytes));
+    expect(read.records.length).toBe(41);
+    expect(read.records.speed[3]).toBe(10);
+    expect(read.records.distance[0]).toBe(0);
+    expect(read.records.distance[40]).toBe(400);
   });
 
   it('skips unknown messages and unknown fields', () => {
@@ -234,7 +280,7 @@ describe('FIT malformation', () => {
     expect(activityRead.records.timestamp[0]).toBe(10000 + 631065600);
   });
 
-  it('never throws or hangs on mutated files, and never returns a damaged one as whole', () => {
+  it('never throws or hangs on mutated files, and never returns a damaged one as whole or unmarked', () => {
     const small = encodeFit(
       activityFromStreams(simulateRide({ seconds: 60, seed: 2 }), { startTime: START, sport: 2 }),
     );
@@ -262,9 +308,14 @@ describe('FIT malformation', () => {
       fc.property(mutation, fc.boolean(), (mutate, recomputeCrc) => {
         const bytes = mutate(small);
         const candidate = recomputeCrc && bytes.length > 16 ? fixCrc(bytes) : bytes;
-        const result = decodeFit(candidate);
-        if (result.ok) expect(result.value.records.length).toBeGreaterThanOrEqual(0);
-        else expect(result.error.messageId).toMatch(/^activityFiles\.fit\./);
+        const strict = decodeFit(candidate, { strict: true });
+        if (strict.ok) expect(strict.value.damage).toBeUndefined();
+        else expect(strict.error.messageId).toMatch(/^activityFiles\.fit\./);
+        const salvaged = decodeFit(candidate);
+        if (!salvaged.ok) expect(salvaged.error.messageId).toMatch(/^activityFiles\.fit\./);
+        else if (strict.ok) expect(salvaged.value).toEqual(strict.value);
+        // Bytes changed without a new CRC: whatever is read is marked as damaged.
+        else if (!recomputeCrc) expect(salvaged.value.damage).toBeDefined();
       }),
       { numRuns: 400 },
     );

@@ -1,4 +1,4 @@
-import { summarizeWorkout, type RiderSettings } from '@xoss/workout-stats';
+import { summarizeWorkout, timerFromSamples, type RiderSettings } from '@xoss/workout-stats';
 import type { ActivityStreams } from './streams.ts';
 import {
   recordColumnNames,
@@ -76,7 +76,7 @@ export function activityFromStreams(
     timestamp: end,
     startTime: metadata.startTime,
     totalElapsedTime: round(summary.totalTimeS, 1000),
-    totalTimerTime: round(summary.movingTimeS, 1000),
+    totalTimerTime: round(summary.timerTimeS, 1000),
     totalDistance: round(summary.distanceM, 100),
     totalCalories: round(summary.calories, 1),
     avgSpeed: round(summary.avgSpeedMs, 1000),
@@ -114,11 +114,13 @@ export function activityFromStreams(
             }),
           ]
         : [],
-    events: [
-      defined({ timestamp: metadata.startTime, event: 0, eventType: 0 }),
-      defined({ timestamp: end, event: 0, eventType: 4 }),
-    ],
+    // Timer start and stop events where the timer ran (pauses as stop_all / start).
+    events: timerFromSamples(streams).flatMap(([from, to]) => [
+      defined({ timestamp: metadata.startTime + Math.round(from), event: 0, eventType: 0 }),
+      defined({ timestamp: metadata.startTime + Math.round(to), event: 0, eventType: 4 }),
+    ]),
     laps: [defined({ ...totals, messageIndex: 0, event: 9, eventType: 1, sport: metadata.sport })],
+    lengths: [],
     sessions: [
       defined({
         ...totals,

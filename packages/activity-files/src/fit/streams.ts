@@ -1,34 +1,157 @@
+import type { RideStreams, TimerIntervals } from '@xoss/workout-stats';
+import type { ActivityFileError } from '../errors.ts';
 import { sportType } from './profile.ts';
-import type { FitActivity } from './types.ts';
+import type { FitActivity, FitMessage } from './types.ts';
 
 /**
- * Activity streams in base units, shaped as `@xoss/workout-stats` reads them (`RideStreams`):
- * `time` in seconds since the first record; channels never recorded are absent.
+ * Activity streams in base units: `@xoss/workout-stats`'s `RideStreams` (`time` in seconds
+ * since the first record; channels never recorded are absent).
  */
-export interface ActivityStreams {
-  readonly time: Float64Array;
-  readonly power?: Float64Array;
-  readonly heartRate?: Float64Array;
-  readonly cadence?: Float64Array;
-  readonly speed?: Float64Array;
-  readonly distance?: Float64Array;
-  readonly altitude?: Float64Array;
-  readonly latitude?: Float64Array;
-  readonly longitude?: Float64Array;
-  readonly temperature?: Float64Array;
-  readonly leftRightBalance?: Float64Array;
-  readonly torqueEffectiveness?: Float64Array;
-  readonly pedalSmoothness?: Float64Array;
+export type ActivityStreams = RideStreams;
+
+/** One session of a file (multisport files have several), in the streams' time base. */
+export interface ActivitySession {
+  /** Seconds since the first record. */
+  readonly start: number;
+  readonly end: number;
+  readonly sportType: number;
+  /** The device's own session message (its totals). */
+  readonly device: FitMessage;
 }
 
-/** What an import needs from a FIT file: when, which sport, and the streams. */
+/** What an import needs from a FIT file: when, which sport, the streams and the timer. */
 export interface ActivityOverview {
   /** Unix seconds of the first record (else the session start or file creation). */
   readonly startTime: number | undefined;
   /** The spec's sport type 0-11 (0 Generic when unknown). */
   readonly sportType: number;
   readonly streams: ActivityStreams;
+  /** Where the device's timer ran, from its timer events; absent when the file has none. */
+  readonly timer?: TimerIntervals;
+  /** The sessions the file holds, in order. */
+  readonly sessions: readonly ActivitySession[];
+  /** The FTP and max heart rate the device was set to, when the file stores them. */
+  readonly ftpWatts?: number;
+  readonly maxHeartRate?: number;
+  /** Set when the file is damaged: everything before the damage is in the streams. */
+  readonly damage?: ActivityFileError;
 }
+
+// Timer event types: start, and the four kinds of stop.
+const TIMER_START = 0;
+const TIMER_STOPS = new Set([1, 4, 8, 9]);
+
+/**
+ * The timer intervals of a file's timer events, relative to `first` (Unix seconds); the
+ * timer still running at the end runs to `last`. `undefined` when the file has no timer
+ * events.
+ */
+export function timerFromEvents(
+  events: readonly FitMessage[],
+  first: number,
+  last: number,
+): TimerIntervals | undefined {
+  const timerEvents = events
+    .filter(
+      (event) =>
+        event.event === 0 &&
+        typeof event.timestamp === 'number' &&
+        typeof event.eventType === 'number',
+    )
+    .map((event) => ({ t: (event.timestamp as number) - first, type: event.eventType as number }))
+    .sort((a, b) => a.t - b.t);
+  if (timerEvents.length === 0) return undefined;
+  const intervals: [number, number][] = [];
+  let open: number | undefined;
+  for (const { t, type } of timerEvents) {
+    if (type === TIMER_START) open ??= t;
+    else if (TIMER_STOPS.has(type)) {
+      // A stop with no start before it: the timer ran from the first record.
+      const from = open ?? (intervals.length === 0 ? Math.min(0, t) : undefined);
+      if (from !== undefined && t > from) intervals.push([from, t]);
+      open = undefined;
+    }
+  }
+  if (open !== undefined && last - first > open) intervals.push([open, last - first]);
+  return intervals.length > 0 ? intervals : undefined;
+}
+
+/**
+ * Records made from the pool lengths of a swim whose file holds no timed records (some
+ * watches write only lengths): a point at each length's start, the distance growing by the
+ * pool length over each active length.
+ */
+function recordsFromLengths(activity: FitActivity): FitActivity['records'] | undefined {
+  const poolLength = numberOf(activity.sessions[0], 'poolLength');
+  const lengths = activity.lengths
+    .filter((length) => typeof length.startTime === 'number')
+    .sort((a, b) => (a.startTime as number) - (b.startTime as number));
+  if (lengths.length === 0) return undefined;
+  const time: number[] = [];
+  const distance: number[] = [];
+  const speed: number[] = [];
+  let metres = 0;
+  // A point at each length's start (the distance before it), and one at the last one's end.
+  for (const [index, length] of lengths.entries()) {
+    const start = length.startTime as number;
+    const active = length.lengthType !== 0;
+    time.push(start);
+    distance.push(poolLength !== undefined ? metres : Number.NaN);
+    speed.push(active ? (numberOf(length, 'avgSpeed') ?? Number.NaN) : 0);
+    if (active && poolLength !== undefined) metres += poolLength;
+    if (index === lengths.length - 1) {
+      const elapsed =
+        numberOf(length, 'totalElapsedTime') ?? numberOf(length, 'totalTimerTime') ?? 0;
+      time.push(start + elapsed);
+      distance.push(poolLength !== undefined ? metres : Number.NaN);
+      speed.push(0);
+    }
+  }
+  const nan = () => new Float64Array(time.length).fill(Number.NaN);
+  const columns: Record<string, unknown> = { length: time.length, developer: {} };
+  for (const name of Object.keys(activity.records))
+    if (name !== 'length' && name !== 'developer') columns[name] = nan();
+  Object.assign(columns, {
+    timestamp: Float64Array.from(time),
+    distance: Float64Array.from(distance),
+    speed: Float64Array.from(speed),
+  });
+  return columns as FitActivity['records'];
+}
+
+/** Each session's [start, end] in Unix seconds (NaN where the message does not tell). */
+function sessionWindows(sessions: readonly FitMessage[]): [number, number][] {
+  const field = (message: FitMessage, name: string) =>
+    typeof message[name] === 'number' ? message[name] : Number.NaN;
+  const byStart = sessions.map((message): [number, number] => {
+    const start = field(message, 'startTime');
+    const elapsed = field(message, 'totalElapsedTime');
+    const stamp = field(message, 'timestamp');
+    // The later of its elapsed end and its timestamp (a watch's elapsed time may leave out
+    // time its timer events count).
+    const end = Math.max(Number.isFinite(elapsed) ? start + elapsed : -Infinity, stamp);
+    return [start, Number.isFinite(end) ? end : Number.NaN];
+  });
+  return byStart.map((window, index) => {
+    const next = byStart[index + 1];
+    const message = sessions[index]!;
+    const stamp = field(message, 'timestamp');
+    const elapsed = field(message, 'totalElapsedTime');
+    if (
+      next &&
+      window[1] > next[0] + 1 &&
+      stamp - elapsed <= next[0] + 1 &&
+      stamp > next[0] - elapsed - 1
+    )
+      return [stamp - elapsed, stamp];
+    return window;
+  });
+}
+
+const numberOf = (message: FitMessage | undefined, field: string) => {
+  const value = message?.[field];
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+};
 
 function meanOf(a: Float64Array, b: Float64Array): Float64Array {
   return Float64Array.from(a, (left, i) => {
@@ -48,7 +171,11 @@ const recorded = (column: Float64Array | undefined) =>
  * (pedal smoothness prefers the combined value).
  */
 export function activityOverview(activity: FitActivity): ActivityOverview {
-  const { records } = activity;
+  let timed = 0;
+  for (let i = 0; i < activity.records.length && timed < 2; i++)
+    if (!Number.isNaN(activity.records.timestamp[i]!)) timed++;
+  const records =
+    timed >= 2 ? activity.records : (recordsFromLengths(activity) ?? activity.records);
   const keep: number[] = [];
   for (let i = 0; i < records.length; i++) if (!Number.isNaN(records.timestamp[i]!)) keep.push(i);
   const pick = (column: Float64Array) => Float64Array.from(keep, (i) => column[i]!);
@@ -85,9 +212,38 @@ export function activityOverview(activity: FitActivity): ActivityOverview {
     time: Float64Array.from(keep, (i) => records.timestamp[i]! - first!),
     ...Object.fromEntries(Object.entries(channels).filter(([, column]) => column !== undefined)),
   };
+  const lastRecord = keep.length > 0 ? records.timestamp[keep[keep.length - 1]!]! : undefined;
+  // A session runs from its start time to its end. Some watches write a wrong start
+  // time into a session of a multisport file: where that window runs into the next
+  // session's, the session is taken to end at its timestamp instead.
+  const windows = sessionWindows(activity.sessions);
+  const sessionEnds = windows.map(([, end]) => end);
+  const last = Math.max(lastRecord ?? -Infinity, ...sessionEnds.filter(Number.isFinite));
+  const timer =
+    first !== undefined && Number.isFinite(last)
+      ? timerFromEvents(activity.events, first, last)
+      : undefined;
+  const sessions: ActivitySession[] =
+    first === undefined
+      ? []
+      : activity.sessions.map((message, index) => ({
+          start: (Number.isFinite(windows[index]![0]) ? windows[index]![0] : first) - first,
+          end: (Number.isFinite(sessionEnds[index]!) ? sessionEnds[index]! : last) - first,
+          sportType: sportType(typeof message.sport === 'number' ? message.sport : undefined),
+          device: message,
+        }));
+  const zones = activity.zonesTargets[0];
+  const ftpWatts =
+    numberOf(session, 'thresholdPower') ?? numberOf(zones, 'functionalThresholdPower');
+  const maxHeartRate = numberOf(zones, 'maxHeartRate');
   return {
     startTime: first ?? fallbackStart,
     sportType: sportType(typeof sport === 'number' ? sport : undefined),
     streams,
+    ...(timer ? { timer } : {}),
+    sessions,
+    ...(ftpWatts !== undefined ? { ftpWatts } : {}),
+    ...(maxHeartRate !== undefined ? { maxHeartRate } : {}),
+    ...(activity.damage ? { damage: activity.damage } : {}),
   };
 }

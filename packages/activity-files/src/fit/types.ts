@@ -1,3 +1,5 @@
+import type { ActivityFileError } from '../errors.ts';
+
 /** A decoded field value: a number in base units, text, or an array of numbers. */
 export type FitValue = number | string | readonly number[];
 
@@ -45,6 +47,8 @@ export interface FitActivity {
   readonly zonesTargets: readonly FitMessage[];
   readonly events: readonly FitMessage[];
   readonly laps: readonly FitMessage[];
+  /** Pool lengths (swims). */
+  readonly lengths: readonly FitMessage[];
   readonly sessions: readonly FitMessage[];
   readonly timeInZones: readonly FitMessage[];
   readonly developerDataIds: readonly FitMessage[];
@@ -52,4 +56,9 @@ export interface FitActivity {
   readonly records: RecordColumns;
   /** Messages of types this codec does not read, skipped. */
   readonly skippedMessages: number;
+  /**
+   * Present when the file is damaged (cut short, bad CRC, a broken message): what was wrong
+   * and where. Everything before that point was read.
+   */
+  readonly damage?: ActivityFileError;
 }

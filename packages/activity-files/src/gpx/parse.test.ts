@@ -85,7 +85,9 @@ describe('parseGpx', () => {
         '<gpx><trk><trkseg><trkpt lat="1" lon="1"><time>yesterday</time></trkpt></trkseg></trk></gpx>',
       ),
     ).toBe('badTime');
-    expect(code('<gpx><wpt lat="1" lon="1"/></gpx>')).toBe('noPoints');
+    const waypoints = parseGpx('<gpx><wpt lat="1" lon="1"/></gpx>');
+    expect(waypoints).toMatchObject({ ok: false, error: { code: 'onlyWaypoints' } });
+    if (!waypoints.ok) expect(waypoints.error.message).toContain('only waypoints (1)');
     expect(code('<kml><trk/></kml>')).toBe('wrongRoot');
     expect(code('<gpx><trk></gpx>')).toBe('mismatchedTag');
     expect(code('<gpx><trk>')).toBe('unclosedTag');
@@ -119,10 +121,27 @@ describe('XML attacks', () => {
     );
     expect(code(`<gpx>${point}</gpx><gpx>${point}</gpx>`)).toBe('multipleRoots');
     expect(
-      code(`<gpx><metadata><name>${'&#65;'.repeat(100_000)}</name></metadata>${point}</gpx>`),
+      code(`<gpx><metadata><name>${'&#65;'.repeat(1_100_000)}</name></metadata>${point}</gpx>`),
     ).toBe('textTooLong');
-    const attributes = Array.from({ length: 50 }, (_, i) => `a${i}="1"`).join(' ');
+    const attributes = Array.from({ length: 300 }, (_, i) => `a${i}="1"`).join(' ');
     expect(code(`<gpx ${attributes}>${point}</gpx>`)).toBe('tooManyAttributes');
+  });
+
+  it('accepts what real exports hold: a long schemaLocation, empty elements, GPX 1.0 fields', () => {
+    // Strava writes every schema it uses into one xsi:schemaLocation of about 1.5 kB.
+    const schema = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `http://www.example.com/xmlschemas/Ext${i}/v1 http://www.example.com/xmlschemas/Ext${i}v1.xsd`,
+    ).join(' ');
+    expect(schema.length).toBeGreaterThan(1024);
+    expect(code(`<gpx xsi:schemaLocation="${schema}">${point}</gpx>`)).toBe('ok');
+    // OsmAnd writes <ele></ele> and <time></time> when it has no value.
+    const empty = parseGpx(
+      '<gpx version="1.0"><trk><trkseg><trkpt lat="1" lon="1"><ele></ele><time/><speed>3.2</speed><course>90</course></trkpt><trkpt lat="1.001" lon="1"><ele> </ele></trkpt></trkseg></trk></gpx>',
+    );
+    expect(empty).toMatchObject({ ok: true, value: { hasTime: false } });
+    if (empty.ok) expect(Number.isNaN(empty.value.points.elevation[0]!)).toBe(true);
   });
 
   it('keeps Object.prototype untouched by __proto__ elements', () => {

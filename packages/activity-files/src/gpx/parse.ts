@@ -1,5 +1,6 @@
 import { elevationGainLoss, haversineMetres } from '@xoss/workout-stats';
 import { DecodeFailure, type DecodeResult } from '../errors.ts';
+import { XmlReader, decimal, localName } from '../xml/reader.ts';
 import { simplifyLine } from './simplify.ts';
 
 /** Limits of `parseGpx`; each is checked while reading, so no input can exhaust them. */
@@ -10,7 +11,7 @@ export interface GpxLimits {
   readonly maxDepth?: number;
   readonly maxAttributes?: number;
   readonly maxAttributeLength?: number;
-  /** Longest text of one element (name, description), in characters. Default 10,000. */
+  /** Longest text of one element (name, description), in characters. Default 1 Mi. */
   readonly maxTextLength?: number;
   readonly maxPoints?: number;
   /** Time budget in milliseconds. Default 2000. */
@@ -71,24 +72,19 @@ export interface GpxRoute {
   readonly preview: Uint32Array;
 }
 
+// Limits are about resources (bytes, time, points, depth), not the shape of harmless
+// content: Strava writes a long xsi:schemaLocation, apps write long descriptions.
 const DEFAULTS = {
   maxBytes: 64 * 1024 * 1024,
   maxDepth: 32,
-  maxAttributes: 32,
-  maxAttributeLength: 1024,
-  maxTextLength: 10_000,
+  maxAttributes: 256,
+  maxAttributeLength: 1024 * 1024,
+  maxTextLength: 1024 * 1024,
   maxPoints: 2_000_000,
   timeBudgetMs: 2000,
   simplifyToleranceM: 10,
 };
 
-const PREDEFINED: Readonly<Record<string, string>> = {
-  lt: '<',
-  gt: '>',
-  amp: '&',
-  quot: '"',
-  apos: "'",
-};
 // Elements whose text we keep, by local name.
 const TEXT_ELEMENTS = new Set([
   'ele',
@@ -175,11 +171,9 @@ interface OpenPoint {
   name?: string;
 }
 
-class GpxReader {
-  private readonly limits: typeof DEFAULTS;
-  private readonly text: string;
-  private readonly started = performance.now();
-  private readonly stack: string[] = [];
+class GpxReader extends XmlReader {
+  private readonly maxPoints: number;
+  private readonly simplifyToleranceM: number;
   private readonly columns = new Columns();
   private readonly parts: GpxPart[] = [];
   private readonly waypoints: GpxWaypoint[] = [];
@@ -191,188 +185,23 @@ class GpxReader {
   private fileDescription: string | undefined;
   private firstPartName: string | undefined;
   private firstPartDescription: string | undefined;
-  private capture: string | undefined;
-  private rootClosed = false;
-  private sawRoot = false;
 
   constructor(text: string, limits: typeof DEFAULTS) {
-    this.text = text;
-    this.limits = limits;
-  }
-
-  private fail(code: string, message: string, offset: number): never {
-    let line = 1;
-    let lineStart = 0;
-    for (
-      let i = this.text.indexOf('\n');
-      i !== -1 && i < offset;
-      i = this.text.indexOf('\n', i + 1)
-    ) {
-      line++;
-      lineStart = i + 1;
-    }
-    throw new DecodeFailure({
-      code,
-      messageId: `activityFiles.gpx.${code}`,
-      message: `${message} (line ${line}, column ${offset - lineStart + 1})`,
-      line,
-      column: offset - lineStart + 1,
-    });
+    super(text, limits, 'gpx', 'gpx', TEXT_ELEMENTS);
+    this.maxPoints = limits.maxPoints;
+    this.simplifyToleranceM = limits.simplifyToleranceM;
   }
 
   read(): GpxRoute {
-    const { text } = this;
-    let position = 0;
-    let tags = 0;
-    while (position < text.length) {
-      const open = text.indexOf('<', position);
-      const end = open === -1 ? text.length : open;
-      if (end > position) this.characters(position, end);
-      if (open === -1) break;
-      if ((++tags & 0xfff) === 0 && performance.now() - this.started > this.limits.timeBudgetMs)
-        this.fail('timeout', 'The file took too long to read', open);
-      position = this.markup(open);
-    }
-    if (!this.sawRoot) this.fail('noRoot', 'The file has no <gpx> element', text.length);
-    if (this.stack.length > 0)
-      this.fail(
-        'unclosedTag',
-        `<${this.stack[this.stack.length - 1]}> is never closed`,
-        text.length,
-      );
+    this.readXml();
     return this.result();
   }
 
-  private characters(from: number, to: number): void {
-    const raw = this.text.slice(from, to);
-    if (this.capture !== undefined) {
-      this.capture += this.decodeEntities(raw, from);
-      if (this.capture.length > this.limits.maxTextLength)
-        this.fail('textTooLong', `Text longer than ${this.limits.maxTextLength} characters`, from);
-      return;
-    }
-    if (raw.includes('&')) this.decodeEntities(raw, from);
-    if ((this.rootClosed || !this.sawRoot) && raw.trim() !== '')
-      this.fail('textOutsideRoot', 'Text outside the <gpx> element', from);
-  }
-
-  private decodeEntities(raw: string, offset: number): string {
-    if (!raw.includes('&')) return raw;
-    return raw.replace(/&([^;&\s]{0,12});?/g, (match, name: string, at: number) => {
-      if (!match.endsWith(';')) this.fail('badEntity', 'A "&" that starts no entity', offset + at);
-      if (name.startsWith('#')) {
-        const code =
-          name[1] === 'x' || name[1] === 'X'
-            ? Number.parseInt(name.slice(2), 16)
-            : Number.parseInt(name.slice(1), 10);
-        if (
-          !Number.isInteger(code) ||
-          code <= 0 ||
-          code > 0x10ffff ||
-          (code >= 0xd800 && code <= 0xdfff)
-        )
-          this.fail('badEntity', `Invalid character reference &${name};`, offset + at);
-        return String.fromCodePoint(code);
-      }
-      const value = PREDEFINED[name];
-      if (value === undefined)
-        this.fail(
-          'entity',
-          `Entity &${name}; is not allowed: GPX files may use only the five XML entities`,
-          offset + at,
-        );
-      return value;
-    });
-  }
-
-  // Reads markup at `open` ("<"); returns the position after it.
-  private markup(open: number): number {
-    const { text } = this;
-    const next = text.charCodeAt(open + 1);
-    if (next === 0x3f /* ? */) {
-      const close = text.indexOf('?>', open + 2);
-      if (close === -1) this.fail('malformed', 'Unclosed processing instruction', open);
-      return close + 2;
-    }
-    if (next === 0x21 /* ! */) {
-      if (text.startsWith('<!--', open)) {
-        const close = text.indexOf('-->', open + 4);
-        if (close === -1) this.fail('malformed', 'Unclosed comment', open);
-        return close + 3;
-      }
-      if (text.startsWith('<![CDATA[', open)) {
-        const close = text.indexOf(']]>', open + 9);
-        if (close === -1) this.fail('malformed', 'Unclosed CDATA section', open);
-        if (this.capture !== undefined) this.capture += text.slice(open + 9, close);
-        else if (this.rootClosed || !this.sawRoot)
-          this.fail('textOutsideRoot', 'Text outside the <gpx> element', open);
-        return close + 3;
-      }
-      this.fail('dtd', 'GPX files may not contain a DTD or declarations (<!DOCTYPE ...>)', open);
-    }
-    const close = text.indexOf('>', open + 1);
-    if (close === -1) this.fail('malformed', 'Unclosed tag', open);
-    if (next === 0x2f /* / */) {
-      const name = text.slice(open + 2, close).trim();
-      const expected = this.stack.pop();
-      if (expected !== name)
-        this.fail(
-          'mismatchedTag',
-          expected === undefined ? `Unexpected </${name}>` : `</${name}> closes <${expected}>`,
-          open,
-        );
-      this.endElement(localName(name), open);
-      return close + 1;
-    }
-    const selfClosing = text.charCodeAt(close - 1) === 0x2f;
-    const body = text.slice(open + 1, selfClosing ? close - 1 : close);
-    const nameEnd = body.search(/[\s]/);
-    const name = nameEnd === -1 ? body : body.slice(0, nameEnd);
-    if (!/^[A-Za-z_][\w.:-]*$/.test(name))
-      this.fail('malformed', `Invalid element name "${name.slice(0, 20)}"`, open);
-    const attributes =
-      nameEnd === -1 ? new Map<string, string>() : this.attributes(body.slice(nameEnd), open);
-    if (this.stack.length === 0) {
-      if (this.rootClosed) this.fail('multipleRoots', 'A second root element after </gpx>', open);
-      if (localName(name) !== 'gpx')
-        this.fail('wrongRoot', `The root element is <${name}>, not <gpx>`, open);
-      this.sawRoot = true;
-    }
-    if (this.stack.length >= this.limits.maxDepth)
-      this.fail('tooDeep', `Elements nested deeper than ${this.limits.maxDepth}`, open);
-    this.stack.push(name);
-    this.startElement(localName(name), attributes, open);
-    if (selfClosing) {
-      this.stack.pop();
-      this.endElement(localName(name), open);
-    }
-    return close + 1;
-  }
-
-  private attributes(source: string, offset: number): Map<string, string> {
-    const attributes = new Map<string, string>();
-    const pattern = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')|(\S)/g;
-    for (let match = pattern.exec(source); match; match = pattern.exec(source)) {
-      if (match[4] !== undefined) this.fail('malformed', 'Malformed attributes', offset);
-      const value = match[2] ?? match[3] ?? '';
-      if (value.length > this.limits.maxAttributeLength)
-        this.fail(
-          'attributeTooLong',
-          `An attribute longer than ${this.limits.maxAttributeLength} characters`,
-          offset,
-        );
-      attributes.set(match[1]!, this.decodeEntities(value, offset));
-      if (attributes.size > this.limits.maxAttributes)
-        this.fail('tooManyAttributes', `More than ${this.limits.maxAttributes} attributes`, offset);
-    }
-    return attributes;
-  }
-
-  private startElement(name: string, attributes: Map<string, string>, offset: number): void {
+  protected startElement(name: string, attributes: Map<string, string>, offset: number): void {
     if (name === 'trkpt' || name === 'rtept' || name === 'wpt') {
       if (this.point) this.fail('malformed', `<${name}> inside another point`, offset);
-      const latitude = coordinate(attributes.get('lat'));
-      const longitude = coordinate(attributes.get('lon'));
+      const latitude = decimal(attributes.get('lat'));
+      const longitude = decimal(attributes.get('lon'));
       if (latitude === undefined || latitude < -90 || latitude > 90)
         this.fail(
           'badCoordinate',
@@ -403,8 +232,6 @@ class GpxReader {
       this.partKind = name === 'trk' ? 'track' : 'route';
     } else if (name === 'trkseg') {
       this.startPart('track');
-    } else if (TEXT_ELEMENTS.has(name)) {
-      this.capture = '';
     }
   }
 
@@ -426,14 +253,7 @@ class GpxReader {
     this.partStart = -1;
   }
 
-  private endElement(name: string, offset: number): void {
-    if (this.stack.length === 0) this.rootClosed = true;
-    if (TEXT_ELEMENTS.has(name) && this.capture !== undefined) {
-      const value = this.capture.trim();
-      this.capture = undefined;
-      this.textOf(name, value, offset);
-      return;
-    }
+  protected endElement(name: string, offset: number): void {
     if ((name === 'trkpt' || name === 'rtept' || name === 'wpt') && this.point) {
       const p = this.point;
       this.point = undefined;
@@ -446,8 +266,8 @@ class GpxReader {
         });
         return;
       }
-      if (this.columns.length >= this.limits.maxPoints)
-        this.fail('tooManyPoints', `More than ${this.limits.maxPoints} points`, offset);
+      if (this.columns.length >= this.maxPoints)
+        this.fail('tooManyPoints', `More than ${this.maxPoints} points`, offset);
       this.columns.push([
         p.latitude,
         p.longitude,
@@ -465,7 +285,7 @@ class GpxReader {
     }
   }
 
-  private textOf(name: string, value: string, offset: number): void {
+  protected textOf(name: string, value: string, offset: number): void {
     const point = this.point;
     const inside = this.stack[this.stack.length - 1];
     const parent = inside === undefined ? '' : localName(inside);
@@ -483,9 +303,10 @@ class GpxReader {
       }
       return;
     }
-    if (!point) return;
+    // An empty element (<ele></ele>, as some apps write) carries no value.
+    if (!point || value === '') return;
     const number = (label: string) => {
-      const parsed = coordinate(value);
+      const parsed = decimal(value);
       if (parsed === undefined)
         this.fail('badNumber', `<${label}> "${value.slice(0, 20)}" is not a number`, offset);
       return parsed;
@@ -524,7 +345,13 @@ class GpxReader {
     this.closePart();
     const points = this.columns.finish();
     if (points.length === 0)
-      this.fail('noPoints', 'The file has no track or route points', this.text.length);
+      this.fail(
+        this.waypoints.length > 0 ? 'onlyWaypoints' : 'noPoints',
+        this.waypoints.length > 0
+          ? `The file has only waypoints (${this.waypoints.length}), no track or route to follow`
+          : 'The file has no track or route points',
+        this.text.length,
+      );
     let distanceM = 0;
     for (const part of this.parts) {
       for (let i = part.start + 1; i < part.end; i++)
@@ -563,21 +390,9 @@ class GpxReader {
       elevationLossM: loss,
       bounds: { minLatitude, minLongitude, maxLatitude, maxLongitude },
       hasTime,
-      preview: simplifyLine(points.latitude, points.longitude, this.limits.simplifyToleranceM),
+      preview: simplifyLine(points.latitude, points.longitude, this.simplifyToleranceM),
     };
   }
-}
-
-function localName(name: string): string {
-  const colon = name.indexOf(':');
-  return colon === -1 ? name : name.slice(colon + 1);
-}
-
-function coordinate(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value))
-    return undefined;
-  const parsed = Number(value);
-  return Number.isFinite(parsed) ? parsed : undefined;
 }
 
 /**

@@ -1,0 +1,120 @@
+import { withFtp, type WorkoutSummary } from '@xoss/workout-stats';
+import type { Queryable } from '../db/db.ts';
+
+/** The FTP and max heart rate a ride is measured against, and where each comes from. */
+export interface RideThresholds {
+  readonly ftp: number | null;
+  readonly ftpSource: 'file' | 'settings' | null;
+  readonly maxHr: number | null;
+  readonly maxHrSource: 'file' | 'settings' | null;
+}
+
+interface HistoryRow {
+  effective_from: string | Date;
+  ftp: number | null;
+  max_hr: number | null;
+}
+
+/** Where a rider's first setting starts: before any ride. */
+const FIRST_DATE = '1970-01-01';
+
+/** The TSS a ride shows: the device's own when it stored one, else ours. */
+export function shownTss(summary: WorkoutSummary, device: Record<string, unknown>): number | null {
+  const stored = device.trainingStressScore;
+  if (typeof stored === 'number' && Number.isFinite(stored)) return stored;
+  return summary.trainingStressScore ?? null;
+}
+
+/** A rider's threshold history, oldest first. */
+export async function thresholdHistory(db: Queryable, userId: number): Promise<HistoryRow[]> {
+  return db.query<HistoryRow>(
+    `SELECT to_char(effective_from, 'YYYY-MM-DD') AS effective_from, ftp, max_hr
+       FROM athlete_thresholds WHERE user_id = $1 ORDER BY effective_from`,
+    [userId],
+  );
+}
+
+/**
+ * The thresholds of a ride on `date`: the ones its file stores (the device's settings), else
+ * the rider's setting in effect that day (the latest change on or before it; rides older
+ * than every change use the first).
+ */
+export function thresholdsOn(
+  history: readonly HistoryRow[],
+  date: Date,
+  file: { ftp: number | null; maxHr: number | null },
+): RideThresholds {
+  const day = date.toISOString().slice(0, 10);
+  let entry = history[0];
+  for (const row of history) if (String(row.effective_from) <= day) entry = row;
+  const ftp = file.ftp ?? entry?.ftp ?? null;
+  const maxHr = file.maxHr ?? entry?.max_hr ?? null;
+  return {
+    ftp,
+    ftpSource: file.ftp !== null ? 'file' : ftp !== null ? 'settings' : null,
+    maxHr,
+    maxHrSource: file.maxHr !== null ? 'file' : maxHr !== null ? 'settings' : null,
+  };
+}
+
+/**
+ * Records a change of FTP or max heart rate from `from` (a date) on, and recomputes the IF,
+ * TSS and zones of the rider's rides from that date (their own file's thresholds win).
+ */
+export async function changeThresholds(
+  db: Queryable,
+  userId: number,
+  from: string,
+  values: { ftp: number | null; maxHr: number | null },
+): Promise<number> {
+  // The first setting a rider makes holds for every ride before it too; a later change holds
+  // from its date on, replacing any change after that date.
+  const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM athlete_thresholds WHERE user_id = $1',
+    [userId],
+  );
+  const since = count === 0 ? FIRST_DATE : from;
+  await db.query(
+    'DELETE FROM athlete_thresholds WHERE user_id = $1 AND effective_from > $2::date',
+    [userId, since],
+  );
+  await db.query(
+    `INSERT INTO athlete_thresholds (user_id, effective_from, ftp, max_hr) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (user_id, effective_from) DO UPDATE SET ftp = EXCLUDED.ftp, max_hr = EXCLUDED.max_hr`,
+    [userId, since, values.ftp, values.maxHr],
+  );
+  const history = await thresholdHistory(db, userId);
+  const rides = await db.query<{
+    id: number;
+    start_time: Date;
+    summary: WorkoutSummary;
+    file_ftp: number | null;
+    file_max_hr: number | null;
+    device_summary: Record<string, unknown>;
+  }>(
+    `SELECT id, start_time, summary, file_ftp, file_max_hr, device_summary FROM workouts
+      WHERE user_id = $1 AND start_time >= $2::date`,
+    [userId, since],
+  );
+  for (const ride of rides) {
+    const thresholds = thresholdsOn(history, new Date(ride.start_time), {
+      ftp: ride.file_ftp,
+      maxHr: ride.file_max_hr,
+    });
+    const summary = withFtp(ride.summary, thresholds.ftp ?? undefined);
+    await db.query(
+      `UPDATE workouts SET ftp = $1, ftp_source = $2, max_hr = $3, max_hr_source = $4,
+              summary = $5, tss = $6, zones = NULL WHERE id = $7`,
+      [
+        thresholds.ftp,
+        thresholds.ftpSource,
+        thresholds.maxHr,
+        thresholds.maxHrSource,
+        JSON.stringify(summary),
+        shownTss(summary, ride.device_summary),
+        ride.id,
+      ],
+    );
+  }
+  return rides.length;
+}

@@ -1,0 +1,159 @@
+// The figures an import stores, checked against what other makers' devices recorded about
+// themselves (their session and lap messages) on the real files of the corpus in
+// packages/activity-files/test/corpus (sources and licences in its NOTICE.md).
+import { readFileSync } from 'node:fs';
+import { timeline } from '@xoss/workout-stats';
+import { describe, expect, it } from 'vitest';
+import { analyseActivity, type Analysis } from '../src/workouts/analyse.ts';
+
+interface Entry {
+  readonly file: string;
+  readonly kind: string;
+  readonly notes: string;
+}
+
+const corpus = new URL('../../../packages/activity-files/test/corpus/', import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL('manifest.json', corpus), 'utf8')) as Entry[];
+
+function analysed(entry: Entry): Analysis {
+  const result = analyseActivity(new Uint8Array(readFileSync(new URL(entry.file, corpus))));
+  if (!result.ok) throw new Error(`${entry.file}: ${result.error.message}`);
+  return result.analysis;
+}
+
+const number = (message: Record<string, unknown>, field: string) =>
+  typeof message[field] === 'number' ? (message[field]) : undefined;
+
+/** `ours` within `share` of `device`, or within `floor` of it for tiny values. */
+function near(ours: number, device: number, share: number, floor: number): boolean {
+  return Math.abs(ours - device) <= Math.max(Math.abs(device) * share, floor);
+}
+
+// Time stamps have 1 s resolution and the device may count a few seconds (and metres) after
+// its last record: rides of under a minute get that much leeway beyond the 1 %.
+const TIME_FLOOR_S = 1.5;
+const DISTANCE_FLOOR_M = 5;
+
+// Where the device's NP follows another convention than the standard one (30 s rolling mean
+// of 1 Hz power over timer time, zeros included), measured: ours is 2-2.5 % lower on these.
+const NP_CONVENTION = new Map([
+  ['fitparse-2019-02-17-062644-ELEMNT-297E-195-0.fit', 'Wahoo ELEMNT (157 W vs 153 W)'],
+  ['jimmykane-road-with-power.fit', 'Garmin Edge MTB profile (151 W vs 148 W)'],
+]);
+
+// Excerpts made for another project's tests: they keep the laps of the whole ride but only a
+// few of its points (19 points for a 39-minute run), so their totals cannot be compared.
+const EXCERPTS = new Set([
+  'tcx/togeojson-garmin_connect.tcx',
+  'tcx/togeojson-sample.tcx',
+  'tcx/togeojson-tour_hr.tcx',
+]);
+
+// Where the device's TSS counts other seconds than the 30 s windows of the timer time.
+const TSS_CONVENTION = new Map([
+  [
+    'fitparse-sample-activity-indoor-trainer.fit',
+    'Edge 800 indoor: counts moving time, 2,189 of 2,262 s (50.8 vs 51.3)',
+  ],
+]);
+
+const activities = manifest.filter(
+  (entry) => entry.kind === 'activity' && /\.(fit|tcx)$/.test(entry.file),
+);
+
+describe('figures against the devices own', () => {
+  it.each(activities.map((entry) => [entry.file, entry] as const))('%s', (_, entry) => {
+    const analysis = analysed(entry);
+    const { summary } = analysis;
+    const sessions = analysis.sessions;
+    expect(sessions.length).toBeGreaterThanOrEqual(1);
+    if (EXCERPTS.has(entry.file)) return;
+    const deviceTimer = sessions.reduce(
+      (total, session) => total + (number(session.device, 'totalTimerTime') ?? 0),
+      0,
+    );
+
+    // Timer time, each session and the whole.
+    for (const session of sessions) {
+      const device = number(session.device, 'totalTimerTime');
+      if (device !== undefined)
+        expect(near(session.summary.timerTimeS, device, 0.01, TIME_FLOOR_S), 'session timer').toBe(
+          true,
+        );
+    }
+    expect(near(summary.timerTimeS, deviceTimer, 0.01, TIME_FLOOR_S), 'timer').toBe(true);
+
+    // Distance, where the device measured one.
+    const deviceDistance = sessions.reduce(
+      (total, session) => total + (number(session.device, 'totalDistance') ?? 0),
+      0,
+    );
+    if (deviceDistance > 0)
+      expect(near(summary.distanceM, deviceDistance, 0.01, DISTANCE_FLOOR_M), 'distance').toBe(
+        true,
+      );
+    if (deviceDistance > 100 && summary.movingTimeS > 0)
+      expect(summary.avgSpeedMs, 'average speed').toBeGreaterThan(0);
+
+    // Moving time on rides and runs: 85-100 % of the timer, except where the device's own
+    // speed reading says the rider stood still with the timer running (lifts, lights).
+    expect(summary.movingTimeS).toBeLessThanOrEqual(summary.timerTimeS + 1e-6);
+    if ((analysis.sportType === 1 || analysis.sportType === 2) && analysis.streams.speed) {
+      const streams = { time: analysis.streams.time!, speed: analysis.streams.speed };
+      const line = timeline(streams, { timer: analysis.timer });
+      let still = 0;
+      for (let i = 0; i < line.running.length; i++)
+        if (!(streams.speed[i]! >= 0.5)) still += line.running[i]!;
+      const floor = Math.min(0.85, 1 - still / summary.timerTimeS - 0.05);
+      expect(summary.movingTimeS / summary.timerTimeS, 'moving share').toBeGreaterThanOrEqual(
+        floor,
+      );
+    }
+
+    // NP, IF and TSS where the device stored them, against the FTP it stored.
+    const device = analysis.deviceSummary as Record<string, unknown>;
+    const deviceNp = number(device, 'normalizedPower');
+    if (deviceNp && summary.normalizedPower !== undefined) {
+      const share = NP_CONVENTION.has(entry.file.split('/')[1]!) ? 0.03 : 0.01;
+      expect(near(summary.normalizedPower, deviceNp, share, 1), 'NP').toBe(true);
+      const deviceTss = number(device, 'trainingStressScore');
+      if (deviceTss !== undefined && summary.trainingStressScore !== undefined) {
+        const name = entry.file.split('/')[1]!;
+        const tssShare = NP_CONVENTION.has(name) ? 0.06 : TSS_CONVENTION.has(name) ? 0.02 : 0.01;
+        expect(near(summary.trainingStressScore, deviceTss, tssShare, 0.5), 'TSS').toBe(true);
+      }
+      const deviceIf = number(device, 'intensityFactor');
+      if (deviceIf !== undefined && summary.intensityFactor !== undefined)
+        expect(near(summary.intensityFactor, deviceIf, share, 0.005), 'IF').toBe(true);
+    }
+  });
+
+  it('reads compressed speed and distance records into a real average speed', () => {
+    const compressed = activities.filter((e) => /compressed_spe/.test(e.notes));
+    expect(compressed.length).toBeGreaterThanOrEqual(2);
+    for (const entry of compressed) {
+      const { summary } = analysed(entry);
+      expect(summary.avgSpeedMs, entry.file).toBeGreaterThan(1);
+    }
+  });
+
+  it('reads a pool swim from its lengths, and multisport files session by session', () => {
+    const swim = analysed(activities.find((e) => e.file.endsWith('phpffa-swim.fit'))!);
+    expect(swim.summary.distanceM).toBeCloseTo(60 * 22.86, 1);
+    const triathlon = analysed(
+      activities.find((e) => e.file.endsWith('sample_mulitple_header.fit'))!,
+    );
+    expect(triathlon.sessions.map((session) => session.sportType)).toEqual([5, 3, 2, 3, 1]);
+  });
+
+  it('builds mean-max curves on moving time at 1 Hz, whatever the recording interval', () => {
+    // Smart recording: a sample every 1-7 s. The curve covers the moving time second by second.
+    const smart = analysed(
+      activities.find((e) => e.file.endsWith('fitparse-sample-activity.fit'))!,
+    );
+    expect(smart.speedCurve!.length).toBeGreaterThan(smart.summary.movingTimeS - 2);
+    expect(smart.speedCurve!.length).toBeLessThanOrEqual(smart.summary.movingTimeS + 1);
+    const power = analysed(activities.find((e) => e.file.includes('Edge810'))!);
+    expect(power.powerCurve!.length).toBeGreaterThan(power.summary.movingTimeS - 2);
+  });
+});
