@@ -60,24 +60,37 @@ export class Sessions {
         { headers: { 'retry-after': String(wait) } },
       );
     }
+    // Both attempts are counted before any await: checking and counting in one synchronous
+    // step means simultaneous guesses cannot all pass the check before the first is counted.
+    // A success takes its own attempt back; a failure keeps it.
     this.#perIp.hit(ip);
-    const [user] = await this.#db.query<UserRow>(
-      'SELECT id, password_hash, active, token_version FROM users WHERE lower(email) = $1',
-      [account],
-    );
-    // The same argon2 work runs for an unknown e-mail, so timing does not tell them apart.
-    const check = await verifyPassword(user?.password_hash ?? (await dummyHash()), password);
-    if (!user || !check.ok || !user.active) {
-      this.#perAccount.hit(account);
-      this.#log('login.failed', { email: account, ip, userId: user?.id });
-      throw new ApiError(ErrorCode.WrongCredentials, WRONG);
+    const attempt = this.#perAccount.hit(account);
+    let counts = false;
+    try {
+      const [user] = await this.#db.query<UserRow>(
+        'SELECT id, password_hash, active, token_version FROM users WHERE lower(email) = $1',
+        [account],
+      );
+      // The same argon2 work runs for an unknown e-mail, so timing does not tell them apart.
+      const check = await verifyPassword(user?.password_hash ?? (await dummyHash()), password);
+      if (!user || !check.ok || !user.active) {
+        this.#log('login.failed', { email: account, ip, userId: user?.id });
+        counts = true;
+        throw new ApiError(ErrorCode.WrongCredentials, WRONG);
+      }
+      if (check.upgrade)
+        await this.#db.query('UPDATE users SET password_hash = $1 WHERE id = $2', [
+          check.upgrade,
+          user.id,
+        ]);
+      return await this.signIn(user, ip);
+    } finally {
+      // Only a wrong password counts against the account; a success or our own failure does not.
+      if (!counts) this.#perAccount.refund(account, attempt);
     }
-    if (check.upgrade)
-      await this.#db.query('UPDATE users SET password_hash = $1 WHERE id = $2', [
-        check.upgrade,
-        user.id,
-      ]);
-    this.#perAccount.reset(account);
+  }
+
+  private async signIn(user: UserRow, ip: string): Promise<TokenPair & { id: string }> {
     const now = this.seconds();
     const pair = await this.issue(user.id, user.token_version, randomUUID(), now);
     this.#log('login.succeeded', { userId: user.id, ip });

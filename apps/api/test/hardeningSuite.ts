@@ -1,0 +1,66 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, closePool, harness, type DatabaseFactory, type Harness } from './harness.ts';
+
+/** Starts the harness's server on a loopback port: concurrency needs real sockets. */
+async function listen(h: Harness): Promise<string> {
+  await h.server.listen({ port: 0, host: '127.0.0.1' });
+  const address = h.server.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+const json = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+/** Fixes of issue 21 (apps/api/README.md, security checklist), on both databases. */
+export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>): void {
+  let factory: DatabaseFactory | undefined;
+  const open: Harness[] = [];
+  const make = async (
+    overrides?: Parameters<typeof harness>[1],
+    faults?: Parameters<typeof harness>[2],
+  ) => {
+    const h = await harness(factory!, overrides, faults);
+    open.push(h);
+    return h;
+  };
+  beforeAll(async () => {
+    factory = await makeFactory();
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((h) => h.close()));
+  });
+  afterAll(async () => {
+    await closePool();
+    await factory?.close();
+  });
+
+  describe('login under load', { timeout: 60_000 }, () => {
+    it('verifies at most the per-account limit of simultaneous guesses, from several addresses', async () => {
+      const h = await make({ loginFailuresPerAccount: 5, trustProxy: true });
+      await h.user('target@example.com');
+      const base = await listen(h);
+      const guesses = Array.from({ length: 30 }, (_, i) => (i === 29 ? PASSWORD : `guess-${i}`));
+      const replies = await Promise.all(
+        guesses.map((password, i) =>
+          fetch(
+            `${base}/api/v1/jwt-token/`,
+            json(
+              { email: 'target@example.com', password },
+              { 'x-forwarded-for': `203.0.113.${i % 3}` },
+            ),
+          ),
+        ),
+      );
+      const statuses = replies.map((reply) => reply.status);
+      const verified = statuses.filter((status) => status === 401 || status === 200).length;
+      expect(verified).toBeLessThanOrEqual(5);
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(25);
+      // The password arrived last: the limit was spent, so it was never checked.
+      expect(statuses[29]).toBe(429);
+    });
+  });
+}
