@@ -17,6 +17,10 @@ export interface ApiConfig {
   readonly loginFailuresPerAccount: number;
   readonly loginAttemptsPerIp: number;
   readonly loginWindowS: number;
+  /** Password hashes (argon2) running at once; they share libuv's pool with file I/O. */
+  readonly passwordHashConcurrency: number;
+  /** Logins waiting for a hashing slot; beyond this they get 503 + `Retry-After`. */
+  readonly passwordHashQueue: number;
   readonly maxFitBytes: number;
   readonly maxGpxBytes: number;
   /** Time a request may take from routing to reply before the client gets 503 (10503). */
@@ -51,6 +55,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     loginFailuresPerAccount: number(env.LOGIN_FAILURES_PER_ACCOUNT, 20),
     loginAttemptsPerIp: number(env.LOGIN_ATTEMPTS_PER_IP, 100),
     loginWindowS: number(env.LOGIN_WINDOW_S, 15 * 60),
+    passwordHashConcurrency: number(env.PASSWORD_HASH_CONCURRENCY, 2),
+    passwordHashQueue: number(env.PASSWORD_HASH_QUEUE, 16),
     maxFitBytes: number(env.MAX_FIT_BYTES, 32 * 1024 * 1024),
     maxGpxBytes: number(env.MAX_GPX_BYTES, 16 * 1024 * 1024),
     handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 30_000),

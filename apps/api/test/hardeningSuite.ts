@@ -1,5 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, closePool, harness, type DatabaseFactory, type Harness } from './harness.ts';
+import {
+  PASSWORD,
+  bearer,
+  closePool,
+  fitFile,
+  harness,
+  upload,
+  type DatabaseFactory,
+  type Harness,
+} from './harness.ts';
 
 /** Starts the harness's server on a loopback port: concurrency needs real sockets. */
 async function listen(h: Harness): Promise<string> {
@@ -61,6 +70,47 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
       expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(25);
       // The password arrived last: the limit was spent, so it was never checked.
       expect(statuses[29]).toBe(429);
+    });
+
+    it('refuses logins beyond the hashing cap at once with 503 + Retry-After, and downloads still answer', async () => {
+      const h = await make({ passwordHashConcurrency: 1, passwordHashQueue: 2 });
+      const rider = await h.user('downloads@example.com');
+      const imported = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'ride.fit',
+        bytes: fitFile(600),
+      });
+      expect(imported.statusCode).toBe(201);
+      const id = imported.json<{ data: { id: number } }>().data.id;
+      const base = await listen(h);
+      const timed = async (request: () => Promise<Response>) => {
+        const start = performance.now();
+        const reply = await request();
+        await reply.arrayBuffer();
+        return { reply, ms: performance.now() - start };
+      };
+      const burst = Array.from({ length: 24 }, (_, i) =>
+        timed(() =>
+          fetch(
+            `${base}/api/v1/jwt-token/`,
+            json({ email: `guest${i}@example.com`, password: 'wrong password' }),
+          ),
+        ),
+      );
+      const download = timed(() =>
+        fetch(`${base}/api/v2/workouts/${id}/fit/`, { headers: bearer(rider.access) }),
+      );
+      const logins = await Promise.all(burst);
+      const busy = logins.filter(({ reply }) => reply.status === 503);
+      expect(busy.length).toBeGreaterThan(0);
+      for (const { reply, ms } of busy) {
+        expect(reply.headers.get('retry-after')).toBe('2');
+        // Refused without waiting for a hash: far less than one argon2 run per queued login.
+        expect(ms).toBeLessThan(1500);
+      }
+      expect(logins.filter(({ reply }) => reply.status === 401).length).toBeGreaterThan(0);
+      const file = await download;
+      expect(file.reply.status).toBe(200);
+      expect(file.ms).toBeLessThan(3000);
     });
   });
 }

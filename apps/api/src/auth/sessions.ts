@@ -4,6 +4,7 @@ import type { ApiConfig } from '../config.ts';
 import type { Database } from '../db/db.ts';
 import { ApiError } from '../http.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
+import { HashingBusy, HashingGate } from './hashingGate.ts';
 import { dummyHash, verifyPassword } from './passwords.ts';
 import { SlidingWindowLimiter } from './rateLimit.ts';
 
@@ -33,6 +34,7 @@ export class Sessions {
   readonly #log: SecurityLog;
   readonly #perAccount: SlidingWindowLimiter;
   readonly #perIp: SlidingWindowLimiter;
+  readonly #hashing: HashingGate;
 
   constructor(db: Database, config: ApiConfig, log: SecurityLog, now: () => number = Date.now) {
     this.#db = db;
@@ -42,6 +44,7 @@ export class Sessions {
     const windowMs = config.loginWindowS * 1000;
     this.#perAccount = new SlidingWindowLimiter(config.loginFailuresPerAccount, windowMs, now);
     this.#perIp = new SlidingWindowLimiter(config.loginAttemptsPerIp, windowMs, now);
+    this.#hashing = new HashingGate(config.passwordHashConcurrency, config.passwordHashQueue);
   }
 
   private seconds(): number {
@@ -72,7 +75,17 @@ export class Sessions {
         [account],
       );
       // The same argon2 work runs for an unknown e-mail, so timing does not tell them apart.
-      const check = await verifyPassword(user?.password_hash ?? (await dummyHash()), password);
+      const check = await this.#hashing
+        .run(async () => verifyPassword(user?.password_hash ?? (await dummyHash()), password))
+        .catch((error: unknown) => {
+          if (!(error instanceof HashingBusy)) throw error;
+          this.#log('login.busy', { email: account, ip });
+          throw new ApiError(
+            ErrorCode.Unavailable,
+            'Too many sign-ins at once; please try again in a few seconds',
+            { headers: { 'retry-after': '2' } },
+          );
+        });
       if (!user || !check.ok || !user.active) {
         this.#log('login.failed', { email: account, ip, userId: user?.id });
         counts = true;
