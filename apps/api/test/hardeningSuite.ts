@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { demoGpx } from '../src/seed.ts';
 import {
   PASSWORD,
   bearer,
@@ -111,6 +112,99 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
       const file = await download;
       expect(file.reply.status).toBe(200);
       expect(file.ms).toBeLessThan(3000);
+    });
+  });
+
+  describe('request validation', () => {
+    it('answers U+0000 in any text field with 400 naming the field', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const nul = 'before\u0000after';
+      const imported = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'ride.fit',
+        bytes: fitFile(300),
+      });
+      const workoutId = imported.json<{ data: { id: number } }>().data.id;
+      const post = await h.server.inject({
+        method: 'POST',
+        url: '/api/v2/posts/',
+        headers: bearer(rider.access),
+        payload: { title: 'A post', body: 'Text' },
+      });
+      const postId = post.json<{ data: { id: number } }>().data.id;
+      const gpx = new TextEncoder().encode(demoGpx(1, 50, false));
+      const cases: [string, () => Promise<{ statusCode: number; json: () => unknown }>][] = [
+        [
+          'name',
+          () =>
+            h.server.inject({
+              method: 'PATCH',
+              url: `/api/v2/workouts/${workoutId}/`,
+              headers: bearer(rider.access),
+              payload: { name: nul },
+            }),
+        ],
+        [
+          'username',
+          () =>
+            h.server.inject({
+              method: 'PATCH',
+              url: `/api/v2/athlete/${rider.id}/`,
+              headers: bearer(rider.access),
+              payload: { username: nul },
+            }),
+        ],
+        [
+          'title',
+          () =>
+            h.server.inject({
+              method: 'POST',
+              url: '/api/v2/posts/',
+              headers: bearer(rider.access),
+              payload: { title: nul, body: 'Text' },
+            }),
+        ],
+        [
+          'body',
+          () =>
+            h.server.inject({
+              method: 'POST',
+              url: `/api/v2/posts/${postId}/comments/`,
+              headers: bearer(rider.access),
+              payload: { body: nul },
+            }),
+        ],
+        [
+          'title',
+          () =>
+            upload(
+              h,
+              '/api/v2/routebooks/',
+              rider.access,
+              { filename: 'route.gpx', bytes: gpx },
+              { title: nul },
+            ),
+        ],
+        [
+          'name',
+          () =>
+            upload(
+              h,
+              '/api/v2/workouts/',
+              rider.access,
+              { filename: 'ride.fit', bytes: fitFile(300, 2) },
+              { name: nul },
+            ),
+        ],
+      ];
+      for (const [index, [field, send]] of cases.entries()) {
+        const reply = await send();
+        expect(reply.statusCode, `case ${index}`).toBe(400);
+        expect(reply.json(), `case ${index}`).toMatchObject({
+          code: 10400,
+          errors: [{ path: field, message: expect.stringContaining('U+0000') as string }],
+        });
+      }
     });
   });
 }

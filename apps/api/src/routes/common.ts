@@ -1,6 +1,6 @@
 import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../http.ts';
+import { ApiError, refuseNul } from '../http.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Services } from '../services.ts';
 
@@ -114,6 +114,7 @@ export async function readUpload(
       throw new ApiError(ErrorCode.PayloadTooLarge, 'Too many parts: send one file and its fields');
     throw new ApiError(ErrorCode.ValidationFailed, 'The upload is not valid multipart/form-data');
   }
+  refuseNul(fields, 'fields');
   if (!file)
     throw new ApiError(ErrorCode.ValidationFailed, `Choose a ${rules.kind} file`, {
       errors: [{ path: 'file', message: 'Required' }],
