@@ -207,4 +207,40 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
       }
     });
   });
+
+  describe('uploads', { timeout: 60_000 }, () => {
+    it('answers an Idempotency-Key reused with a different file with 422, and a malformed key with 400', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const send = (bytes: Uint8Array, key: string) =>
+        upload(
+          h,
+          '/api/v2/workouts/',
+          rider.access,
+          { filename: 'ride.fit', bytes },
+          {},
+          { 'idempotency-key': key },
+        );
+      const first = fitFile(300, 11);
+      const created = await send(first, 'retry-key-0001');
+      expect(created.statusCode).toBe(201);
+      const again = await send(first, 'retry-key-0001');
+      expect(again.statusCode).toBe(200);
+      expect(again.json<{ data: { id: number } }>().data.id).toBe(
+        created.json<{ data: { id: number } }>().data.id,
+      );
+      const other = await send(fitFile(300, 12), 'retry-key-0001');
+      expect(other.statusCode).toBe(422);
+      expect(other.json()).toMatchObject({ code: 10422, msg: 'idempotency_key_reused' });
+      for (const bad of ['short', 'has spaces in it', 'x'.repeat(65), 'ünïcode-key']) {
+        const reply = await send(first, bad);
+        expect(reply.statusCode, bad).toBe(400);
+        expect(reply.json(), bad).toMatchObject({
+          code: 10400,
+          errors: [{ path: 'Idempotency-Key' }],
+        });
+      }
+      expect(await h.db.query('SELECT id FROM workouts')).toHaveLength(1);
+    });
+  });
 }

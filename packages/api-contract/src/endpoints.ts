@@ -74,10 +74,11 @@ export const endpoints = {
   },
   importWorkout: {
     ...routes.importWorkout,
-    summary: 'Import a .FIT file (multipart field `file`; optional `Idempotency-Key` header)',
+    summary:
+      'Import a .FIT file (multipart field `file`; optional `Idempotency-Key` header: 8-64 letters, digits, `-` or `_`; reused with another file is 10422)',
     body: 'multipart',
     reply: s.workoutDetailSchema,
-    errors: [10001, 10400, 10413, 10415],
+    errors: [10001, 10400, 10413, 10415, 10422, 10503],
   },
   getWorkout: {
     ...routes.getWorkout,
@@ -150,7 +151,7 @@ export const endpoints = {
     summary: 'Bind a device by serial number and model',
     body: s.deviceBindSchema,
     reply: s.deviceSchema,
-    errors: [10001, 10400],
+    errors: [10001, 10400, 10409],
   },
   getDevice: {
     ...routes.getDevice,

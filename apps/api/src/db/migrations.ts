@@ -139,4 +139,7 @@ CREATE INDEX post_comments_post ON post_comments (post_id, id)
 `,
   // 2: the zone times of the detail page, cached with the FTP and max HR settings they used.
   `ALTER TABLE workouts ADD COLUMN zones jsonb`,
+  // 3: a digest of the upload beside its Idempotency-Key: the key sent again with another
+  // file is refused (422) instead of answering with the first workout.
+  `ALTER TABLE workouts ADD COLUMN idempotency_hash text`,
 ];

@@ -28,6 +28,7 @@ import {
   unpackCurve,
 } from '../workouts/streams.ts';
 import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
+import { assertSameUpload, idempotencyKeyOf, uploadDigest } from './idempotency.ts';
 
 interface WorkoutRow {
   id: number;
@@ -49,6 +50,7 @@ interface WorkoutRow {
   bounds: WorkoutDetail['bounds'];
   share_id: string | null;
   file_key: string;
+  idempotency_hash?: string | null;
   zones?: ZoneCache | null;
 }
 
@@ -251,7 +253,7 @@ export async function storeWorkout(
   userId: number,
   bytes: Uint8Array,
   analysis: Analysis,
-  options: { name?: string; idempotencyKey?: string } = {},
+  options: { name?: string; idempotencyKey?: string; idempotencyHash?: string } = {},
 ): Promise<number> {
   const fileKey = `workouts/${randomUUID()}.fit`;
   await services.blobs.put(fileKey, bytes);
@@ -264,8 +266,8 @@ export async function storeWorkout(
         `${analysis.indoor ? 'Indoor ride' : 'Ride'} ${start.toISOString().slice(0, 10)}`;
       const [row] = await tx.query<{ id: number }>(
         `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
-           speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes, idempotency_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`,
+           speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes, idempotency_key, idempotency_hash)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) RETURNING id`,
         [
           userId,
           name,
@@ -286,6 +288,7 @@ export async function storeWorkout(
           fileKey,
           bytes.length,
           options.idempotencyKey ?? null,
+          options.idempotencyHash ?? null,
         ],
       );
       const id = row!.id;
@@ -313,7 +316,7 @@ export async function importFit(
   services: Services,
   userId: number,
   bytes: Uint8Array,
-  options: { name?: string; idempotencyKey?: string } = {},
+  options: { name?: string; idempotencyKey?: string; idempotencyHash?: string } = {},
 ): Promise<number> {
   const settings = await settingsOf(services, userId);
   const result = await services.pool.analyse(bytes, {
@@ -416,21 +419,23 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
           errors: [{ path: 'file', message: 'activityFiles.fit.signature' }],
         },
       );
-    const key = request.headers['idempotency-key'];
-    const idempotencyKey =
-      typeof key === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(key) ? key : undefined;
+    const idempotencyKey = idempotencyKeyOf(request);
+    const idempotencyHash = idempotencyKey ? uploadDigest(fit, upload.fields) : undefined;
     if (idempotencyKey) {
       const [existing] = await db.query<WorkoutRow>(
         'SELECT * FROM workouts WHERE user_id = $1 AND idempotency_key = $2',
         [userId, idempotencyKey],
       );
-      if (existing) return detail(services, existing);
+      if (existing) {
+        assertSameUpload(existing.idempotency_hash ?? null, idempotencyHash!);
+        return detail(services, existing);
+      }
     }
     let id: number;
     try {
       id = await importFit(services, userId!, fit, {
         ...(upload.fields.name ? { name: upload.fields.name } : {}),
-        ...(idempotencyKey ? { idempotencyKey } : {}),
+        ...(idempotencyKey ? { idempotencyKey, idempotencyHash: idempotencyHash! } : {}),
       });
     } catch (error) {
       // A concurrent retry with the same key won the insert: answer with its workout.
@@ -439,7 +444,10 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
           'SELECT * FROM workouts WHERE user_id = $1 AND idempotency_key = $2',
           [userId, idempotencyKey],
         );
-        if (existing) return detail(services, existing);
+        if (existing) {
+          assertSameUpload(existing.idempotency_hash ?? null, idempotencyHash!);
+          return detail(services, existing);
+        }
       }
       throw error;
     }
