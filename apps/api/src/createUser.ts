@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
-import { hashPassword } from './auth/passwords.ts';
+import { hashPassword, normalizePassword } from './auth/passwords.ts';
 import { openDatabase, type Database } from './db/db.ts';
 
 /** Creates a user; throws when the e-mail is taken or the password is too short. */
@@ -15,7 +15,8 @@ export async function createUser(
   password: string,
 ): Promise<number> {
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new Error(`Not an e-mail address: ${email}`);
-  if (password.length < 8) throw new Error('The password needs at least 8 characters');
+  if (normalizePassword(password).length < 8)
+    throw new Error('The password needs at least 8 characters');
   const [row] = await db.query<{ id: number }>(
     `INSERT INTO users (uuid, email, username, password_hash) VALUES ($1, $2, $3, $4)
      ON CONFLICT DO NOTHING RETURNING id`,

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../src/createUser.ts';
 import { demoGpx } from '../src/seed.ts';
 import {
   PASSWORD,
@@ -112,6 +113,28 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
       const file = await download;
       expect(file.reply.status).toBe(200);
       expect(file.ms).toBeLessThan(3000);
+    });
+  });
+
+  describe('passwords', () => {
+    it('trims the password the same way at create-user and at login', async () => {
+      const h = await make();
+      await createUser(h.db, 'spaced@example.com', 'spaced', '  spaced secret  ');
+      await createUser(h.db, 'plain@example.com', 'plain', 'plain secret');
+      const login = (email: string, password: string) =>
+        h.server.inject({
+          method: 'POST',
+          url: '/api/v1/jwt-token/',
+          payload: { email, password },
+        });
+      expect((await login('spaced@example.com', 'spaced secret')).statusCode).toBe(200);
+      expect((await login('spaced@example.com', '  spaced secret  ')).statusCode).toBe(200);
+      expect((await login('plain@example.com', ' plain secret\t')).statusCode).toBe(200);
+      expect((await login('plain@example.com', 'plain  secret')).statusCode).toBe(401);
+      // Eight characters once trimmed, not counting the spaces around them.
+      await expect(createUser(h.db, 'short@example.com', 'short', '   short   ')).rejects.toThrow(
+        /at least 8/,
+      );
     });
   });
 
