@@ -1,6 +1,7 @@
 // `pnpm --filter @xoss/api create-user <email> <username>`: creates a user (sign-up happens
 // in the company's app). The password is read from XOSS_PASSWORD or standard input.
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
@@ -34,10 +35,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const password = process.env.XOSS_PASSWORD ?? (await text(process.stdin)).replace(/\r?\n$/, '');
   const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  const dbDir = join(resolve(process.env.DATA_DIR ?? join(repoRoot, 'data')), 'db');
+  // A fresh data folder (before the first `pnpm start`) is created, as the server does.
+  if (!process.env.DATABASE_URL) await mkdir(dbDir, { recursive: true });
   const db = await openDatabase(
-    process.env.DATABASE_URL
-      ? { databaseUrl: process.env.DATABASE_URL }
-      : { dataDir: join(resolve(process.env.DATA_DIR ?? join(repoRoot, 'data')), 'db') },
+    process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : { dataDir: dbDir },
   );
   try {
     const id = await createUser(db, email, username, password);

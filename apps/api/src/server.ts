@@ -183,8 +183,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return sendError(reply, error.code, error.message, error.errors);
     }
-    // A full disk (or quota) is the server's trouble, not the rider's: try again later.
-    if (error.code === 'ENOSPC' || error.code === 'EDQUOT') {
+    // A full disk (or quota) is the server's trouble, not the rider's: try again later. The
+    // database says so with SQLSTATE 53100 (disk_full).
+    if (error.code === 'ENOSPC' || error.code === 'EDQUOT' || error.code === '53100') {
       request.log.error({ err: error }, 'storage full');
       return sendError(
         reply,

@@ -1,3 +1,4 @@
+import { fitCrc16 } from '@xoss/activity-files';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/createUser.ts';
 import { demoGpx } from '../src/seed.ts';
@@ -264,6 +265,143 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
         });
       }
       expect(await h.db.query('SELECT id FROM workouts')).toHaveLength(1);
+    });
+  });
+
+  describe('smaller fixes', { timeout: 60_000 }, () => {
+    it('answers a full database disk with 503 / 10503', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const original = h.db.transaction.bind(h.db);
+      (h.db as { transaction: typeof h.db.transaction }).transaction = () =>
+        Promise.reject(
+          Object.assign(new Error('could not extend file "base/1/2": No space left on device'), {
+            code: '53100',
+          }),
+        );
+      const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'ride.fit',
+        bytes: fitFile(300, 21),
+      });
+      (h.db as { transaction: typeof h.db.transaction }).transaction = original;
+      expect(reply.statusCode).toBe(503);
+      expect(reply.json()).toMatchObject({ code: 10503 });
+      expect(reply.body).not.toContain('No space');
+      expect(await h.blobs.list('workouts')).toEqual([]);
+    });
+
+    it('applies the 120-character name rule of PATCH to the import name', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const reply = await upload(
+        h,
+        '/api/v2/workouts/',
+        rider.access,
+        { filename: 'ride.fit', bytes: fitFile(300, 22) },
+        { name: 'x'.repeat(121) },
+      );
+      expect(reply.statusCode).toBe(400);
+      expect(reply.json()).toMatchObject({ code: 10400, errors: [{ path: 'name' }] });
+      const trimmed = await upload(
+        h,
+        '/api/v2/workouts/',
+        rider.access,
+        { filename: 'ride.fit', bytes: fitFile(300, 22) },
+        { name: '  Evening loop  ' },
+      );
+      expect(trimmed.statusCode).toBe(201);
+      expect(trimmed.json()).toMatchObject({ data: { name: 'Evening loop' } });
+    });
+
+    it('refuses a FIT file of empty 255-field definitions (no records) with 415', async () => {
+      const h = await make();
+      const rider = await h.user();
+      // A record (global 20) definition of 255 fields: a timestamp (field 253) and 254 one-byte
+      // fields, and records whose every other field holds the invalid value 0xFF: records
+      // with nothing in them but a zero time (the FIT epoch, 31 December 1989).
+      const definitions: number[] = [0x40, 0, 0, 20, 0, 255, 253, 4, 0x86];
+      for (let field = 0; field < 254; field++) definitions.push(field, 1, 0x00);
+      for (let record = 0; record < 3; record++)
+        definitions.push(0x00, record, 0, 0, 0, ...new Array<number>(254).fill(0xff));
+      const bytes = new Uint8Array(14 + definitions.length + 2);
+      const view = new DataView(bytes.buffer);
+      bytes.set([14, 0x20], 0);
+      view.setUint16(2, 2132, true);
+      view.setUint32(4, definitions.length, true);
+      bytes.set([0x2e, 0x46, 0x49, 0x54], 8);
+      view.setUint16(12, fitCrc16(bytes, 0, 12), true);
+      bytes.set(definitions, 14);
+      view.setUint16(14 + definitions.length, fitCrc16(bytes, 0, 14 + definitions.length), true);
+      const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'empty.fit',
+        bytes,
+      });
+      expect(reply.statusCode).toBe(415);
+      expect(reply.json()).toMatchObject({
+        code: 10415,
+        detail: expect.stringContaining('no records') as string,
+      });
+      expect(await h.db.query('SELECT id FROM workouts')).toEqual([]);
+    });
+
+    it('refuses a token whose signature is not in canonical base64url', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const me = (token: string) =>
+        h.server.inject({
+          method: 'GET',
+          url: `/api/v2/athlete/${rider.id}/`,
+          headers: bearer(token),
+        });
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      // 32 bytes are 43 characters: the last carries 4 bits of data and 2 unused low bits.
+      const last = rider.access.at(-1)!;
+      const twin = alphabet[alphabet.indexOf(last) ^ 1]!;
+      const forged = rider.access.slice(0, -1) + twin;
+      const signature = forged.split('.')[2]!;
+      expect(Buffer.from(signature, 'base64url')).toEqual(
+        Buffer.from(rider.access.split('.')[2]!, 'base64url'),
+      );
+      expect((await me(rider.access)).statusCode).toBe(200);
+      expect((await me(forged)).statusCode).toBe(401);
+    });
+
+    it('accepts the Bearer scheme in any case', async () => {
+      const h = await make();
+      const rider = await h.user();
+      for (const scheme of ['bearer', 'BEARER', 'Bearer'])
+        expect(
+          (
+            await h.server.inject({
+              method: 'GET',
+              url: `/api/v2/athlete/${rider.id}/`,
+              headers: { authorization: `${scheme} ${rider.access}` },
+            })
+          ).statusCode,
+          scheme,
+        ).toBe(200);
+    });
+
+    it('refuses to bind a serial already bound to another account with 409', async () => {
+      const h = await make();
+      const first = await h.user();
+      const second = await h.user();
+      const bind = (access: string, serial: string) =>
+        h.server.inject({
+          method: 'POST',
+          url: '/api/v2/devices/',
+          headers: bearer(access),
+          payload: { serial, model: 'NAV' },
+        });
+      expect((await bind(first.access, 'XN-100200')).statusCode).toBe(201);
+      const taken = await bind(second.access, 'xn-100200');
+      expect(taken.statusCode).toBe(409);
+      expect(taken.json()).toMatchObject({
+        code: 10409,
+        detail: expect.stringContaining('another account') as string,
+        errors: [{ path: 'serial' }],
+      });
+      expect(await h.db.query('SELECT id FROM devices')).toHaveLength(1);
     });
   });
 }

@@ -42,7 +42,13 @@ export function verifyJwt(token: string, secret: string, now: number): JwtCheck 
     return { ok: false, reason: 'algorithm' };
   const expected = createHmac('sha256', secret).update(`${header}.${payload}`).digest();
   const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+  // Base64url decoding ignores a last character's unused low bits, so several spellings
+  // decode to the same bytes: only the canonical one (as encoded) is the signature.
+  if (
+    given.length !== expected.length ||
+    !timingSafeEqual(given, expected) ||
+    given.toString('base64url') !== signature
+  )
     return { ok: false, reason: 'signature' };
   if (typeof claims !== 'object' || claims === null || Array.isArray(claims))
     return { ok: false, reason: 'claims' };

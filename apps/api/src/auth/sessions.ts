@@ -232,7 +232,8 @@ export class Sessions {
 
   /** The user id of a bearer access token, or a 401 with code 10001. */
   async authenticate(header: string | undefined): Promise<number> {
-    const match = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(header ?? '');
+    // The scheme is case-insensitive (RFC 9110 11.1).
+    const match = /^Bearer +([A-Za-z0-9_.-]+)$/i.exec(header ?? '');
     if (!match) throw tokenInvalid('Authentication credentials were not provided');
     const check = verifyJwt(match[1]!, this.#config.jwtSecret, this.seconds());
     if (!check.ok)

@@ -142,4 +142,6 @@ CREATE INDEX post_comments_post ON post_comments (post_id, id)
   // 3: a digest of the upload beside its Idempotency-Key: the key sent again with another
   // file is refused (422) instead of answering with the first workout.
   `ALTER TABLE workouts ADD COLUMN idempotency_hash text`,
+  // 4: a device is bound to one account at most (serials are stored in upper case).
+  `CREATE UNIQUE INDEX devices_serial ON devices (serial)`,
 ];

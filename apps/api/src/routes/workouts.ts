@@ -5,6 +5,7 @@ import {
   type StreamName,
   type WorkoutDetail,
   type WorkoutListItem,
+  workoutImportFieldsSchema,
 } from '@xoss/api-contract';
 import {
   downsampleMinMax,
@@ -16,10 +17,11 @@ import {
   type WorkoutSummary,
 } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, notFound } from '../http.ts';
+import { ApiError, notFound, parse } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import type { Analysis } from '../workouts/analyse.ts';
+import { hasRecordedData } from '../workouts/recorded.ts';
 import {
   forgetStreams,
   packCurve,
@@ -332,6 +334,12 @@ export async function importFit(
         errors: [{ path: 'file', message: result.error.messageId }],
       },
     );
+  if (!hasRecordedData(result.analysis))
+    throw new ApiError(
+      ErrorCode.UnsupportedFile,
+      'This .FIT file has no records: no time, position or sensor values to import',
+      { errors: [{ path: 'file', message: 'activityFiles.fit.noRecords' }] },
+    );
   return storeWorkout(services, userId, bytes, result.analysis, options);
 }
 
@@ -405,6 +413,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
       kind: 'FIT',
     });
     const fit = upload.bytes;
+    const fields = parse(workoutImportFieldsSchema, upload.fields, 'fields');
     if (
       fit.length < 12 ||
       fit[8] !== 0x2e ||
@@ -434,7 +443,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     let id: number;
     try {
       id = await importFit(services, userId!, fit, {
-        ...(upload.fields.name ? { name: upload.fields.name } : {}),
+        ...(fields.name ? { name: fields.name } : {}),
         ...(idempotencyKey ? { idempotencyKey, idempotencyHash: idempotencyHash! } : {}),
       });
     } catch (error) {
