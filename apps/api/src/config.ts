@@ -2,8 +2,13 @@ import { randomBytes } from 'node:crypto';
 
 /** Everything the API reads from its environment, with the defaults of a local run. */
 export interface ApiConfig {
-  /** HS256 secret of the tokens. Random per process when unset (sessions end on restart). */
+  /**
+   * HS256 secret that signs the tokens (`JWT_SECRET`). Unset: random per process here, and
+   * `createApp` replaces it with a key kept in the data folder.
+   */
   readonly jwtSecret: string;
+  /** Earlier secrets (`JWT_PREVIOUS_SECRETS`, comma-separated): still verify, never sign. */
+  readonly jwtPreviousSecrets: readonly string[];
   readonly accessTtlS: number;
   readonly refreshTtlS: number;
   /** Absolute session cap: no refresh beyond this many seconds after the login. */
@@ -43,6 +48,10 @@ const number = (value: string | undefined, fallback: number) => {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   return {
     jwtSecret: env.JWT_SECRET ?? randomBytes(32).toString('hex'),
+    jwtPreviousSecrets: (env.JWT_PREVIOUS_SECRETS ?? '')
+      .split(',')
+      .map((secret) => secret.trim())
+      .filter(Boolean),
     accessTtlS: number(env.ACCESS_TOKEN_TTL_S, 10 * 60),
     refreshTtlS: number(env.REFRESH_TOKEN_TTL_S, 7 * 24 * 3600),
     sessionCapS: number(env.SESSION_CAP_S, 30 * 24 * 3600),

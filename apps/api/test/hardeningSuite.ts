@@ -1,7 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { fitCrc16 } from '@xoss/activity-files';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/createUser.ts';
 import { demoGpx } from '../src/seed.ts';
+import { buildServer } from '../src/server.ts';
 import {
   PASSWORD,
   bearer,
@@ -114,6 +116,54 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
       const file = await download;
       expect(file.reply.status).toBe(200);
       expect(file.ms).toBeLessThan(3000);
+    });
+  });
+
+  describe('token keys', () => {
+    it('verifies a token signed with a previous key, and refuses one with an unknown kid', async () => {
+      const h = await make({ jwtSecret: 'previous-secret-0123456789abcdef' });
+      const rider = await h.user();
+      const rotated = await buildServer({
+        db: h.db,
+        blobs: h.blobs,
+        config: {
+          ...h.config,
+          jwtSecret: 'current-secret-0123456789abcdef',
+          jwtPreviousSecrets: ['previous-secret-0123456789abcdef'],
+        },
+        now: () => h.clock,
+      });
+      const me = (server: typeof rotated, token: string) =>
+        server.inject({
+          method: 'GET',
+          url: `/api/v2/athlete/${rider.id}/`,
+          headers: bearer(token),
+        });
+      try {
+        expect((await me(rotated, rider.access)).statusCode).toBe(200);
+        const [header, payload] = rider.access.split('.') as [string, string];
+        const parsed = JSON.parse(Buffer.from(header, 'base64url').toString()) as {
+          kid?: string;
+        };
+        expect(typeof parsed.kid).toBe('string');
+        // The same claims under a kid no key has, signed with the current secret.
+        const unknownHeader = Buffer.from(
+          JSON.stringify({ ...parsed, kid: 'no-such-key' }),
+        ).toString('base64url');
+        const unknown = `${unknownHeader}.${payload}.${createHmac('sha256', 'current-secret-0123456789abcdef').update(`${unknownHeader}.${payload}`).digest('base64url')}`;
+        expect((await me(rotated, unknown)).statusCode).toBe(401);
+        // Without the previous key, the old token is refused.
+        const forgotten = await buildServer({
+          db: h.db,
+          blobs: h.blobs,
+          config: { ...h.config, jwtSecret: 'current-secret-0123456789abcdef' },
+          now: () => h.clock,
+        });
+        expect((await me(forgotten, rider.access)).statusCode).toBe(401);
+        await forgotten.close();
+      } finally {
+        await rotated.close();
+      }
     });
   });
 

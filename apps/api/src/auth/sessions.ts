@@ -3,7 +3,7 @@ import { ErrorCode } from '@xoss/api-contract';
 import type { ApiConfig } from '../config.ts';
 import type { Database } from '../db/db.ts';
 import { ApiError } from '../http.ts';
-import { signJwt, verifyJwt } from './jwt.ts';
+import { jwtKeys, signJwt, verifyJwt, type JwtKeys } from './jwt.ts';
 import { HashingBusy, HashingGate } from './hashingGate.ts';
 import { dummyHash, verifyPassword } from './passwords.ts';
 import { SlidingWindowLimiter } from './rateLimit.ts';
@@ -35,6 +35,7 @@ export class Sessions {
   readonly #perAccount: SlidingWindowLimiter;
   readonly #perIp: SlidingWindowLimiter;
   readonly #hashing: HashingGate;
+  readonly #keys: JwtKeys;
 
   constructor(db: Database, config: ApiConfig, log: SecurityLog, now: () => number = Date.now) {
     this.#db = db;
@@ -44,6 +45,7 @@ export class Sessions {
     const windowMs = config.loginWindowS * 1000;
     this.#perAccount = new SlidingWindowLimiter(config.loginFailuresPerAccount, windowMs, now);
     this.#perIp = new SlidingWindowLimiter(config.loginAttemptsPerIp, windowMs, now);
+    this.#keys = jwtKeys(config.jwtSecret, config.jwtPreviousSecrets);
     this.#hashing = new HashingGate(config.passwordHashConcurrency, config.passwordHashQueue);
   }
 
@@ -126,9 +128,9 @@ export class Sessions {
       'INSERT INTO refresh_tokens (jti, family, user_id, auth_time, expires_at) VALUES ($1, $2, $3, $4, $5)',
       [jti, family, userId, authTime, refreshExp],
     );
-    const secret = this.#config.jwtSecret;
+    const keys = this.#keys;
     return {
-      access: signJwt(
+      access: await signJwt(
         {
           token_type: 'access',
           sub: String(userId),
@@ -137,9 +139,9 @@ export class Sessions {
           exp: now + this.#config.accessTtlS,
           tv: version,
         },
-        secret,
+        keys,
       ),
-      refresh: signJwt(
+      refresh: await signJwt(
         {
           token_type: 'refresh',
           sub: String(userId),
@@ -149,7 +151,7 @@ export class Sessions {
           exp: refreshExp,
           auth_time: authTime,
         },
-        secret,
+        keys,
       ),
     };
   }
@@ -160,7 +162,7 @@ export class Sessions {
    */
   async refresh(token: string, ip: string): Promise<TokenPair> {
     const now = this.seconds();
-    const check = verifyJwt(token, this.#config.jwtSecret, now);
+    const check = await verifyJwt(token, this.#keys, now);
     if (!check.ok)
       throw tokenInvalid(
         check.reason === 'expired'
@@ -211,7 +213,7 @@ export class Sessions {
 
   /** Revokes the family of a refresh token. Unknown or bad tokens are ignored (idempotent). */
   async logout(token: string): Promise<void> {
-    const check = verifyJwt(token, this.#config.jwtSecret, this.seconds());
+    const check = await verifyJwt(token, this.#keys, this.seconds());
     if (!check.ok || typeof check.claims.fam !== 'string') return;
     await this.#db.query(
       'UPDATE refresh_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL',
@@ -235,7 +237,7 @@ export class Sessions {
     // The scheme is case-insensitive (RFC 9110 11.1).
     const match = /^Bearer +([A-Za-z0-9_.-]+)$/i.exec(header ?? '');
     if (!match) throw tokenInvalid('Authentication credentials were not provided');
-    const check = verifyJwt(match[1]!, this.#config.jwtSecret, this.seconds());
+    const check = await verifyJwt(match[1]!, this.#keys, this.seconds());
     if (!check.ok)
       throw tokenInvalid(check.reason === 'expired' ? 'Token expired' : 'Token invalid');
     const { claims } = check;
