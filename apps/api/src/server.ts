@@ -8,6 +8,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, openApiDocument, ownerOfPath } from '@xoss/api-contract';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { runAfterReply } from './afterReply.ts';
 import { Sessions } from './auth/sessions.ts';
 import { staticHeaders } from './securityHeaders.ts';
 import type { BlobStore } from './blobStore.ts';
@@ -208,6 +209,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     );
   });
 
+  runAfterReply(app);
   authRoutes(app, services);
   workoutRoutes(app, services);
   deviceRoutes(app, services);

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/createUser.ts';
 import { demoGpx } from '../src/seed.ts';
 import { buildServer } from '../src/server.ts';
+import { multipartBody } from '../src/testing/multipart.ts';
 import {
   PASSWORD,
   bearer,
@@ -283,6 +284,50 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
   });
 
   describe('uploads', { timeout: 60_000 }, () => {
+    it('holds the storage quota against simultaneous uploads', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const files = Array.from({ length: 12 }, (_, i) => fitFile(600, 100 + i));
+      const size = Math.max(...files.map((file) => file.length));
+      const quota = Math.floor(size * 3.5);
+      await h.db.query('UPDATE users SET quota_bytes = $1 WHERE id = $2', [quota, rider.id]);
+      const base = await listen(h);
+      const replies = await Promise.all(
+        files.map((bytes, i) => {
+          const { body, contentType } = multipartBody(
+            {},
+            { name: 'file', filename: `${i}.fit`, bytes },
+          );
+          return fetch(`${base}/api/v2/workouts/`, {
+            method: 'POST',
+            headers: { ...bearer(rider.access), 'content-type': contentType },
+            body,
+          });
+        }),
+      );
+      const statuses = replies.map((reply) => reply.status);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+      expect(statuses.filter((status) => status === 413)).toHaveLength(9);
+      const [stored] = await h.db.query<{ bytes: number }>(
+        'SELECT coalesce(sum(file_bytes), 0)::float8 AS bytes FROM workouts WHERE user_id = $1',
+        [rider.id],
+      );
+      expect(stored!.bytes).toBeLessThanOrEqual(quota);
+      // Reservations end with their requests: a small file fits in what is left.
+      for (let i = 0; i < 50; i++) {
+        const [left] = await h.db.query<{ count: number }>(
+          'SELECT count(*)::int AS count FROM quota_reservations',
+        );
+        if (left!.count === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const small = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'small.fit',
+        bytes: fitFile(30, 200),
+      });
+      expect(small.statusCode).toBe(201);
+    });
+
     it('answers an Idempotency-Key reused with a different file with 422, and a malformed key with 400', async () => {
       const h = await make();
       const rider = await h.user();

@@ -144,4 +144,14 @@ CREATE INDEX post_comments_post ON post_comments (post_id, id)
   `ALTER TABLE workouts ADD COLUMN idempotency_hash text`,
   // 4: a device is bound to one account at most (serials are stored in upper case).
   `CREATE UNIQUE INDEX devices_serial ON devices (serial)`,
+  // 5: storage reserved by uploads in flight, so simultaneous uploads cannot overrun a quota.
+  `
+CREATE TABLE quota_reservations (
+  id serial PRIMARY KEY,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  bytes bigint NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX quota_reservations_user ON quota_reservations (user_id)
+`,
 ];

@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, refuseNul } from '../http.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Services } from '../services.ts';
+import { afterReply } from '../afterReply.ts';
+import { reserveQuota } from './quota.ts';
 
 export interface PageQuery {
   readonly page: number;
@@ -127,17 +129,9 @@ export async function readUpload(
         errors: [{ path: 'file', message: 'Wrong file type' }],
       },
     );
-  const [usage] = await services.db.query<{ used: number; quota: number }>(
-    `SELECT (SELECT coalesce(sum(file_bytes), 0) FROM workouts WHERE user_id = $1)::float8
-          + (SELECT coalesce(sum(file_bytes), 0) FROM routebooks WHERE user_id = $1)::float8 AS used,
-            quota_bytes::float8 AS quota FROM users WHERE id = $1`,
-    [userId],
-  );
-  if (usage && usage.used + file.bytes.length > usage.quota)
-    throw new ApiError(
-      ErrorCode.PayloadTooLarge,
-      `Your storage quota of ${Math.round(usage.quota / 1048576)} MB is full: delete old files first`,
-    );
+  // Held until the reply has gone (by then the row is stored and counts instead).
+  const release = await reserveQuota(services.db, userId, file.bytes.length);
+  afterReply(request, release);
   return { ...file, fields };
 }
 
