@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import { ErrorCode, openApiDocument, ownerOfPath } from '@xoss/api-contract';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { runAfterReply } from './afterReply.ts';
+import { requestDeadlines } from './deadline.ts';
 import { Sessions } from './auth/sessions.ts';
 import { staticHeaders } from './securityHeaders.ts';
 import type { BlobStore } from './blobStore.ts';
@@ -112,7 +113,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         handler,
       ),
     requestTimeout: config.requestTimeoutMs,
-    handlerTimeout: config.handlerTimeoutMs,
     return503OnClosing: true,
     genReqId: () => crypto.randomUUID(),
   });
@@ -209,6 +209,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     );
   });
 
+  // Handlers overrunning their deadline get 503 / 10503, with or without a body.
+  requestDeadlines(app, config.handlerTimeoutMs);
   runAfterReply(app);
   authRoutes(app, services);
   workoutRoutes(app, services);

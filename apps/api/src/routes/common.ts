@@ -4,6 +4,7 @@ import { ApiError, refuseNul } from '../http.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Services } from '../services.ts';
 import { afterReply } from '../afterReply.ts';
+import { deadlineSignal } from '../deadline.ts';
 import { reserveQuota } from './quota.ts';
 
 export interface PageQuery {
@@ -80,6 +81,11 @@ export async function readUpload(
     );
   const fields: Record<string, string> = {};
   let file: { bytes: Uint8Array; filename: string } | undefined;
+  // Past the deadline (503 sent), stop reading: the file being received is dropped.
+  const signal = deadlineSignal(request);
+  let receiving: { destroy(error: Error): void } | undefined;
+  const stopReading = () => receiving?.destroy(new Error('deadline'));
+  signal?.addEventListener('abort', stopReading, { once: true });
   try {
     for await (const part of request.parts({
       limits: { fileSize: rules.maxBytes, files: 1, fields: 8, parts: 9, fieldSize: 8192 },
@@ -95,7 +101,9 @@ export async function readUpload(
             },
           );
         }
+        receiving = part.file;
         const buffer = await part.toBuffer();
+        receiving = undefined;
         file = {
           bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength),
           filename: part.filename,
@@ -105,6 +113,7 @@ export async function readUpload(
       }
     }
   } catch (error) {
+    signal?.throwIfAborted();
     if (error instanceof ApiError) throw error;
     const code = (error as { code?: string }).code ?? '';
     if (code === 'FST_REQ_FILE_TOO_LARGE')
@@ -115,7 +124,10 @@ export async function readUpload(
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw new ApiError(ErrorCode.PayloadTooLarge, 'Too many parts: send one file and its fields');
     throw new ApiError(ErrorCode.ValidationFailed, 'The upload is not valid multipart/form-data');
+  } finally {
+    signal?.removeEventListener('abort', stopReading);
   }
+  signal?.throwIfAborted();
   refuseNul(fields, 'fields');
   if (!file)
     throw new ApiError(ErrorCode.ValidationFailed, `Choose a ${rules.kind} file`, {

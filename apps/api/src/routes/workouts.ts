@@ -18,6 +18,7 @@ import {
 } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound, parse } from '../http.ts';
+import { deadlineSignal } from '../deadline.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import type { Analysis } from '../workouts/analyse.ts';
@@ -318,7 +319,12 @@ export async function importFit(
   services: Services,
   userId: number,
   bytes: Uint8Array,
-  options: { name?: string; idempotencyKey?: string; idempotencyHash?: string } = {},
+  options: {
+    name?: string;
+    idempotencyKey?: string;
+    idempotencyHash?: string;
+    signal?: AbortSignal | undefined;
+  } = {},
 ): Promise<number> {
   const settings = await settingsOf(services, userId);
   const result = await services.pool.analyse(bytes, {
@@ -334,6 +340,8 @@ export async function importFit(
         errors: [{ path: 'file', message: result.error.messageId }],
       },
     );
+  // The request timed out while the file was analysed: store nothing.
+  options.signal?.throwIfAborted();
   if (!hasRecordedData(result.analysis))
     throw new ApiError(
       ErrorCode.UnsupportedFile,
@@ -443,6 +451,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     let id: number;
     try {
       id = await importFit(services, userId!, fit, {
+        signal: deadlineSignal(request),
         ...(fields.name ? { name: fields.name } : {}),
         ...(idempotencyKey ? { idempotencyKey, idempotencyHash: idempotencyHash! } : {}),
       });
