@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -11,7 +12,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { runAfterReply } from './afterReply.ts';
 import { requestDeadlines } from './deadline.ts';
 import { Sessions } from './auth/sessions.ts';
-import { staticHeaders } from './securityHeaders.ts';
+import { helmetOptions, staticHeaders } from './securityHeaders.ts';
 import type { BlobStore } from './blobStore.ts';
 import type { ApiConfig } from './config.ts';
 import type { Database } from './db/db.ts';
@@ -153,7 +154,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     customTypes: /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/,
   });
 
-  const pageHeaders = staticHeaders(config.tileOrigins);
+  // Helmet writes the pages' protections; `staticHeaders` applies them to HTML replies only.
+  await app.register(fastifyHelmet, helmetOptions(config.tileOrigins));
+  const pageHeaders = staticHeaders();
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     // Files sent precompressed differ by Accept-Encoding, as compressed replies do.
