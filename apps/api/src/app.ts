@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { LocalBlobStore } from './blobStore.ts';
@@ -22,6 +23,24 @@ export interface AppOptions {
   readonly demo?: boolean;
 }
 
+/**
+ * The token secret of a run without `JWT_SECRET`: generated once and kept in the data folder
+ * (owner-only, 0600), so a restart does not sign everyone out. Production sets JWT_SECRET.
+ */
+async function keptSecret(dataDir: string): Promise<{ secret: string; file: string }> {
+  const file = join(dataDir, 'jwt-secret');
+  await mkdir(dataDir, { recursive: true });
+  try {
+    // `wx`: never overwrite a key another start has just written.
+    await writeFile(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const secret = (await readFile(file, 'utf8')).trim();
+  if (secret.length < 32) throw new Error(`${file} holds no usable key: delete it to make one`);
+  return { secret, file };
+}
+
 /** The whole API: database (embedded or `databaseUrl`), blob store, demo data, server. */
 export async function createApp(
   options: AppOptions,
@@ -39,14 +58,22 @@ export async function createApp(
   // (An S3 PUT leaves no temporary object: it lands whole or not at all.)
   await local?.sweepTemporary();
   await sweepOrphanFiles(db, blobs, { graceMs: options.databaseUrl ? 3_600_000 : 0 });
+  let config = options.config ?? configFromEnv();
+  const kept =
+    options.config || process.env.JWT_SECRET ? undefined : await keptSecret(options.dataDir);
+  if (kept) config = { ...config, jwtSecret: kept.secret };
   const server = await buildServer({
     db,
     blobs,
-    config: options.config ?? configFromEnv(),
+    config,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.staticRoots ? { staticRoots: options.staticRoots } : {}),
   });
   server.addHook('onClose', () => db.close());
+  if (kept)
+    server.log.warn(
+      `JWT_SECRET is not set: tokens are signed with the key kept in ${kept.file} (made on the first start, readable by this user only), so sessions survive restarts; set JWT_SECRET in production`,
+    );
   await server.ready();
   if (options.demo) await seedDemo(server, db, blobs);
   return { server, db };

@@ -2,8 +2,13 @@ import { randomBytes } from 'node:crypto';
 
 /** Everything the API reads from its environment, with the defaults of a local run. */
 export interface ApiConfig {
-  /** HS256 secret of the tokens. Random per process when unset (sessions end on restart). */
+  /**
+   * HS256 secret that signs the tokens (`JWT_SECRET`). Unset: random per process here, and
+   * `createApp` replaces it with a key kept in the data folder.
+   */
   readonly jwtSecret: string;
+  /** Earlier secrets (`JWT_PREVIOUS_SECRETS`, comma-separated): still verify, never sign. */
+  readonly jwtPreviousSecrets: readonly string[];
   readonly accessTtlS: number;
   readonly refreshTtlS: number;
   /** Absolute session cap: no refresh beyond this many seconds after the login. */
@@ -17,6 +22,10 @@ export interface ApiConfig {
   readonly loginFailuresPerAccount: number;
   readonly loginAttemptsPerIp: number;
   readonly loginWindowS: number;
+  /** Password hashes (argon2) running at once; they share libuv's pool with file I/O. */
+  readonly passwordHashConcurrency: number;
+  /** Logins waiting for a hashing slot; beyond this they get 503 + `Retry-After`. */
+  readonly passwordHashQueue: number;
   readonly maxFitBytes: number;
   readonly maxGpxBytes: number;
   /** Time a request may take from routing to reply before the client gets 503 (10503). */
@@ -39,6 +48,10 @@ const number = (value: string | undefined, fallback: number) => {
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   return {
     jwtSecret: env.JWT_SECRET ?? randomBytes(32).toString('hex'),
+    jwtPreviousSecrets: (env.JWT_PREVIOUS_SECRETS ?? '')
+      .split(',')
+      .map((secret) => secret.trim())
+      .filter(Boolean),
     accessTtlS: number(env.ACCESS_TOKEN_TTL_S, 10 * 60),
     refreshTtlS: number(env.REFRESH_TOKEN_TTL_S, 7 * 24 * 3600),
     sessionCapS: number(env.SESSION_CAP_S, 30 * 24 * 3600),
@@ -51,6 +64,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     loginFailuresPerAccount: number(env.LOGIN_FAILURES_PER_ACCOUNT, 20),
     loginAttemptsPerIp: number(env.LOGIN_ATTEMPTS_PER_IP, 100),
     loginWindowS: number(env.LOGIN_WINDOW_S, 15 * 60),
+    passwordHashConcurrency: number(env.PASSWORD_HASH_CONCURRENCY, 2),
+    passwordHashQueue: number(env.PASSWORD_HASH_QUEUE, 16),
     maxFitBytes: number(env.MAX_FIT_BYTES, 32 * 1024 * 1024),
     maxGpxBytes: number(env.MAX_GPX_BYTES, 16 * 1024 * 1024),
     handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 30_000),

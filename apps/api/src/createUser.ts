@@ -1,10 +1,11 @@
 // `pnpm --filter @xoss/api create-user <email> <username>`: creates a user (sign-up happens
 // in the company's app). The password is read from XOSS_PASSWORD or standard input.
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
-import { hashPassword } from './auth/passwords.ts';
+import { hashPassword, normalizePassword } from './auth/passwords.ts';
 import { openDatabase, type Database } from './db/db.ts';
 
 /** Creates a user; throws when the e-mail is taken or the password is too short. */
@@ -15,7 +16,8 @@ export async function createUser(
   password: string,
 ): Promise<number> {
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new Error(`Not an e-mail address: ${email}`);
-  if (password.length < 8) throw new Error('The password needs at least 8 characters');
+  if (normalizePassword(password).length < 8)
+    throw new Error('The password needs at least 8 characters');
   const [row] = await db.query<{ id: number }>(
     `INSERT INTO users (uuid, email, username, password_hash) VALUES ($1, $2, $3, $4)
      ON CONFLICT DO NOTHING RETURNING id`,
@@ -33,10 +35,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const password = process.env.XOSS_PASSWORD ?? (await text(process.stdin)).replace(/\r?\n$/, '');
   const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  const dbDir = join(resolve(process.env.DATA_DIR ?? join(repoRoot, 'data')), 'db');
+  // A fresh data folder (before the first `pnpm start`) is created, as the server does.
+  if (!process.env.DATABASE_URL) await mkdir(dbDir, { recursive: true });
   const db = await openDatabase(
-    process.env.DATABASE_URL
-      ? { databaseUrl: process.env.DATABASE_URL }
-      : { dataDir: join(resolve(process.env.DATA_DIR ?? join(repoRoot, 'data')), 'db') },
+    process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : { dataDir: dbDir },
   );
   try {
     const id = await createUser(db, email, username, password);

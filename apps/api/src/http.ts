@@ -39,8 +39,40 @@ export function sendError(
 /** The success envelope. */
 export const ok = <T>(data: T) => ({ code: 0 as const, msg: 'success' as const, data });
 
+/** The paths of every string in `value` (JSON-like) that holds U+0000, depth-first. */
+function nulPaths(value: unknown, path: string[] = [], found: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) found.push(path.join('.'));
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => nulPaths(item, [...path, String(index)], found));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) nulPaths(item, [...path, key], found);
+  }
+  return found;
+}
+
+/**
+ * Refuses text with U+0000 (PostgreSQL cannot store it in `text` or `jsonb`) with a 10400
+ * naming each field. Every request value goes through here: `parse` below for params,
+ * queries and JSON bodies, and the upload reader for multipart fields.
+ */
+export function refuseNul(value: unknown, where: string): void {
+  const paths = nulPaths(value);
+  if (paths.length === 0) return;
+  const errors = paths.map((path) => ({
+    path: path || where,
+    message: 'Text must not contain the NUL character (U+0000)',
+  }));
+  throw new ApiError(
+    ErrorCode.ValidationFailed,
+    `Please check required fields: ${errors.map((error) => error.path).join(', ')}`,
+    { errors },
+  );
+}
+
 /** Parses with a contract schema; failure is a 10400 listing every problem. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+  refuseNul(value, where);
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   const errors = result.error.issues.map((issue) => ({

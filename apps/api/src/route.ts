@@ -1,6 +1,7 @@
 import { endpoints, type EndpointName } from '@xoss/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { deadlineConfig } from './deadline.ts';
 import { ok, parse } from './http.ts';
 import type { Services } from './services.ts';
 
@@ -38,7 +39,7 @@ export function route<N extends EndpointName>(
     url: fastifyPath(endpoint.path),
     // Uploads include receiving the file, so they get longer than the server-wide limit.
     ...('body' in endpoint && endpoint.body === 'multipart'
-      ? { handlerTimeout: config.uploadTimeoutMs }
+      ? { config: deadlineConfig(config.uploadTimeoutMs) }
       : {}),
     // Authentication runs before the body is parsed: a cross-site form post without a
     // token is a 401, whatever its content type.

@@ -26,6 +26,8 @@ describe('API server', () => {
       mkdirSync(join(dir, name, 'assets'), { recursive: true });
       writeFileSync(join(dir, name, 'index.html'), body);
     }
+    mkdirSync(join(dir, 'storybook'));
+    writeFileSync(join(dir, 'storybook', 'index.html'), '<p>storybook</p>');
     writeFileSync(join(dir, 'portal', 'assets', 'app.js'), 'console.log(1)');
     writeFileSync(join(dir, 'portal', 'assets', 'index-Bz0qH2no.js'), 'console.log(2)');
     // A built script with its precompressed copies (scripts/precompress.ts writes them).
@@ -39,7 +41,11 @@ describe('API server', () => {
       blobs: new LocalBlobStore(join(dir, 'files')),
       config: configFromEnv({}),
       pool,
-      staticRoots: { publicSite: join(dir, 'site'), athletePortal: join(dir, 'portal') },
+      staticRoots: {
+        publicSite: join(dir, 'site'),
+        athletePortal: join(dir, 'portal'),
+        storybook: join(dir, 'storybook'),
+      },
     });
     await server.listen({ port: 0, host: '127.0.0.1' });
     const address = server.server.address();
@@ -108,6 +114,18 @@ describe('API server', () => {
     expect(plain.headers.get('cache-control')).not.toContain('immutable');
     const api = await fetch(`${base}/api/health`);
     expect(api.headers.get('content-security-policy')).toBeNull();
+  });
+
+  it("sandboxes Storybook's pages (no allow-same-origin), so they cannot reach the site's storage", async () => {
+    const storybook = await fetch(`${base}/storybook/`);
+    expect(await storybook.text()).toBe('<p>storybook</p>');
+    const csp = storybook.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/(^|;\s*)sandbox allow-scripts allow-popups( |;|$)/);
+    expect(csp).not.toContain('allow-same-origin');
+    expect(storybook.headers.get('strict-transport-security')).toMatch(/max-age=31536000/);
+    // The apps' pages keep their strict policy, unsandboxed.
+    const page = await fetch(`${base}/dashboard/workouts/list`);
+    expect(page.headers.get('content-security-policy')).not.toContain('sandbox');
   });
 
   it('sends the precompressed copy of a built file, by Accept-Encoding, without compressing again', async () => {

@@ -3,13 +3,16 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, openApiDocument, ownerOfPath } from '@xoss/api-contract';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { runAfterReply } from './afterReply.ts';
+import { requestDeadlines } from './deadline.ts';
 import { Sessions } from './auth/sessions.ts';
-import { staticHeaders } from './securityHeaders.ts';
+import { helmetOptions, staticHeaders } from './securityHeaders.ts';
 import type { BlobStore } from './blobStore.ts';
 import type { ApiConfig } from './config.ts';
 import type { Database } from './db/db.ts';
@@ -111,7 +114,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         handler,
       ),
     requestTimeout: config.requestTimeoutMs,
-    handlerTimeout: config.handlerTimeoutMs,
     return503OnClosing: true,
     genReqId: () => crypto.randomUUID(),
   });
@@ -152,7 +154,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     customTypes: /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/,
   });
 
-  const pageHeaders = staticHeaders(config.tileOrigins);
+  // Helmet writes the pages' protections; `staticHeaders` applies them to HTML replies only.
+  await app.register(fastifyHelmet, helmetOptions(config.tileOrigins));
+  const pageHeaders = staticHeaders();
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     // Files sent precompressed differ by Accept-Encoding, as compressed replies do.
@@ -183,8 +187,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return sendError(reply, error.code, error.message, error.errors);
     }
-    // A full disk (or quota) is the server's trouble, not the rider's: try again later.
-    if (error.code === 'ENOSPC' || error.code === 'EDQUOT') {
+    // A full disk (or quota) is the server's trouble, not the rider's: try again later. The
+    // database says so with SQLSTATE 53100 (disk_full).
+    if (error.code === 'ENOSPC' || error.code === 'EDQUOT' || error.code === '53100') {
       request.log.error({ err: error }, 'storage full');
       return sendError(
         reply,
@@ -207,6 +212,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     );
   });
 
+  // Handlers overrunning their deadline get 503 / 10503, with or without a body.
+  requestDeadlines(app, config.handlerTimeoutMs);
+  runAfterReply(app);
   authRoutes(app, services);
   workoutRoutes(app, services);
   deviceRoutes(app, services);

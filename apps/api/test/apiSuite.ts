@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { writeFile } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signJwt } from '../src/auth/jwt.ts';
+import { jwtKeys, keyId, signJwt } from '../src/auth/jwt.ts';
 import { demoGpx } from '../src/seed.ts';
 import {
   PASSWORD,
@@ -1302,11 +1302,12 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
     });
   });
 
-  it('signs tokens with HS256 only', () => {
-    const token = signJwt({ sub: '1', jti: 'x', exp: 1 }, 'k');
+  it('signs tokens with HS256 only', async () => {
+    const token = await signJwt({ sub: '1', jti: 'x', exp: 1 }, jwtKeys('k'));
     expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toEqual({
       alg: 'HS256',
       typ: 'JWT',
+      kid: keyId('k'),
     });
   });
 }

@@ -8,8 +8,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBlobStore } from '../src/blobStore.ts';
 import { configFromEnv } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/db.ts';
+import { createUser } from '../src/createUser.ts';
 import { buildServer } from '../src/server.ts';
+import { multipartBody } from '../src/testing/multipart.ts';
 import { AnalysisPool } from '../src/workouts/pool.ts';
+import { fitFile } from './harness.ts';
 
 // Security item 20 over real sockets: slow clients, slow handlers, bad framing, shutdown.
 
@@ -29,16 +32,20 @@ afterAll(async () => {
   await db.close();
 });
 
-async function start(env: Record<string, string>): Promise<Running> {
+async function start(env: Record<string, string>, pool = new AnalysisPool(1)): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'xoss-timeouts-'));
   const server = await buildServer({
     db,
     blobs: new LocalBlobStore(join(dir, 'files')),
     config: configFromEnv(env),
-    pool: new AnalysisPool(1),
+    pool,
   });
   // A handler that takes as long as asked: stands in for a slow query.
   server.get<{ Querystring: { ms: string } }>('/api/test/slow', async (request) => {
+    await sleep(Number(request.query.ms));
+    return { done: true };
+  });
+  server.post<{ Querystring: { ms: string } }>('/api/test/slow', async (request) => {
     await sleep(Number(request.query.ms));
     return { done: true };
   });
@@ -91,6 +98,55 @@ describe('server timeouts and shutdown (security 20)', { timeout: 20_000 }, () =
     expect(await slow.json()).toMatchObject({ code: 10503, msg: 'unavailable' });
     const quick = await fetch(`http://127.0.0.1:${port}/api/test/slow?ms=1`);
     expect(quick.status).toBe(200);
+  });
+
+  it('answers a slow handler of a request with a body with 503 at its deadline', async () => {
+    const { port } = await start({ HANDLER_TIMEOUT_MS: '500' });
+    const begin = performance.now();
+    const slow = await fetch(`http://127.0.0.1:${port}/api/test/slow?ms=1500`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ some: 'body' }),
+    });
+    expect(slow.status).toBe(503);
+    expect(await slow.json()).toMatchObject({ code: 10503 });
+    expect(performance.now() - begin).toBeLessThan(1200);
+  });
+
+  it('holds the upload deadline after the file is received, and stops the import behind it', async () => {
+    const real = new AnalysisPool(1);
+    // Analysis that takes longer than the deadline, then goes on as usual.
+    const slowPool = {
+      analyse: async (...args: Parameters<AnalysisPool['analyse']>) => {
+        await sleep(1200);
+        return real.analyse(...args);
+      },
+      close: () => real.close(),
+    } as unknown as AnalysisPool;
+    const { port } = await start({ UPLOAD_TIMEOUT_MS: '400' }, slowPool);
+    const email = `deadline${Date.now()}@example.com`;
+    const userId = await createUser(db, email, 'deadline', 'deadline password');
+    const login = await fetch(`http://127.0.0.1:${port}/api/v1/jwt-token/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'deadline password' }),
+    });
+    const { access } = ((await login.json()) as { data: { access: string } }).data;
+    const { body, contentType } = multipartBody(
+      {},
+      { name: 'file', filename: 'ride.fit', bytes: fitFile(300) },
+    );
+    const begin = performance.now();
+    const reply = await fetch(`http://127.0.0.1:${port}/api/v2/workouts/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access}`, 'content-type': contentType },
+      body,
+    });
+    expect(reply.status).toBe(503);
+    expect(performance.now() - begin).toBeLessThan(1100);
+    // The import behind the timed-out request stops: nothing is stored once analysis ends.
+    await sleep(2000);
+    expect(await db.query('SELECT id FROM workouts WHERE user_id = $1', [userId])).toEqual([]);
   });
 
   it('refuses a malformed or contradictory Content-Length with 400', async () => {

@@ -75,10 +75,10 @@ export const endpoints = {
   importWorkout: {
     ...routes.importWorkout,
     summary:
-      'Import an activity file: FIT, TCX or GPX with times, each also as .gz (multipart field `file`; optional `Idempotency-Key` header); a damaged FIT file is read up to the damage',
+      'Import an activity file: FIT, TCX or GPX with times, each also as .gz (multipart field `file`; optional `Idempotency-Key` header: 8-64 letters, digits, `-` or `_`; reused with another file is 10422); a damaged FIT file is read up to the damage',
     body: 'multipart',
     reply: s.workoutDetailSchema,
-    errors: [10001, 10400, 10413, 10415],
+    errors: [10001, 10400, 10413, 10415, 10422, 10503],
   },
   getWorkout: {
     ...routes.getWorkout,
@@ -167,7 +167,7 @@ export const endpoints = {
     summary: 'Bind a device by serial number and model',
     body: s.deviceBindSchema,
     reply: s.deviceSchema,
-    errors: [10001, 10400],
+    errors: [10001, 10400, 10409],
   },
   getDevice: {
     ...routes.getDevice,

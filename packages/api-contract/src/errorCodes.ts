@@ -9,8 +9,10 @@ export const ErrorCode = {
   ValidationFailed: 10400,
   Forbidden: 10403,
   NotFound: 10404,
+  Conflict: 10409,
   PayloadTooLarge: 10413,
   UnsupportedFile: 10415,
+  IdempotencyKeyReused: 10422,
   Internal: 10500,
   Unavailable: 10503,
 } as const;
@@ -25,8 +27,10 @@ export const errorStatus: Readonly<Record<ErrorCode, number>> = {
   10400: 400,
   10403: 403,
   10404: 404,
+  10409: 409,
   10413: 413,
   10415: 415,
+  10422: 422,
   10500: 500,
   10503: 503,
 };
@@ -39,8 +43,10 @@ export const errorMessage: Readonly<Record<ErrorCode, string>> = {
   10400: 'validation_failed',
   10403: 'forbidden',
   10404: 'not_found',
+  10409: 'conflict',
   10413: 'payload_too_large',
   10415: 'unsupported_file',
+  10422: 'idempotency_key_reused',
   10500: 'internal_error',
   10503: 'unavailable',
 };

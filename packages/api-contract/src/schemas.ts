@@ -204,10 +204,16 @@ export const workoutTotalsSchema = z.object({
   elevation_gain_m: z.number(),
 });
 
+/** A workout's name, as PATCH and the import's `name` field take it. */
+const workoutNameSchema = z.string().trim().min(1).max(120);
+
 export const workoutPatchSchema = z.strictObject({
-  name: z.string().trim().min(1).max(120).optional(),
+  name: workoutNameSchema.optional(),
   shared: z.boolean().optional(),
 });
+
+/** The text fields of a FIT import (multipart, beside the file). */
+export const workoutImportFieldsSchema = z.strictObject({ name: workoutNameSchema.optional() });
 
 export const streamNames = [
   'time',

@@ -1,16 +1,36 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 
-// Compact JWS with HS256 only. Any other `alg` (including `none`) is refused before the
-// signature is looked at.
-
-const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+// Compact JWS with HS256 only, through `jose`. Any other `alg` (including `none`) is refused
+// before the signature is looked at. Every token names its key (`kid`), so keys can rotate:
+// the current key signs, previous keys still verify until their tokens expire.
 
 export type Claims = Record<string, string | number>;
 
-export function signJwt(claims: Claims, secret: string): string {
-  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-  const signature = createHmac('sha256', secret).update(`${HEADER}.${payload}`).digest('base64url');
-  return `${HEADER}.${payload}.${signature}`;
+/** The signing key and the keys that still verify, by id. */
+export interface JwtKeys {
+  readonly current: { readonly kid: string; readonly key: Uint8Array };
+  readonly byKid: ReadonlyMap<string, Uint8Array>;
+}
+
+/** A key's id: derived from the secret (not secret itself), so no one has to name keys. */
+export const keyId = (secret: string) =>
+  createHash('sha256').update(secret).digest('base64url').slice(0, 16);
+
+/** Keys from the current secret and the previous ones (still accepted, never used to sign). */
+export function jwtKeys(secret: string, previous: readonly string[] = []): JwtKeys {
+  const encode = (value: string) => new TextEncoder().encode(value);
+  const byKid = new Map<string, Uint8Array>();
+  for (const old of previous) byKid.set(keyId(old), encode(old));
+  const current = { kid: keyId(secret), key: encode(secret) };
+  byKid.set(current.kid, current.key);
+  return { current, byKid };
+}
+
+export function signJwt(claims: Claims, keys: JwtKeys): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: keys.current.kid })
+    .sign(keys.current.key);
 }
 
 export type JwtCheck =
@@ -20,39 +40,49 @@ export type JwtCheck =
       readonly reason: 'malformed' | 'algorithm' | 'signature' | 'expired' | 'claims';
     };
 
+const CANONICAL_BASE64URL = /^[A-Za-z0-9_-]*$/;
+
 /** Verifies signature and expiry (`exp`, seconds) at `now` (seconds). */
-export function verifyJwt(token: string, secret: string, now: number): JwtCheck {
+export async function verifyJwt(token: string, keys: JwtKeys, now: number): Promise<JwtCheck> {
   if (token.length > 4096) return { ok: false, reason: 'malformed' };
   const parts = token.split('.');
   if (parts.length !== 3) return { ok: false, reason: 'malformed' };
-  const [header, payload, signature] = parts as [string, string, string];
-  let parsedHeader: unknown;
-  let claims: unknown;
+  const signature = parts[2]!;
+  // Base64url decoding ignores a last character's unused low bits, so several spellings
+  // decode to the same bytes: only the canonical one (as encoded) is the signature.
+  if (
+    !CANONICAL_BASE64URL.test(signature) ||
+    Buffer.from(signature, 'base64url').toString('base64url') !== signature
+  )
+    return { ok: false, reason: 'signature' };
+  let header: ReturnType<typeof decodeProtectedHeader>;
   try {
-    parsedHeader = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    header = decodeProtectedHeader(token);
   } catch {
     return { ok: false, reason: 'malformed' };
   }
+  if (header.alg !== 'HS256') return { ok: false, reason: 'algorithm' };
+  // Tokens from before key ids were written carry none: the current key checks them.
+  const key = header.kid === undefined ? keys.current.key : keys.byKid.get(header.kid);
+  if (!key) return { ok: false, reason: 'signature' };
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      currentDate: new Date(now * 1000),
+    }));
+  } catch (error) {
+    if (error instanceof errors.JWTExpired) return { ok: false, reason: 'expired' };
+    if (error instanceof errors.JWSSignatureVerificationFailed)
+      return { ok: false, reason: 'signature' };
+    if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: 'claims' };
+    return { ok: false, reason: 'malformed' };
+  }
   if (
-    typeof parsedHeader !== 'object' ||
-    parsedHeader === null ||
-    (parsedHeader as { alg?: unknown }).alg !== 'HS256'
-  )
-    return { ok: false, reason: 'algorithm' };
-  const expected = createHmac('sha256', secret).update(`${header}.${payload}`).digest();
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    return { ok: false, reason: 'signature' };
-  if (typeof claims !== 'object' || claims === null || Array.isArray(claims))
-    return { ok: false, reason: 'claims' };
-  const record = claims as Claims;
-  if (
-    typeof record.exp !== 'number' ||
-    typeof record.jti !== 'string' ||
-    typeof record.sub !== 'string'
+    typeof payload.exp !== 'number' ||
+    typeof payload.jti !== 'string' ||
+    typeof payload.sub !== 'string'
   )
     return { ok: false, reason: 'claims' };
-  if (record.exp <= now) return { ok: false, reason: 'expired' };
-  return { ok: true, claims: record };
+  return { ok: true, claims: payload as Claims };
 }

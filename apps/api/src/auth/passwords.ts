@@ -7,9 +7,18 @@ const pbkdf2Async = promisify(pbkdf2);
 // argon2's defaults (m = 64 MiB, t = 3, p = 4) exceed ASVS Appendix C's argon2id floor.
 const OPTIONS = { type: argon2.argon2id, memoryCost: 65536, timeCost: 3, parallelism: 4 } as const;
 
-/** An argon2id hash of a password exactly as typed (any characters, any length we accept). */
-export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, OPTIONS);
+/**
+ * The password as it is hashed and checked: without the white space around it (spec 5; the
+ * site trims before sending). The one rule for create-user, sign-up and login alike; any
+ * characters inside are kept as typed.
+ */
+export function normalizePassword(typed: string): string {
+  return typed.trim();
+}
+
+/** An argon2id hash of a password (normalized: see `normalizePassword`). */
+export function hashPassword(typed: string): Promise<string> {
+  return argon2.hash(normalizePassword(typed), OPTIONS);
 }
 
 // Compared against when the e-mail is unknown, so both failures take the same time.
@@ -29,7 +38,17 @@ export interface Verification {
  * Checks a password against a stored hash: argon2id, or a legacy Django
  * `pbkdf2_sha256$iterations$salt$base64` hash (then upgraded to argon2id).
  */
-export async function verifyPassword(stored: string, password: string): Promise<Verification> {
+export async function verifyPassword(stored: string, typed: string): Promise<Verification> {
+  const password = normalizePassword(typed);
+  const check = await verifyExactly(stored, password);
+  if (check.ok || password === typed) return check;
+  // Hashes stored before passwords were trimmed (create-user, legacy imports) may hold the
+  // spaces: accept the password as typed once, and store the trimmed one from then on.
+  const asTyped = await verifyExactly(stored, typed);
+  return asTyped.ok ? { ok: true, upgrade: await hashPassword(password) } : asTyped;
+}
+
+async function verifyExactly(stored: string, password: string): Promise<Verification> {
   if (stored.startsWith('$argon2')) {
     const ok = await argon2.verify(stored, password).catch(() => false);
     return ok && argon2.needsRehash(stored, OPTIONS)

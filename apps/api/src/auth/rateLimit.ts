@@ -32,11 +32,21 @@ export class SlidingWindowLimiter {
     );
   }
 
-  hit(key: string): void {
+  /** Records one attempt; returns its time stamp, which `refund` takes back. */
+  hit(key: string): number {
     const hits = this.recent(key);
-    hits.push(this.#now());
+    const at = this.#now();
+    hits.push(at);
     this.#hits.set(key, hits);
     if (this.#hits.size > 100_000) this.#hits.delete(this.#hits.keys().next().value!);
+    return at;
+  }
+
+  /** Takes back one attempt recorded by `hit` (it did not count: success, or never ran). */
+  refund(key: string, at: number): void {
+    const hits = this.#hits.get(key);
+    const index = hits?.indexOf(at) ?? -1;
+    if (index >= 0) hits!.splice(index, 1);
   }
 
   reset(key: string): void {

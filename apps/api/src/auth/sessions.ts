@@ -3,7 +3,8 @@ import { ErrorCode } from '@xoss/api-contract';
 import type { ApiConfig } from '../config.ts';
 import type { Database } from '../db/db.ts';
 import { ApiError } from '../http.ts';
-import { signJwt, verifyJwt } from './jwt.ts';
+import { jwtKeys, signJwt, verifyJwt, type JwtKeys } from './jwt.ts';
+import { HashingBusy, HashingGate } from './hashingGate.ts';
 import { dummyHash, verifyPassword } from './passwords.ts';
 import { SlidingWindowLimiter } from './rateLimit.ts';
 
@@ -33,6 +34,8 @@ export class Sessions {
   readonly #log: SecurityLog;
   readonly #perAccount: SlidingWindowLimiter;
   readonly #perIp: SlidingWindowLimiter;
+  readonly #hashing: HashingGate;
+  readonly #keys: JwtKeys;
 
   constructor(db: Database, config: ApiConfig, log: SecurityLog, now: () => number = Date.now) {
     this.#db = db;
@@ -42,6 +45,8 @@ export class Sessions {
     const windowMs = config.loginWindowS * 1000;
     this.#perAccount = new SlidingWindowLimiter(config.loginFailuresPerAccount, windowMs, now);
     this.#perIp = new SlidingWindowLimiter(config.loginAttemptsPerIp, windowMs, now);
+    this.#keys = jwtKeys(config.jwtSecret, config.jwtPreviousSecrets);
+    this.#hashing = new HashingGate(config.passwordHashConcurrency, config.passwordHashQueue);
   }
 
   private seconds(): number {
@@ -60,24 +65,47 @@ export class Sessions {
         { headers: { 'retry-after': String(wait) } },
       );
     }
+    // Both attempts are counted before any await: checking and counting in one synchronous
+    // step means simultaneous guesses cannot all pass the check before the first is counted.
+    // A success takes its own attempt back; a failure keeps it.
     this.#perIp.hit(ip);
-    const [user] = await this.#db.query<UserRow>(
-      'SELECT id, password_hash, active, token_version FROM users WHERE lower(email) = $1',
-      [account],
-    );
-    // The same argon2 work runs for an unknown e-mail, so timing does not tell them apart.
-    const check = await verifyPassword(user?.password_hash ?? (await dummyHash()), password);
-    if (!user || !check.ok || !user.active) {
-      this.#perAccount.hit(account);
-      this.#log('login.failed', { email: account, ip, userId: user?.id });
-      throw new ApiError(ErrorCode.WrongCredentials, WRONG);
+    const attempt = this.#perAccount.hit(account);
+    let counts = false;
+    try {
+      const [user] = await this.#db.query<UserRow>(
+        'SELECT id, password_hash, active, token_version FROM users WHERE lower(email) = $1',
+        [account],
+      );
+      // The same argon2 work runs for an unknown e-mail, so timing does not tell them apart.
+      const check = await this.#hashing
+        .run(async () => verifyPassword(user?.password_hash ?? (await dummyHash()), password))
+        .catch((error: unknown) => {
+          if (!(error instanceof HashingBusy)) throw error;
+          this.#log('login.busy', { email: account, ip });
+          throw new ApiError(
+            ErrorCode.Unavailable,
+            'Too many sign-ins at once; please try again in a few seconds',
+            { headers: { 'retry-after': '2' } },
+          );
+        });
+      if (!user || !check.ok || !user.active) {
+        this.#log('login.failed', { email: account, ip, userId: user?.id });
+        counts = true;
+        throw new ApiError(ErrorCode.WrongCredentials, WRONG);
+      }
+      if (check.upgrade)
+        await this.#db.query('UPDATE users SET password_hash = $1 WHERE id = $2', [
+          check.upgrade,
+          user.id,
+        ]);
+      return await this.signIn(user, ip);
+    } finally {
+      // Only a wrong password counts against the account; a success or our own failure does not.
+      if (!counts) this.#perAccount.refund(account, attempt);
     }
-    if (check.upgrade)
-      await this.#db.query('UPDATE users SET password_hash = $1 WHERE id = $2', [
-        check.upgrade,
-        user.id,
-      ]);
-    this.#perAccount.reset(account);
+  }
+
+  private async signIn(user: UserRow, ip: string): Promise<TokenPair & { id: string }> {
     const now = this.seconds();
     const pair = await this.issue(user.id, user.token_version, randomUUID(), now);
     this.#log('login.succeeded', { userId: user.id, ip });
@@ -100,9 +128,9 @@ export class Sessions {
       'INSERT INTO refresh_tokens (jti, family, user_id, auth_time, expires_at) VALUES ($1, $2, $3, $4, $5)',
       [jti, family, userId, authTime, refreshExp],
     );
-    const secret = this.#config.jwtSecret;
+    const keys = this.#keys;
     return {
-      access: signJwt(
+      access: await signJwt(
         {
           token_type: 'access',
           sub: String(userId),
@@ -111,9 +139,9 @@ export class Sessions {
           exp: now + this.#config.accessTtlS,
           tv: version,
         },
-        secret,
+        keys,
       ),
-      refresh: signJwt(
+      refresh: await signJwt(
         {
           token_type: 'refresh',
           sub: String(userId),
@@ -123,7 +151,7 @@ export class Sessions {
           exp: refreshExp,
           auth_time: authTime,
         },
-        secret,
+        keys,
       ),
     };
   }
@@ -134,7 +162,7 @@ export class Sessions {
    */
   async refresh(token: string, ip: string): Promise<TokenPair> {
     const now = this.seconds();
-    const check = verifyJwt(token, this.#config.jwtSecret, now);
+    const check = await verifyJwt(token, this.#keys, now);
     if (!check.ok)
       throw tokenInvalid(
         check.reason === 'expired'
@@ -185,7 +213,7 @@ export class Sessions {
 
   /** Revokes the family of a refresh token. Unknown or bad tokens are ignored (idempotent). */
   async logout(token: string): Promise<void> {
-    const check = verifyJwt(token, this.#config.jwtSecret, this.seconds());
+    const check = await verifyJwt(token, this.#keys, this.seconds());
     if (!check.ok || typeof check.claims.fam !== 'string') return;
     await this.#db.query(
       'UPDATE refresh_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL',
@@ -206,9 +234,10 @@ export class Sessions {
 
   /** The user id of a bearer access token, or a 401 with code 10001. */
   async authenticate(header: string | undefined): Promise<number> {
-    const match = /^Bearer ([A-Za-z0-9_.-]+)$/.exec(header ?? '');
+    // The scheme is case-insensitive (RFC 9110 11.1).
+    const match = /^Bearer +([A-Za-z0-9_.-]+)$/i.exec(header ?? '');
     if (!match) throw tokenInvalid('Authentication credentials were not provided');
-    const check = verifyJwt(match[1]!, this.#config.jwtSecret, this.seconds());
+    const check = await verifyJwt(match[1]!, this.#keys, this.seconds());
     if (!check.ok)
       throw tokenInvalid(check.reason === 'expired' ? 'Token expired' : 'Token invalid');
     const { claims } = check;

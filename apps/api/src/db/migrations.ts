@@ -139,7 +139,22 @@ CREATE INDEX post_comments_post ON post_comments (post_id, id)
 `,
   // 2: the zone times of the detail page, cached with the FTP and max HR settings they used.
   `ALTER TABLE workouts ADD COLUMN zones jsonb`,
-  // 3: the device's timer, sessions, damage and format of each ride; the FTP and max heart
+  // 3: a digest of the upload beside its Idempotency-Key: the key sent again with another
+  // file is refused (422) instead of answering with the first workout.
+  `ALTER TABLE workouts ADD COLUMN idempotency_hash text`,
+  // 4: a device is bound to one account at most (serials are stored in upper case).
+  `CREATE UNIQUE INDEX devices_serial ON devices (serial)`,
+  // 5: storage reserved by uploads in flight, so simultaneous uploads cannot overrun a quota.
+  `
+CREATE TABLE quota_reservations (
+  id serial PRIMARY KEY,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  bytes bigint NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX quota_reservations_user ON quota_reservations (user_id)
+`,
+  // 6: the device's timer, sessions, damage and format of each ride; the FTP and max heart
   // rate it was ridden at (the file's, else the rider's settings on its date) and the
   // history of those settings.
   `

@@ -1,8 +1,11 @@
 import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../http.ts';
+import { ApiError, refuseNul } from '../http.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Services } from '../services.ts';
+import { afterReply } from '../afterReply.ts';
+import { deadlineSignal } from '../deadline.ts';
+import { reserveQuota } from './quota.ts';
 
 export interface PageQuery {
   readonly page: number;
@@ -78,6 +81,11 @@ export async function readUpload(
     );
   const fields: Record<string, string> = {};
   let file: { bytes: Uint8Array; filename: string } | undefined;
+  // Past the deadline (503 sent), stop reading: the file being received is dropped.
+  const signal = deadlineSignal(request);
+  let receiving: { destroy(error: Error): void } | undefined;
+  const stopReading = () => receiving?.destroy(new Error('deadline'));
+  signal?.addEventListener('abort', stopReading, { once: true });
   try {
     for await (const part of request.parts({
       limits: { fileSize: rules.maxBytes, files: 1, fields: 8, parts: 9, fieldSize: 8192 },
@@ -93,7 +101,9 @@ export async function readUpload(
             },
           );
         }
+        receiving = part.file;
         const buffer = await part.toBuffer();
+        receiving = undefined;
         file = {
           bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength),
           filename: part.filename,
@@ -103,6 +113,7 @@ export async function readUpload(
       }
     }
   } catch (error) {
+    signal?.throwIfAborted();
     if (error instanceof ApiError) throw error;
     const code = (error as { code?: string }).code ?? '';
     if (code === 'FST_REQ_FILE_TOO_LARGE')
@@ -113,7 +124,11 @@ export async function readUpload(
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw new ApiError(ErrorCode.PayloadTooLarge, 'Too many parts: send one file and its fields');
     throw new ApiError(ErrorCode.ValidationFailed, 'The upload is not valid multipart/form-data');
+  } finally {
+    signal?.removeEventListener('abort', stopReading);
   }
+  signal?.throwIfAborted();
+  refuseNul(fields, 'fields');
   if (!file)
     throw new ApiError(ErrorCode.ValidationFailed, `Choose a ${rules.kind} file`, {
       errors: [{ path: 'file', message: 'Required' }],
@@ -130,17 +145,9 @@ export async function readUpload(
         errors: [{ path: 'file', message: 'Wrong file type' }],
       },
     );
-  const [usage] = await services.db.query<{ used: number; quota: number }>(
-    `SELECT (SELECT coalesce(sum(file_bytes), 0) FROM workouts WHERE user_id = $1)::float8
-          + (SELECT coalesce(sum(file_bytes), 0) FROM routebooks WHERE user_id = $1)::float8 AS used,
-            quota_bytes::float8 AS quota FROM users WHERE id = $1`,
-    [userId],
-  );
-  if (usage && usage.used + file.bytes.length > usage.quota)
-    throw new ApiError(
-      ErrorCode.PayloadTooLarge,
-      `Your storage quota of ${Math.round(usage.quota / 1048576)} MB is full: delete old files first`,
-    );
+  // Held until the reply has gone (by then the row is stored and counts instead).
+  const release = await reserveQuota(services.db, userId, file.bytes.length);
+  afterReply(request, release);
   return { ...file, fields };
 }
 

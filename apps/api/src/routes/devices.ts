@@ -78,12 +78,23 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(app, services, 'bindDevice', async ({ userId, body, reply }) => {
+    const serial = body.serial.toUpperCase();
     const [row] = await db.query<DeviceRow>(
       `INSERT INTO devices (user_id, serial, model, firmware_version, manufacture) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (user_id, serial) DO NOTHING RETURNING *`,
-      [userId, body.serial.toUpperCase(), body.model, currentFirmware[body.model], 'XOSS'],
+       ON CONFLICT (serial) DO NOTHING RETURNING *`,
+      [userId, serial, body.model, currentFirmware[body.model], 'XOSS'],
     );
-    if (!row)
+    if (!row) {
+      const [bound] = await db.query<{ user_id: number }>(
+        'SELECT user_id FROM devices WHERE serial = $1',
+        [serial],
+      );
+      if (bound && bound.user_id !== userId)
+        throw new ApiError(
+          ErrorCode.Conflict,
+          'This device is bound to another account: unbind it there first, or contact support',
+          { errors: [{ path: 'serial', message: 'Bound to another account' }] },
+        );
       throw new ApiError(
         ErrorCode.ValidationFailed,
         'This device is already bound to your account',
@@ -91,6 +102,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
           errors: [{ path: 'serial', message: 'Already bound' }],
         },
       );
+    }
     reply.status(201);
     return deviceReply(row);
   });

@@ -5,6 +5,7 @@ import {
   type StreamName,
   type WorkoutDetail,
   type WorkoutListItem,
+  workoutImportFieldsSchema,
 } from '@xoss/api-contract';
 import {
   downsampleMinMax,
@@ -20,7 +21,8 @@ import {
   type WorkoutSummary,
 } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, notFound } from '../http.ts';
+import { ApiError, notFound, parse } from '../http.ts';
+import { deadlineSignal } from '../deadline.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import {
@@ -29,6 +31,7 @@ import {
   type Damage,
   type SessionAnalysis,
 } from '../workouts/analyse.ts';
+import { hasRecordedData } from '../workouts/recorded.ts';
 import {
   forgetStreams,
   packCurve,
@@ -38,6 +41,7 @@ import {
 } from '../workouts/streams.ts';
 import { shownTss, thresholdHistory, thresholdsOn } from '../workouts/thresholds.ts';
 import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
+import { assertSameUpload, idempotencyKeyOf, uploadDigest } from './idempotency.ts';
 
 interface WorkoutRow {
   id: number;
@@ -60,6 +64,7 @@ interface WorkoutRow {
   bounds: WorkoutDetail['bounds'];
   share_id: string | null;
   file_key: string;
+  idempotency_hash?: string | null;
   zones?: ZoneCache | null;
   timer: TimerIntervals | null;
   sessions: SessionAnalysis[];
@@ -360,7 +365,7 @@ async function storeWorkout(
   userId: number,
   bytes: Uint8Array,
   analysis: Analysis,
-  options: { name?: string; idempotencyKey?: string } = {},
+  options: { name?: string; idempotencyKey?: string; idempotencyHash?: string } = {},
 ): Promise<number> {
   const format = `${analysis.format}${analysis.compressed ? '.gz' : ''}` as const;
   const fileKey = `workouts/${randomUUID()}.${format}`;
@@ -382,9 +387,9 @@ async function storeWorkout(
         `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
            speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes,
            idempotency_key, timer_time_s, timer, sessions, damage, file_format, file_ftp, file_max_hr, ftp, ftp_source,
-           max_hr, max_hr_source)
+           max_hr, max_hr_source, idempotency_hash)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-           $23, $24, $25, $26, $27, $28, $29, $30) RETURNING id`,
+           $23, $24, $25, $26, $27, $28, $29, $30, $31) RETURNING id`,
         [
           userId,
           name,
@@ -416,6 +421,7 @@ async function storeWorkout(
           thresholds.ftpSource,
           thresholds.maxHr,
           thresholds.maxHrSource,
+          options.idempotencyHash ?? null,
         ],
       );
       const id = row!.id;
@@ -446,7 +452,12 @@ async function importActivity(
   services: Services,
   userId: number,
   bytes: Uint8Array,
-  options: { name?: string; idempotencyKey?: string } = {},
+  options: {
+    name?: string;
+    idempotencyKey?: string;
+    idempotencyHash?: string;
+    signal?: AbortSignal | undefined;
+  } = {},
 ): Promise<number> {
   const settings = await settingsOf(services, userId);
   const result = await services.pool.analyse(bytes, {
@@ -461,6 +472,14 @@ async function importActivity(
       {
         errors: [{ path: 'file', message: result.error.messageId }],
       },
+    );
+  // The request timed out while the file was analysed: store nothing.
+  options.signal?.throwIfAborted();
+  if (!hasRecordedData(result.analysis))
+    throw new ApiError(
+      ErrorCode.UnsupportedFile,
+      'This file has no records: no time, position or sensor values to import',
+      { errors: [{ path: 'file', message: 'activityFiles.fit.noRecords' }] },
     );
   return storeWorkout(services, userId, bytes, result.analysis, options);
 }
@@ -584,21 +603,25 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
       kind: 'activity (.fit, .tcx, .gpx)',
     });
     const file = upload.bytes;
-    const key = request.headers['idempotency-key'];
-    const idempotencyKey =
-      typeof key === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(key) ? key : undefined;
+    const fields = parse(workoutImportFieldsSchema, upload.fields, 'fields');
+    const idempotencyKey = idempotencyKeyOf(request);
+    const idempotencyHash = idempotencyKey ? uploadDigest(file, upload.fields) : undefined;
     if (idempotencyKey) {
       const [existing] = await db.query<WorkoutRow>(
         'SELECT * FROM workouts WHERE user_id = $1 AND idempotency_key = $2',
         [userId, idempotencyKey],
       );
-      if (existing) return detail(services, existing);
+      if (existing) {
+        assertSameUpload(existing.idempotency_hash ?? null, idempotencyHash!);
+        return detail(services, existing);
+      }
     }
     let id: number;
     try {
       id = await importActivity(services, userId!, file, {
-        ...(upload.fields.name ? { name: upload.fields.name } : {}),
-        ...(idempotencyKey ? { idempotencyKey } : {}),
+        signal: deadlineSignal(request),
+        ...(fields.name ? { name: fields.name } : {}),
+        ...(idempotencyKey ? { idempotencyKey, idempotencyHash: idempotencyHash! } : {}),
       });
     } catch (error) {
       // A concurrent retry with the same key won the insert: answer with its workout.
@@ -607,7 +630,10 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
           'SELECT * FROM workouts WHERE user_id = $1 AND idempotency_key = $2',
           [userId, idempotencyKey],
         );
-        if (existing) return detail(services, existing);
+        if (existing) {
+          assertSameUpload(existing.idempotency_hash ?? null, idempotencyHash!);
+          return detail(services, existing);
+        }
       }
       throw error;
     }

@@ -1,0 +1,26 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const script = fileURLToPath(new URL('./createUser.ts', import.meta.url));
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+it('creates a user in a fresh data folder (no ENOENT), and refuses the same e-mail twice', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'xoss-create-user-')), 'data');
+  dirs.push(dir);
+  const { DATABASE_URL: _embedded, ...rest } = process.env;
+  const env = { ...rest, DATA_DIR: dir, XOSS_PASSWORD: 'long enough secret' };
+  const created = await run(process.execPath, [script, 'new@example.com', 'New Rider'], { env });
+  expect(created.stdout).toMatch(/^Created user \d+ <new@example\.com>/);
+  await expect(
+    run(process.execPath, [script, 'new@example.com', 'New Rider'], { env }),
+  ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('exists already') as string });
+}, 60_000);

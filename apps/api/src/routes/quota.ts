@@ -1,0 +1,53 @@
+import { ErrorCode } from '@xoss/api-contract';
+import type { Database } from '../db/db.ts';
+import { ApiError } from '../http.ts';
+
+// A reservation older than this belongs to a request that died with its process.
+const STALE = "interval '1 hour'";
+
+/**
+ * Reserves `bytes` of the user's storage quota for an upload in flight, or refuses with 413.
+ * The user's row is locked while stored files and other reservations are summed, so
+ * simultaneous uploads are counted one after another and cannot overrun the quota together.
+ * Returns the release, called when the request ends (the stored row then counts instead).
+ */
+export async function reserveQuota(
+  db: Database,
+  userId: number,
+  bytes: number,
+): Promise<() => Promise<void>> {
+  const id = await db.transaction(async (tx) => {
+    const [user] = await tx.query<{ quota: number }>(
+      'SELECT quota_bytes::float8 AS quota FROM users WHERE id = $1 FOR UPDATE',
+      [userId],
+    );
+    if (!user) throw new ApiError(ErrorCode.TokenInvalid, 'Token invalid');
+    await tx.query(
+      `DELETE FROM quota_reservations WHERE user_id = $1 AND created_at < now() - ${STALE}`,
+      [userId],
+    );
+    const [usage] = await tx.query<{ used: number }>(
+      `SELECT (SELECT coalesce(sum(file_bytes), 0) FROM workouts WHERE user_id = $1)::float8
+            + (SELECT coalesce(sum(file_bytes), 0) FROM routebooks WHERE user_id = $1)::float8
+            + (SELECT coalesce(sum(bytes), 0) FROM quota_reservations WHERE user_id = $1)::float8
+              AS used`,
+      [userId],
+    );
+    if (usage!.used + bytes > user.quota)
+      throw new ApiError(
+        ErrorCode.PayloadTooLarge,
+        `Your storage quota of ${Math.round(user.quota / 1048576)} MB is full: delete old files first`,
+      );
+    const [row] = await tx.query<{ id: number }>(
+      'INSERT INTO quota_reservations (user_id, bytes) VALUES ($1, $2) RETURNING id',
+      [userId, bytes],
+    );
+    return row!.id;
+  });
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    await db.query('DELETE FROM quota_reservations WHERE id = $1', [id]);
+  };
+}
