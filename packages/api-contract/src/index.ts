@@ -8,7 +8,7 @@ export {
 export { originRoutes, ownerOfPath, type OriginOwner } from './originRoutes.ts';
 export * from './schemas.ts';
 export { isTokenExpiry } from './expiry.ts';
-export { pathFor, routes, type Access, type Route, type RouteName } from './routes.ts';
+export { RANGE_MAX_S, pathFor, routes, type Access, type Route, type RouteName } from './routes.ts';
 export {
   endpoints,
   openApiDocument,

@@ -9,6 +9,9 @@ export { isTokenExpiry } from './expiry.ts';
 export { originRoutes, ownerOfPath, type OriginOwner } from './originRoutes.ts';
 export type { ArgsOf, EndpointName, ReplyOf } from './endpoints.ts';
 
+/** The largest second a ride's range may name: `to` at this value means "to the ride's end". */
+export const RANGE_MAX_S = 10_000_000;
+
 /** Who may call an endpoint: anyone, any signed-in user, or the owner of the resource. */
 export type Access = 'public' | 'bearer' | 'owner';
 

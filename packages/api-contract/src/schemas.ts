@@ -1,3 +1,4 @@
+import { RANGE_MAX_S } from './routes.ts';
 import { z } from './zod.ts';
 
 // Request and reply bodies of the XOSS API (api.md). Objects are strict: unknown members of
@@ -244,8 +245,8 @@ export const streamsReplySchema = z.object({
 /** A range of a ride by time: seconds from its start, `to` exclusive. */
 export const rangeQuerySchema = z
   .strictObject({
-    from: z.coerce.number().min(0).max(10_000_000),
-    to: z.coerce.number().min(0).max(10_000_000),
+    from: z.coerce.number().min(0).max(RANGE_MAX_S),
+    to: z.coerce.number().min(0).max(RANGE_MAX_S),
   })
   .refine((range) => range.to > range.from, {
     message: '"to" must be after "from"',

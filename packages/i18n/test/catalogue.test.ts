@@ -167,6 +167,20 @@ describe('ids used by the code', () => {
     scan('packages/data-fields/src', /problem\(\s*[^,]+?,\s*'(\w+)'/g, 'dataFields.problem');
     scan('packages/activity-files/src', /fitError\(\s*'(\w+)'/g, 'activityFiles.fit');
     scan('packages/activity-files/src/gpx', /\bfail\(\s*'(\w+)'/g, 'activityFiles.gpx');
+    scan('packages/activity-files/src/tcx', /\bfail\(\s*'(\w+)'/g, 'activityFiles.tcx');
+    // The XML reader's codes serve both XML formats.
+    scan('packages/activity-files/src/xml', /\bfail\(\s*'(\w+)'/g, 'activityFiles.gpx');
+    scan('packages/activity-files/src/xml', /\bfail\(\s*'(\w+)'/g, 'activityFiles.tcx');
+    scan('packages/activity-files/src/tcx', /\bfailure\(\s*'(\w+)'/g, 'activityFiles.tcx');
+    // What the API's import refuses around the decoders: `refuse(code, 'archive' | format, …)`.
+    for (const file of sourceFiles(repo, 'apps/api/src/workouts').filter(
+      (n) => !n.includes('.test.'),
+    ))
+      for (const match of readFileSync(join(repo, file), 'utf8').matchAll(
+        /\brefuse\(\s*'(\w+)',\s*(?:'(\w+)'|format)/g,
+      ))
+        for (const format of match[2] ? [match[2]] : ['fit', 'tcx', 'gpx'])
+          codes.add(`activityFiles.${format}.${match[1]}`);
     // Ids written out whole (`messageId: 'activityFiles.gpx.tooLarge'`).
     scan('packages/activity-files/src', /messageId: '(activityFiles\.\w+\.\w+)'/g, '');
     expect(codes.size).toBeGreaterThan(40);

@@ -24,7 +24,11 @@ export function SettingsPage() {
       distance_unit: formText(form, 'distance') === 'mi' ? 1 : 0,
       temperature_unit: formText(form, 'temperature') === 'f' ? 'f' : 'c',
     } as const;
-    const result = await save({ params: { id }, body: { settings } });
+    const from = formText(form, 'thresholds_from');
+    const result = await save({
+      params: { id },
+      body: { settings, ...(from ? { thresholds_from: from } : {}) },
+    });
     if ('error' in result) {
       setProblem(failureText(result.error));
       return;
@@ -70,6 +74,16 @@ export function SettingsPage() {
                 min={0}
                 max={260}
                 defaultValue={profile.settings.max_hr ?? ''}
+              />
+            </label>
+            <label>
+              <Message id="settings.thresholdsFrom" />
+              <input
+                className="xoss-select"
+                name="thresholds_from"
+                type="date"
+                max={new Date().toISOString().slice(0, 10)}
+                defaultValue={new Date().toISOString().slice(0, 10)}
               />
             </label>
             <UnitChoice

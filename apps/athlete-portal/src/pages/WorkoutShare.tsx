@@ -1,5 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { StreamsReply, WorkoutDetail } from '@xoss/api-contract';
+import { RANGE_MAX_S } from '@xoss/api-contract/routes';
+import { skipToken } from '@reduxjs/toolkit/query';
+import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import {
   RouteMap,
@@ -18,127 +21,147 @@ import { Loaded, formatDuration, useToast } from './common.tsx';
 type Streams = StreamsReply['streams'];
 const values = (streams: Streams, name: keyof Streams) => streams[name] ?? [];
 
-/** Statistics of a range of the (downsampled) streams: what the zoomed charts show. */
-export function rangeStats(streams: Streams, range: IndexRange | null) {
-  const time = values(streams, 'time');
-  const last = Math.max(0, time.length - 1);
-  const [from, to] = range ?? [0, last];
-  const mean = (name: keyof Streams) => {
-    let sum = 0;
-    let count = 0;
-    for (let i = from; i <= to; i++) {
-      const value = values(streams, name)[i];
-      if (value !== null && value !== undefined && Number.isFinite(value)) {
-        sum += value;
-        count += 1;
-      }
-    }
-    return count > 0 ? sum / count : null;
-  };
-  const max = (name: keyof Streams) => {
-    let best: number | null = null;
-    for (let i = from; i <= to; i++) {
-      const value = values(streams, name)[i];
-      if (value !== null && value !== undefined && (best === null || value > best)) best = value;
-    }
-    return best;
-  };
-  const distance = values(streams, 'distance');
-  const altitude = values(streams, 'altitude');
-  let climb = 0;
-  for (let i = from + 1; i <= to; i++) {
-    const a = altitude[i - 1];
-    const b = altitude[i];
-    if (a !== null && a !== undefined && b !== null && b !== undefined && b > a) climb += b - a;
-  }
-  const seconds = (time[to] ?? 0) - (time[from] ?? 0);
-  const metres = (distance[to] ?? 0) - (distance[from] ?? 0);
-  return {
-    seconds,
-    metres: distance.length > 0 ? metres : null,
-    speedAvg: distance.length > 0 && seconds > 0 ? metres / seconds : mean('speed'),
-    speedMax: max('speed'),
-    hrAvg: mean('heart_rate'),
-    powerAvg: mean('power'),
-    powerMax: max('power'),
-    cadenceAvg: mean('cadence'),
-    climb: altitude.length > 0 ? climb : null,
-  };
+type Summary = WorkoutDetail['summary'];
+
+/** Where the ride's range statistics come from: the owner's ride or a share link. */
+type RideSource = { readonly id: number } | { readonly shareId: string };
+
+/**
+ * The seconds (from the start, `to` exclusive) a zoomed index range of the charts covers:
+ * the range's statistics are computed by the API on the full-resolution streams, with the
+ * same rule as the ride's summary.
+ */
+function rangeSeconds(time: readonly number[], range: IndexRange): { from: number; to: number } {
+  const last = time.length - 1;
+  const from = time[Math.max(0, Math.min(range[0], last))] ?? 0;
+  const end = Math.min(range[1], last);
+  // The last point of the range stands up to the next one (or to the end of the ride).
+  const to = end < last ? (time[end + 1] ?? from + 1) : RANGE_MAX_S;
+  return { from, to: Math.max(to, from + 0.001) };
 }
 
-function Stats({ streams, range }: { streams: Streams; range: IndexRange | null }) {
+function useRangeSummary(source: RideSource, seconds: { from: number; to: number } | null) {
+  const query = seconds ? { from: seconds.from, to: seconds.to } : undefined;
+  const own = api.useWorkoutRangeQuery(
+    'id' in source && query ? { params: { id: source.id }, query } : skipToken,
+  );
+  const shared = api.useSharedWorkoutRangeQuery(
+    'shareId' in source && query ? { params: { share_id: source.shareId }, query } : skipToken,
+  );
+  return 'id' in source ? own : shared;
+}
+
+/** A small mark after a figure the device itself computed (calories, climbing, NP/IF/TSS). */
+function DeviceMark({ show }: { show: boolean }) {
+  return show ? (
+    <small className="portal__source">
+      {' '}
+      <Message id="workouts.fromDevice" />
+    </small>
+  ) : null;
+}
+
+function Stats({
+  summary,
+  zoomed,
+  loading,
+}: {
+  summary: Summary;
+  zoomed: boolean;
+  loading: boolean;
+}) {
+  const t = useT();
   const locale = useLocale();
   const units = useUnits(locale);
-  const stats = useMemo(() => rangeStats(streams, range), [streams, range]);
+  const figures: [MessageId, string, boolean?][] = [
+    ['measure.time', formatDuration(summary.timer_time_s)],
+    ['measure.movingTime', formatDuration(summary.moving_time_s)],
+    ['measure.elapsedTime', formatDuration(summary.total_time_s)],
+    ['measure.distance', units.distance(summary.distance_m)],
+    ['measure.speedAvg', units.speed(summary.speed_avg_ms)],
+    ['measure.speedMax', units.speed(summary.speed_max_ms)],
+    ['measure.hrAvg', units.plain(summary.hr_avg, 'bpm')],
+    ['measure.powerAvg', units.plain(summary.power_avg, 'W')],
+    ['measure.np', units.plain(summary.np, 'W'), summary.np_source === 'device'],
+    ['measure.tss', units.plain(summary.tss, '', 1), summary.np_source === 'device'],
+    ['measure.cadenceAvg', units.plain(summary.cadence_avg, 'rpm')],
+    [
+      'measure.elevationGain',
+      units.elevation(summary.elevation_gain_m),
+      summary.elevation_source === 'device',
+    ],
+    [
+      'measure.calories',
+      units.plain(summary.calories_kcal, 'kcal'),
+      summary.calories_source === 'device',
+    ],
+  ];
   return (
-    <section className="portal__card" aria-live="polite" aria-labelledby="range-stats">
+    <section
+      className="portal__card"
+      aria-live="polite"
+      aria-busy={loading}
+      aria-labelledby="range-stats"
+    >
       <h2 id="range-stats">
-        {range ? <Message id="workouts.rangeStats" /> : <Message id="workouts.wholeRide" />}
+        {zoomed ? <Message id="workouts.rangeStats" /> : <Message id="workouts.wholeRide" />}
       </h2>
       <dl className="portal__figures">
-        <div>
-          <dt>
-            <Message id="measure.time" />
-          </dt>
-          <dd>{formatDuration(stats.seconds)}</dd>
-        </div>
-        <div>
-          <dt>
-            <Message id="measure.distance" />
-          </dt>
-          <dd>{units.distance(stats.metres)}</dd>
-        </div>
-        <div>
-          <dt>
-            <Message id="measure.speedAvg" />
-          </dt>
-          <dd>{units.speed(stats.speedAvg)}</dd>
-        </div>
-        <div>
-          <dt>
-            <Message id="measure.speedMax" />
-          </dt>
-          <dd>{units.speed(stats.speedMax)}</dd>
-        </div>
-        <div>
-          <dt>
-            <Message id="measure.hrAvg" />
-          </dt>
-          <dd>{units.plain(stats.hrAvg, 'bpm')}</dd>
-        </div>
-        <div>
-          <dt>
-            <Message id="measure.powerAvg" />
-          </dt>
-          <dd>{units.plain(stats.powerAvg, 'W')}</dd>
-        </div>
-        <div>
-          <dt>
-            <Message id="measure.cadenceAvg" />
-          </dt>
-          <dd>{units.plain(stats.cadenceAvg, 'rpm')}</dd>
-        </div>
-        <div>
-          <dt>
-            <Message id="measure.elevationGain" />
-          </dt>
-          <dd>{units.elevation(stats.climb)}</dd>
-        </div>
+        {figures.map(([id, value, device]) => (
+          <div key={id}>
+            <dt>{t(id)}</dt>
+            <dd>
+              {value}
+              <DeviceMark show={device === true} />
+            </dd>
+          </div>
+        ))}
       </dl>
     </section>
+  );
+}
+
+/** What the figures of a ride rest on: a damaged file, the FTP and max HR it was measured with. */
+function RideNotes({ workout }: { workout: WorkoutDetail }) {
+  const t = useT();
+  const readable = workout.damage ? formatDuration(workout.damage.read_time_s) : null;
+  return (
+    <>
+      {workout.damage ? (
+        <p className="xoss-alert" role="status">
+          {t(
+            workout.damage.code === 'crc'
+              ? 'workouts.damage.damaged'
+              : 'workouts.damage.endedEarly',
+            { duration: readable ?? '' },
+          )}
+        </p>
+      ) : null}
+      {workout.ftp !== null || workout.max_hr !== null ? (
+        <p className="portal__note">
+          {t('workouts.thresholds', {
+            ftp: workout.ftp ?? '—',
+            ftpSource: workout.ftp_source ?? 'none',
+            maxHr: workout.max_hr ?? '—',
+            maxHrSource: workout.max_hr_source ?? 'none',
+          })}
+        </p>
+      ) : null}
+    </>
   );
 }
 
 function Ride({
   workout,
   streams,
-  visitor,
+  source,
 }: {
   workout: WorkoutDetail;
   streams: Streams;
-  /** Opened through a share link: the ride to look at, without the owner's controls. */
-  visitor: boolean;
+  /** The owner's ride, or one opened through a share link (without the owner's controls). */
+  source: RideSource;
 }) {
+  const visitor = 'shareId' in source;
   const t = useT();
   const locale = useLocale();
   const units = useUnits(locale);
@@ -219,6 +242,9 @@ function Ride({
     },
   ].filter((stream) => stream.values.some((value) => value !== null));
   const time = values(streams, 'time').map((value) => value ?? 0);
+  const seconds = range ? rangeSeconds(time, range) : null;
+  const ranged = useRangeSummary(source, seconds);
+  const summary = range ? (ranged.data?.summary ?? null) : workout.summary;
   return (
     <>
       {visitor ? null : (
@@ -251,7 +277,12 @@ function Ride({
           <div className="xoss-map__canvas" aria-hidden="true" />
         )
       ) : null}
-      <Stats streams={streams} range={range} />
+      <RideNotes workout={workout} />
+      {summary ? (
+        <Stats summary={summary} zoomed={range !== null} loading={ranged.isFetching} />
+      ) : (
+        <Stats summary={workout.summary} zoomed={false} loading />
+      )}
       <StreamCharts
         x={time}
         xKind="time"
@@ -316,7 +347,7 @@ function OwnRide({ id }: { id: number }) {
         <>
           <h1>{detail.name}</h1>
           <Loaded query={streams}>
-            {(data) => <Ride workout={detail} streams={data.streams} visitor={false} />}
+            {(data) => <Ride workout={detail} streams={data.streams} source={{ id }} />}
           </Loaded>
         </>
       )}
@@ -334,7 +365,7 @@ function SharedRide({ shareId }: { shareId: string }) {
         <>
           <h1>{detail.name}</h1>
           <Loaded query={streams}>
-            {(data) => <Ride workout={detail} streams={data.streams} visitor />}
+            {(data) => <Ride workout={detail} streams={data.streams} source={{ shareId }} />}
           </Loaded>
         </>
       )}

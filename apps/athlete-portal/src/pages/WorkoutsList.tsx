@@ -18,7 +18,8 @@ const PAGE_SIZE = 20;
 
 /**
  * `/dashboard/workouts/list`: the rider's workouts, newest first, with sport and date
- * filters and pages; a .FIT file is imported by choosing it or dropping it on the page.
+ * filters and pages; an activity file (.fit, .tcx, .gpx, also .gz) is imported by choosing it
+ * or dropping it on the page.
  */
 export function WorkoutsList() {
   const t = useT();
@@ -85,7 +86,7 @@ export function WorkoutsList() {
         <input
           id={inputId}
           type="file"
-          accept=".fit,.FIT"
+          accept=".fit,.tcx,.gpx,.gz"
           className="xoss-visually-hidden"
           disabled={importing !== null}
           onChange={(event) => {
