@@ -27,6 +27,18 @@ function slidingMin(values: ArrayLike<number>, window: number): Float64Array {
   return out;
 }
 
+// Largest sample of each aligned block of `size` samples: out[j] = max(values[j*size ..)).
+function blockMax(values: ArrayLike<number>, size: number): Float64Array {
+  const blocks = Math.ceil(values.length / size);
+  const out = new Float64Array(blocks + 1).fill(-Infinity);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] ?? 0;
+    const block = (i / size) | 0;
+    if (value > out[block]!) out[block] = value;
+  }
+  return out;
+}
+
 // Block sizes of the three pruning levels (starts per bound); each divides the one above.
 const L1 = 256;
 const L2 = 64;
@@ -52,6 +64,9 @@ export function meanMaxCurveRange(
   const min1 = slidingMin(values, L1 - 1);
   const min2 = slidingMin(values, L2 - 1);
   const min3 = slidingMin(values, L3 - 1);
+  const max1 = blockMax(values, L1);
+  const max2 = blockMax(values, L2);
+  const max3 = blockMax(values, L3);
   let bestStart = 0;
   // Where pruning fails (it scanned most starts), the plain scan is cheaper for a while.
   let plainUntil = 0;
@@ -78,22 +93,27 @@ export function meanMaxCurveRange(
       const e1 = Math.min(b1 + L1, starts);
       if (
         e1 - b1 === L1 &&
-        sums[b1 + L1 - 1 + d]! - sums[b1]! - (L1 - 1) * Math.min(min1[b1]!, min1[b1 + d]!) <= best
+        (sums[b1 + L1 - 1 + d]! - sums[b1]! - (L1 - 1) * Math.min(min1[b1]!, min1[b1 + d]!) <=
+          best ||
+          (d <= L1 && d * Math.max(max1[b1 / L1]!, max1[b1 / L1 + 1]!) <= best))
       )
         continue;
       for (let b2 = b1; b2 < e1; b2 += L2) {
         const e2 = Math.min(b2 + L2, e1);
         if (
           e2 - b2 === L2 &&
-          sums[b2 + L2 - 1 + d]! - sums[b2]! - (L2 - 1) * Math.min(min2[b2]!, min2[b2 + d]!) <= best
+          (sums[b2 + L2 - 1 + d]! - sums[b2]! - (L2 - 1) * Math.min(min2[b2]!, min2[b2 + d]!) <=
+            best ||
+            (d <= L2 && d * Math.max(max2[b2 / L2]!, max2[b2 / L2 + 1]!) <= best))
         )
           continue;
         for (let b3 = b2; b3 < e2; b3 += L3) {
           const e3 = Math.min(b3 + L3, e2);
           if (
             e3 - b3 === L3 &&
-            sums[b3 + L3 - 1 + d]! - sums[b3]! - (L3 - 1) * Math.min(min3[b3]!, min3[b3 + d]!) <=
-              best
+            (sums[b3 + L3 - 1 + d]! - sums[b3]! - (L3 - 1) * Math.min(min3[b3]!, min3[b3 + d]!) <=
+              best ||
+              (d <= L3 && d * Math.max(max3[b3 / L3]!, max3[b3 / L3 + 1]!) <= best))
           )
             continue;
           scanned += e3 - b3;

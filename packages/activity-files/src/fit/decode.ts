@@ -374,7 +374,11 @@ class FitReader {
             bytes[position - 1 + count * stride] === header
           )
             count++;
-          const timestamp = this.readRecordRun(definition.recordPlan, position, stride, count);
+          // A lone record (devices that interleave other messages) reads faster row-wise.
+          const timestamp =
+            count === 1
+              ? this.readRecord(definition.recordPlan, position, undefined)
+              : this.readRecordRun(definition.recordPlan, position, stride, count);
           if (timestamp !== undefined) lastTimestamp = timestamp;
           position += count * stride - 1;
           continue;
