@@ -50,6 +50,11 @@ export async function seedDemo(
   if (existing) return;
   const userId = await createUser(db, DEMO_USER.email, DEMO_USER.username, DEMO_USER.password);
   await db.query('UPDATE users SET ftp = 250, max_hr = 188 WHERE id = $1', [userId]);
+  // The rider's settings since always (what a first change through the API records too).
+  await db.query(
+    `INSERT INTO athlete_thresholds (user_id, effective_from, ftp, max_hr) VALUES ($1, DATE '1970-01-01', 250, 188)`,
+    [userId],
+  );
   const logIn = async () => {
     const login = await server.inject({
       method: 'POST',

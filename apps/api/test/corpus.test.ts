@@ -22,7 +22,7 @@ function analysed(entry: Entry): Analysis {
 }
 
 const number = (message: Record<string, unknown>, field: string) =>
-  typeof message[field] === 'number' ? (message[field]) : undefined;
+  typeof message[field] === 'number' ? message[field] : undefined;
 
 /** `ours` within `share` of `device`, or within `floor` of it for tiny values. */
 function near(ours: number, device: number, share: number, floor: number): boolean {

@@ -410,6 +410,28 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
       uploadThroughput: -1,
     });
     await cdp.detach();
+
+    // A file cut short (the battery died): imported up to the cut, and the ride page says so,
+    // with the three times a rider knows from the device and the FTP its figures used.
+    const cutRide = simulateRide({ seconds: 3 * 3600, seed: 78 });
+    const whole = encodeFit(
+      activityFromStreams(cutRide, { startTime: 1_893_456_000, sport: 2 }), // 2030-01-01
+    );
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'battery-died.fit',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(whole.subarray(0, Math.floor(whole.length * 0.6))),
+    });
+    await page.getByText('32 workouts').waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: 'Ride 2030-01-01' }).click();
+    await page.getByRole('heading', { name: 'Ride 2030-01-01', level: 1 }).waitFor();
+    await page
+      .getByText(/^This file ended early: 1:4\d:\d\d of the ride could be read\.$/)
+      .waitFor();
+    await page.getByText(/^IF, TSS and zones use FTP \d+ W \(from your settings\)/).waitFor();
+    const stats = page.locator('section[aria-labelledby="range-stats"]');
+    for (const label of ['Time', 'Moving time', 'Elapsed time'])
+      await stats.getByText(label, { exact: true }).waitFor();
   });
 
   it('refreshes an expired token once for all waiting calls and keeps the rider in; a refused refresh goes to /login', async () => {
@@ -419,7 +441,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     };
     page.on('request', onRequest);
     await page.goto(`${base}/dashboard/workouts/list`);
-    await page.getByText('31 workouts').waitFor();
+    await page.getByText('32 workouts').waitFor();
     // Nothing in flight, so no call refreshes the token while it runs out.
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(ACCESS_TTL_S * 1000 + 500);

@@ -110,7 +110,7 @@ try {
   const watts = oneHertzSeries(overview.streams.power!, line, 'moving');
   const timed = (work: () => Float64Array) => {
     let fastest = Infinity;
-    let result = new Float64Array(0);
+    let result: Float64Array = new Float64Array(0);
     for (let run = 0; run < 5; run++) {
       const start = performance.now();
       result = work();

@@ -14,6 +14,7 @@ import {
   MesgNum,
   messageByNum,
   type FieldSpec,
+  type MessageSpec,
 } from './profile.ts';
 import {
   recordColumnNames,
@@ -56,6 +57,10 @@ interface Definition {
   readonly fields: readonly FieldPlan[];
   /** For `record` messages: the fields that land in columns, resolved once. */
   readonly recordPlan?: readonly RecordFieldPlan[];
+  /** The message's profile entry; absent for messages this codec skips. */
+  readonly spec?: MessageSpec;
+  /** Skipped messages: only their timestamp field is read (compressed timestamps need it). */
+  readonly timestampField?: FieldPlan;
 }
 
 const recordColumnOf: Readonly<Record<string, RecordColumnName>> = {
@@ -552,12 +557,15 @@ class FitReader {
     }
     const recordPlan = global === MesgNum.record ? this.planRecord(fields, little) : undefined;
     if (recordPlan) this.records.reserve(Math.floor((end - position) / (size + 1)));
+    const timestampField = spec ? undefined : fields.findLast((field) => field.isTimestamp);
     definitions[header & 0x0f] = {
       global,
       little,
       size,
       fields,
       ...(recordPlan ? { recordPlan } : {}),
+      ...(spec ? { spec } : {}),
+      ...(timestampField ? { timestampField } : {}),
     };
     return position;
   }
@@ -667,12 +675,11 @@ class FitReader {
     let timestamp: number | undefined;
     const plan = definition.recordPlan;
     if (plan) return this.readRecord(plan, at, compressedTimestamp);
-    const spec = messageByNum.get(definition.global);
+    const spec = definition.spec;
     if (!spec) {
       this.skipped++;
-      for (const field of definition.fields)
-        if (field.isTimestamp) timestamp = readValue(view, at + field.offset, field.type, little);
-      return timestamp;
+      const field = definition.timestampField;
+      return field ? readValue(view, at + field.offset, field.type, little) : undefined;
     }
     const message: Record<string, FitValue> = {};
     for (const field of definition.fields) {
