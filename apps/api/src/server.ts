@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
@@ -21,6 +22,7 @@ import { authRoutes } from './routes/auth.ts';
 import { articleIdError, contentRoutes } from './routes/content.ts';
 import { deviceRoutes } from './routes/devices.ts';
 import { routebookRoutes } from './routes/routebooks.ts';
+import { shareCardTags, shareRoutes } from './routes/share.ts';
 import { workoutRoutes } from './routes/workouts.ts';
 import type { Services } from './services.ts';
 import { AnalysisPool } from './workouts/pool.ts';
@@ -92,6 +94,10 @@ const fastifyErrors: Record<string, [ErrorCode, string]> = {
     'The upload is not multipart/form-data',
   ],
 };
+
+/** The origin a visitor reached us at (behind a proxy, as it says when `TRUST_PROXY` is set). */
+const originOf = (request: { protocol: string; host: string }) =>
+  `${request.protocol}://${request.host}`;
 
 /** Builds the server: the API under /api and, when given, the built apps on the same origin. */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -217,6 +223,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   runAfterReply(app);
   authRoutes(app, services);
   workoutRoutes(app, services);
+  shareRoutes(app, services);
   deviceRoutes(app, services);
   routebookRoutes(app, services);
   contentRoutes(app, services);
@@ -248,7 +255,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   // Unknown paths: API paths get the error envelope; app paths get their app's shell, whose
   // router shows the page or its own not-found screen.
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const owner = ownerOfPath(request.url);
     const root = owner === 'athlete-portal' ? portal : owner === 'public-site' ? site : undefined;
     // A missing hashed file is a 404, never a page (a stale tab asks for an old chunk).
@@ -266,6 +273,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       if (page) return reply.type('text/html').sendFile(page, site);
       if (existsSync(join(site, 'shell.html')))
         return reply.type('text/html').sendFile('shell.html', site);
+    }
+    // A share link pasted in a chat: its page carries the ride's preview card.
+    if (root === portal) {
+      const tags = await shareCardTags(services, request.url, originOf(request)).catch(
+        () => undefined,
+      );
+      if (tags) {
+        const shell = await readFile(join(root, 'index.html'), 'utf8');
+        return reply.type('text/html').send(shell.replace('</head>', `${tags}</head>`));
+      }
     }
     return reply.type('text/html').sendFile('index.html', root);
   });

@@ -1042,6 +1042,242 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
     });
   });
 
+  describe('shared rides (privacy)', () => {
+    const EARTH_RADIUS_M = 6371008.8;
+    const metres = (a: [number, number], b: [number, number]) => {
+      const rad = Math.PI / 180;
+      const h =
+        Math.sin(((b[0] - a[0]) * rad) / 2) ** 2 +
+        Math.cos(a[0] * rad) * Math.cos(b[0] * rad) * Math.sin(((b[1] - a[1]) * rad) / 2) ** 2;
+      return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+    };
+    type Streams = { length: number; streams: Record<string, (number | null)[]> };
+
+    async function sharedRide(h: Harness) {
+      const rider = await h.user();
+      const auth = bearer(rider.access);
+      const imported = (
+        await upload(h, '/api/v2/workouts/', rider.access, {
+          filename: 'home.fit',
+          bytes: fitFile(1800, 21),
+        })
+      ).json<{ data: { id: number } }>().data;
+      const own = (
+        await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${imported.id}/streams/`,
+          headers: auth,
+        })
+      ).json<{ data: Streams }>().data;
+      const shared = (
+        await h.server.inject({
+          method: 'PATCH',
+          url: `/api/v2/workouts/${imported.id}/`,
+          headers: auth,
+          payload: { shared: true },
+        })
+      ).json<{ data: { share_id: string } }>().data;
+      return { rider, auth, id: imported.id, own, shareId: shared.share_id };
+    }
+
+    it('removes the start, the end and every position inside a privacy zone from all share replies', async () => {
+      const h = await make();
+      const { rider, auth, own, shareId } = await sharedRide(h);
+      const lat = own.streams.latitude! as number[];
+      const lon = own.streams.longitude! as number[];
+      // Distance along the track as the map draws it, and a "work" zone around sample 900.
+      const along = [0];
+      for (let i = 1; i < lat.length; i++)
+        along.push(along[i - 1]! + metres([lat[i - 1]!, lon[i - 1]!], [lat[i]!, lon[i]!]));
+      const total = along[along.length - 1]!;
+      const work: [number, number] = [lat[900]!, lon[900]!];
+      const created = await h.server.inject({
+        method: 'POST',
+        url: '/api/v2/privacy-zones/',
+        headers: auth,
+        payload: { name: 'Work', latitude: work[0], longitude: work[1], radius_m: 250 },
+      });
+      expect(created.statusCode).toBe(201);
+      const visitor = (url: string) => h.server.inject({ method: 'GET', url });
+      const detail = await visitor(`/api/v2/share/workouts/${shareId}/`);
+      expect(detail.statusCode).toBe(200);
+      // Nothing of the account: no e-mail, no user or workout id, no device values.
+      expect(detail.body).not.toContain(rider.email);
+      const shared = detail.json<{ data: Record<string, unknown> }>().data;
+      expect(Object.keys(shared)).not.toContain('id');
+      expect(Object.keys(shared)).not.toContain('device_summary');
+      expect(shared).toMatchObject({
+        rider: { display_name: expect.any(String) },
+        privacy: { hidden_start_m: 300, hidden_end_m: 300, zones_applied: true },
+      });
+      for (const points of ['', '?points=200']) {
+        const streams = (
+          await visitor(`/api/v2/share/workouts/${shareId}/streams/${points}`)
+        ).json<{ data: Streams }>().data;
+        const time = streams.streams.time!;
+        let shown = 0;
+        streams.streams.latitude!.forEach((latitude, k) => {
+          const longitude = streams.streams.longitude![k];
+          if (latitude === null || longitude === null || longitude === undefined) return;
+          shown++;
+          const i = own.streams.time!.indexOf(time[k]!);
+          expect(along[i]!).toBeGreaterThanOrEqual(300);
+          expect(total - along[i]!).toBeGreaterThanOrEqual(300);
+          expect(metres(work, [latitude, longitude])).toBeGreaterThan(250);
+        });
+        expect(shown).toBeGreaterThan(streams.length / 2);
+      }
+      // Bounds of the visible track only: the first sample's position is outside them.
+      const bounds = shared.bounds as {
+        min_lat: number;
+        max_lat: number;
+        min_lon: number;
+        max_lon: number;
+      };
+      const inside = (p: [number, number]) =>
+        p[0] >= bounds.min_lat &&
+        p[0] <= bounds.max_lat &&
+        p[1] >= bounds.min_lon &&
+        p[1] <= bounds.max_lon;
+      expect(
+        inside([lat[0]!, lon[0]!]) && inside([lat[1]!, lon[1]!]) && inside([lat[2]!, lon[2]!]),
+      ).toBe(false);
+      // A longer trim, from the settings, applies at once.
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: auth,
+        payload: { settings: { privacy_trim_m: 1000 } },
+      });
+      const trimmed = (await visitor(`/api/v2/share/workouts/${shareId}/streams/`)).json<{
+        data: Streams;
+      }>().data;
+      const firstShown = trimmed.streams.latitude!.findIndex((value) => value !== null);
+      expect(
+        along[own.streams.time!.indexOf(trimmed.streams.time![firstShown]!)]!,
+      ).toBeGreaterThanOrEqual(1000);
+      // The preview picture is a PNG made on the server.
+      const preview = await visitor(`/api/v2/share/workouts/${shareId}/preview.png`);
+      expect(preview.statusCode).toBe(200);
+      expect(preview.headers['content-type']).toBe('image/png');
+      expect([...preview.rawPayload.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    });
+
+    it('shows heart rate and power only when the rider does, per ride and by default', async () => {
+      const h = await make();
+      const { rider, auth, id, shareId } = await sharedRide(h);
+      const visitor = (url: string) => h.server.inject({ method: 'GET', url });
+      const streamsOf = async () =>
+        (await visitor(`/api/v2/share/workouts/${shareId}/streams/?points=100`)).json<{
+          data: Streams;
+        }>().data.streams;
+      expect(Object.keys(await streamsOf())).toEqual(
+        expect.arrayContaining(['power', 'heart_rate']),
+      );
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/workouts/${id}/`,
+        headers: auth,
+        payload: { share_power: false },
+      });
+      expect(Object.keys(await streamsOf())).not.toContain('power');
+      const detail = (await visitor(`/api/v2/share/workouts/${shareId}/`)).json<{
+        data: {
+          summary: Record<string, unknown>;
+          power_zones: unknown[];
+          shows: unknown;
+          ftp: unknown;
+        };
+      }>().data;
+      expect(detail.summary).toMatchObject({ power_avg: null, np: null, tss: null });
+      expect(detail.power_zones).toEqual([]);
+      expect(detail).toMatchObject({ shows: { heart_rate: true, power: false }, ftp: null });
+      const range = (await visitor(`/api/v2/share/workouts/${shareId}/range/?from=0&to=600`)).json<{
+        data: { summary: Record<string, unknown> };
+      }>().data;
+      expect(range.summary).toMatchObject({ power_avg: null, np: null });
+      // The rider's default hides heart rate on rides shared from now on.
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: auth,
+        payload: { settings: { share_heart_rate: false } },
+      });
+      const second = (
+        await upload(h, '/api/v2/workouts/', rider.access, {
+          filename: 'b.fit',
+          bytes: fitFile(900, 22),
+        })
+      ).json<{ data: { id: number } }>().data;
+      const secondShare = (
+        await h.server.inject({
+          method: 'PATCH',
+          url: `/api/v2/workouts/${second.id}/`,
+          headers: auth,
+          payload: { shared: true },
+        })
+      ).json<{ data: { share_id: string; share_heart_rate: boolean } }>().data;
+      expect(secondShare.share_heart_rate).toBe(false);
+      const hidden = (
+        await visitor(`/api/v2/share/workouts/${secondShare.share_id}/streams/?points=100`)
+      ).json<{ data: Streams }>().data.streams;
+      expect(Object.keys(hidden)).not.toContain('heart_rate');
+    });
+
+    it('lists the shared rides, and stopping one or all ends their links at once', async () => {
+      const h = await make();
+      const { rider, auth, id, shareId } = await sharedRide(h);
+      const other = (
+        await upload(h, '/api/v2/workouts/', rider.access, {
+          filename: 'c.fit',
+          bytes: fitFile(900, 23),
+        })
+      ).json<{ data: { id: number } }>().data;
+      const otherShare = (
+        await h.server.inject({
+          method: 'PATCH',
+          url: `/api/v2/workouts/${other.id}/`,
+          headers: auth,
+          payload: { shared: true },
+        })
+      ).json<{ data: { share_id: string } }>().data.share_id;
+      const listed = (
+        await h.server.inject({
+          method: 'GET',
+          url: '/api/v2/workouts/?shared=true',
+          headers: auth,
+        })
+      ).json<{ data: { count: number } }>().data;
+      expect(listed.count).toBe(2);
+      const status = async (share: string) =>
+        (await h.server.inject({ method: 'GET', url: `/api/v2/share/workouts/${share}/` }))
+          .statusCode;
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/workouts/${id}/`,
+        headers: auth,
+        payload: { shared: false },
+      });
+      expect(await status(shareId)).toBe(404);
+      expect(await status(otherShare)).toBe(200);
+      const all = await h.server.inject({
+        method: 'POST',
+        url: '/api/v2/workouts/unshare-all/',
+        headers: auth,
+      });
+      expect(all.json<{ data: { unshared: number } }>().data.unshared).toBe(1);
+      expect(await status(otherShare)).toBe(404);
+      expect(
+        (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/share/workouts/${otherShare}/preview.png`,
+          })
+        ).statusCode,
+      ).toBe(404);
+    });
+  });
+
   describe('devices, routebooks, maps and articles', () => {
     it('binds devices, serves their default layout and validates saved layouts against the model', async () => {
       const h = await make();

@@ -18,6 +18,7 @@ export const tagTypes = [
   'Post',
   'Comment',
   'MapRegion',
+  'PrivacyZone',
 ] as const;
 
 const LIST = 'LIST';
@@ -122,6 +123,22 @@ export function createXossApi(transport: Transport) {
           { type: 'Workout', id: idOf(arg) },
           { type: 'Workout', id: LIST },
         ],
+      }),
+      unshareAll: build.mutation<ReplyOf<'unshareAll'>, ArgsOf<'unshareAll'>>({
+        query: call('unshareAll'),
+        invalidatesTags: [{ type: 'Workout', id: LIST }],
+      }),
+      listPrivacyZones: build.query<ReplyOf<'listPrivacyZones'>, ArgsOf<'listPrivacyZones'>>({
+        query: call('listPrivacyZones'),
+        providesTags: [{ type: 'PrivacyZone', id: LIST }],
+      }),
+      createPrivacyZone: build.mutation<ReplyOf<'createPrivacyZone'>, ArgsOf<'createPrivacyZone'>>({
+        query: call('createPrivacyZone'),
+        invalidatesTags: [{ type: 'PrivacyZone', id: LIST }],
+      }),
+      deletePrivacyZone: build.mutation<ReplyOf<'deletePrivacyZone'>, ArgsOf<'deletePrivacyZone'>>({
+        query: call('deletePrivacyZone'),
+        invalidatesTags: [{ type: 'PrivacyZone', id: LIST }],
       }),
       sharedWorkout: build.query<ReplyOf<'sharedWorkout'>, ArgsOf<'sharedWorkout'>>({
         query: call('sharedWorkout'),

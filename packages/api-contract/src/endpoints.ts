@@ -80,6 +80,12 @@ export const endpoints = {
     reply: s.workoutDetailSchema,
     errors: [10001, 10400, 10413, 10415, 10422, 10503],
   },
+  unshareAll: {
+    ...routes.unshareAll,
+    summary: 'Stop sharing every ride: their links stop working at once',
+    reply: s.unshareAllReplySchema,
+    errors: [10001],
+  },
   getWorkout: {
     ...routes.getWorkout,
     summary: 'Summary, zones and the device-computed values',
@@ -134,9 +140,10 @@ export const endpoints = {
   },
   sharedWorkout: {
     ...routes.sharedWorkout,
-    summary: 'A shared workout, while sharing is on',
+    summary:
+      'A shared workout, while sharing is on: privacy zones and the trimmed start and end removed, heart rate and power as the rider chose, no account data',
     params: shareParams,
-    reply: s.workoutDetailSchema,
+    reply: s.sharedWorkoutSchema,
     errors: [10400, 10404],
   },
   sharedWorkoutStreams: {
@@ -154,6 +161,33 @@ export const endpoints = {
     query: s.rangeQuerySchema,
     reply: s.rangeReplySchema,
     errors: [10400, 10404],
+  },
+  sharedWorkoutPreview: {
+    ...routes.sharedWorkoutPreview,
+    summary: 'The preview image of a shared workout (1200x630 PNG, privacy applied)',
+    params: shareParams,
+    reply: 'binary',
+    errors: [10400, 10404],
+  },
+  listPrivacyZones: {
+    ...routes.listPrivacyZones,
+    summary: 'Own privacy zones',
+    reply: z.array(s.privacyZoneSchema),
+    errors: [10001],
+  },
+  createPrivacyZone: {
+    ...routes.createPrivacyZone,
+    summary: 'Add a privacy zone (a point and a radius of 100-5000 m)',
+    body: s.privacyZoneCreateSchema,
+    reply: s.privacyZoneSchema,
+    errors: [10001, 10400],
+  },
+  deletePrivacyZone: {
+    ...routes.deletePrivacyZone,
+    summary: 'Remove a privacy zone',
+    params: id,
+    reply: z.object({}),
+    errors: authErrors,
   },
   listDevices: {
     ...routes.listDevices,

@@ -46,6 +46,11 @@ export const athleteSettingsSchema = z.object({
   /** 0 kilometres, 1 miles (spec 3). */
   distance_unit: z.union([z.literal(0), z.literal(1)]),
   temperature_unit: z.enum(['c', 'f']),
+  /** Metres of a shared ride's start and end that its map never shows (privacy). */
+  privacy_trim_m: z.number().int().min(0).max(5000),
+  /** Whether a newly shared ride shows heart rate and power (each ride can override). */
+  share_heart_rate: z.boolean(),
+  share_power: z.boolean(),
 });
 export const athleteSchema = z.object({
   id: z.string(),
@@ -151,6 +156,9 @@ export const workoutSessionSchema = z.object({
 
 export const workoutDetailSchema = workoutListItemSchema.extend({
   share_id: z.string().nullable(),
+  /** What the share link shows (the ride's choice, else the rider's default). */
+  share_heart_rate: z.boolean(),
+  share_power: z.boolean(),
   summary: workoutSummarySchema,
   /** The values the device itself stored in the FIT session message, as stored. */
   device_summary: z.record(z.string(), z.union([z.number(), z.string(), z.array(z.number())])),
@@ -188,6 +196,8 @@ export const workoutDetailSchema = workoutListItemSchema.extend({
 /** Which workouts a list or a total covers. */
 const workoutFilter = {
   sport_type: z.coerce.number().int().min(0).max(11).optional(),
+  /** `true`: only the rides shared by link. */
+  shared: z.enum(['true', 'false']).optional(),
   /** ISO dates (inclusive from, exclusive to). */
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
@@ -211,7 +221,55 @@ const workoutNameSchema = z.string().trim().min(1).max(120);
 export const workoutPatchSchema = z.strictObject({
   name: workoutNameSchema.optional(),
   shared: z.boolean().optional(),
+  /** What the share link shows of this ride; unset rides follow the rider's settings. */
+  share_heart_rate: z.boolean().optional(),
+  share_power: z.boolean().optional(),
 });
+
+/** A place inside which no shared ride shows its track (home, work). */
+export const privacyZoneSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  radius_m: z.number(),
+});
+export const privacyZoneCreateSchema = z.strictObject({
+  name: z.string().trim().min(1).max(60),
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  radius_m: z.number().int().min(100).max(5000),
+});
+
+/**
+ * A shared ride as anyone with the link sees it: the rider's display name, date and sport,
+ * no account data; positions inside privacy zones and the trimmed start and end removed on
+ * the server; heart rate and power only when the rider shows them.
+ */
+export const sharedWorkoutSchema = z.object({
+  name: z.string(),
+  sport_type: sportTypeSchema,
+  start_time: z.string(),
+  indoor: z.boolean(),
+  rider: z.object({ display_name: z.string() }),
+  summary: workoutSummarySchema,
+  hr_zones: z.array(zoneSchema),
+  power_zones: z.array(zoneSchema),
+  ftp: z.number().nullable(),
+  max_hr: z.number().nullable(),
+  /** Of the visible track only. */
+  bounds: z
+    .object({ min_lat: z.number(), min_lon: z.number(), max_lat: z.number(), max_lon: z.number() })
+    .nullable(),
+  shows: z.object({ heart_rate: z.boolean(), power: z.boolean() }),
+  /** What the map leaves out: the figures are of the whole ride, the track is partial. */
+  privacy: z.object({
+    hidden_start_m: z.number(),
+    hidden_end_m: z.number(),
+    zones_applied: z.boolean(),
+  }),
+});
+export const unshareAllReplySchema = z.object({ unshared: z.number().int() });
 
 /** The text fields of a FIT import (multipart, beside the file). */
 export const workoutImportFieldsSchema = z.strictObject({ name: workoutNameSchema.optional() });
@@ -398,6 +456,8 @@ export type WorkoutTotals = z.infer<typeof workoutTotalsSchema>;
 export type WorkoutPatch = z.input<typeof workoutPatchSchema>;
 export type StreamsReply = z.infer<typeof streamsReplySchema>;
 export type RangeReply = z.infer<typeof rangeReplySchema>;
+export type SharedWorkout = z.infer<typeof sharedWorkoutSchema>;
+export type PrivacyZone = z.infer<typeof privacyZoneSchema>;
 export type WorkoutSession = z.infer<typeof workoutSessionSchema>;
 export type StreamName = (typeof streamNames)[number];
 export type Comparison = z.infer<typeof comparisonSchema>;

@@ -185,4 +185,23 @@ CREATE TABLE athlete_thresholds (
 INSERT INTO athlete_thresholds (user_id, effective_from, ftp, max_hr)
   SELECT id, DATE '1970-01-01', ftp, max_hr FROM users WHERE ftp IS NOT NULL OR max_hr IS NOT NULL
 `,
+  // 7: what a shared ride shows: the trimmed start and end, privacy zones, and whether heart
+  // rate and power are shown (the rider's default, and each ride's choice).
+  `
+ALTER TABLE users
+  ADD COLUMN privacy_trim_m integer NOT NULL DEFAULT 300,
+  ADD COLUMN share_heart_rate boolean NOT NULL DEFAULT true,
+  ADD COLUMN share_power boolean NOT NULL DEFAULT true;
+ALTER TABLE workouts ADD COLUMN share_heart_rate boolean, ADD COLUMN share_power boolean;
+CREATE TABLE privacy_zones (
+  id serial PRIMARY KEY,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  name text NOT NULL,
+  latitude double precision NOT NULL,
+  longitude double precision NOT NULL,
+  radius_m integer NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX privacy_zones_user ON privacy_zones (user_id, id)
+`,
 ];

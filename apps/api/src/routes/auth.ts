@@ -15,6 +15,9 @@ interface AthleteRow {
   max_hr: number | null;
   distance_unit: number;
   temperature_unit: 'c' | 'f';
+  privacy_trim_m: number;
+  share_heart_rate: boolean;
+  share_power: boolean;
 }
 
 const athleteReply = (row: AthleteRow) => ({
@@ -28,6 +31,9 @@ const athleteReply = (row: AthleteRow) => ({
     max_hr: row.max_hr,
     distance_unit: row.distance_unit === 0 ? (0 as const) : (1 as const),
     temperature_unit: row.temperature_unit,
+    privacy_trim_m: row.privacy_trim_m,
+    share_heart_rate: row.share_heart_rate,
+    share_power: row.share_power,
   },
 });
 
@@ -67,14 +73,18 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
         await changeThresholds(tx, row.id, from, { ftp: settings.ftp, maxHr: settings.max_hr });
       }
       const [changed] = await tx.query<AthleteRow>(
-        `UPDATE users SET username = $1, ftp = $2, max_hr = $3, distance_unit = $4, temperature_unit = $5
-         WHERE id = $6 RETURNING *`,
+        `UPDATE users SET username = $1, ftp = $2, max_hr = $3, distance_unit = $4, temperature_unit = $5,
+           privacy_trim_m = $6, share_heart_rate = $7, share_power = $8
+         WHERE id = $9 RETURNING *`,
         [
           body.username ?? row.username,
           settings.ftp,
           settings.max_hr,
           settings.distance_unit,
           settings.temperature_unit,
+          settings.privacy_trim_m,
+          settings.share_heart_rate,
+          settings.share_power,
           row.id,
         ],
       );

@@ -40,10 +40,11 @@ import {
   unpackCurve,
 } from '../workouts/streams.ts';
 import { shownTss, thresholdHistory, thresholdsOn } from '../workouts/thresholds.ts';
+import { forgetPreview } from '../share/previewCache.ts';
 import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
 import { assertSameUpload, idempotencyKeyOf, uploadDigest } from './idempotency.ts';
 
-interface WorkoutRow {
+export interface WorkoutRow {
   id: number;
   user_id: number;
   name: string;
@@ -74,6 +75,8 @@ interface WorkoutRow {
   ftp_source: 'file' | 'settings' | null;
   max_hr: number | null;
   max_hr_source: 'file' | 'settings' | null;
+  share_heart_rate: boolean | null;
+  share_power: boolean | null;
 }
 
 /** Zone times as last computed, keyed by the ride's thresholds (not the estimates) they used. */
@@ -126,7 +129,7 @@ const deviceNumber = (device: DeviceSummary, field: string) => {
  * device's: our figure and the device's differ by design (calories from heart rate, the
  * elevation filter, NP conventions). A range always shows ours.
  */
-function summaryReply(
+export function summaryReply(
   summary: WorkoutSummary,
   device: DeviceSummary = {},
 ): WorkoutDetail['summary'] {
@@ -200,7 +203,7 @@ async function settingsOf(services: Services, userId: number) {
  * ride). They need the whole streams, so they are computed once per change of those and
  * cached on the row.
  */
-async function zonesOf(services: Services, row: WorkoutRow): Promise<ZoneCache> {
+export async function zonesOf(services: Services, row: WorkoutRow): Promise<ZoneCache> {
   const cached = row.zones;
   if (
     cached &&
@@ -264,12 +267,32 @@ const sessionReply = (session: SessionAnalysis): WorkoutDetail['sessions'][numbe
   device_distance_m: deviceNumber(session.device, 'totalDistance') ?? null,
 });
 
+/** What a ride's share link shows: the ride's own choice, else the rider's default. */
+export async function shareChoices(
+  services: Services,
+  row: WorkoutRow,
+): Promise<{ heartRate: boolean; power: boolean }> {
+  if (row.share_heart_rate !== null && row.share_power !== null)
+    return { heartRate: row.share_heart_rate, power: row.share_power };
+  const [user] = await services.db.query<{ share_heart_rate: boolean; share_power: boolean }>(
+    'SELECT share_heart_rate, share_power FROM users WHERE id = $1',
+    [row.user_id],
+  );
+  return {
+    heartRate: row.share_heart_rate ?? user?.share_heart_rate ?? true,
+    power: row.share_power ?? user?.share_power ?? true,
+  };
+}
+
 /** The detail reply of one workout. */
 async function detail(services: Services, row: WorkoutRow): Promise<WorkoutDetail> {
   const zones = await zonesOf(services, row);
+  const shows = await shareChoices(services, row);
   return {
     ...listItem(row),
     share_id: row.share_id,
+    share_heart_rate: shows.heartRate,
+    share_power: shows.power,
     summary: summaryReply(row.summary, row.device_summary),
     device_summary: row.device_summary,
     hr_zones: zones.hr_zones,
@@ -306,7 +329,8 @@ async function ownWorkout(
   return row;
 }
 
-async function sharedWorkout(services: Services, shareId: string): Promise<WorkoutRow> {
+/** The workout behind a share link, while sharing is on (else 404). */
+export async function sharedWorkout(services: Services, shareId: string): Promise<WorkoutRow> {
   const [row] = await services.db.query<WorkoutRow>('SELECT * FROM workouts WHERE share_id = $1', [
     shareId,
   ]);
@@ -316,7 +340,11 @@ async function sharedWorkout(services: Services, shareId: string): Promise<Worko
 
 async function streamsReply(services: Services, workoutId: number, points: number | undefined) {
   const streams = await readStreams(services.db, workoutId);
-  if (!streams) return { length: 0, streams: {} };
+  return streams ? streamsFrom(streams, points) : { length: 0, streams: {} };
+}
+
+/** Stored streams as the API sends them: downsampled to `points`, NaN as null, time rebased. */
+export function streamsFrom(streams: Record<string, Float64Array>, points: number | undefined) {
   const length = Object.values(streams)[0]?.length ?? 0;
   let indices: ArrayLike<number> | undefined;
   if (points !== undefined && length > points) {
@@ -485,7 +513,7 @@ async function importActivity(
 }
 
 /** The statistics of the samples of a ride with times in `[from, to)` seconds from its start. */
-async function rangeReply(services: Services, row: WorkoutRow, from: number, to: number) {
+export async function rangeReply(services: Services, row: WorkoutRow, from: number, to: number) {
   const stored = await readStreams(services.db, row.id);
   const streams = stored ? rideStreamsOf(stored) : undefined;
   if (!streams) return { from_s: from, to_s: to, samples: 0, summary: summaryReply(row.summary) };
@@ -536,10 +564,17 @@ const ACTIVITY_EXTENSIONS = ['.fit', '.tcx', '.gpx', '.fit.gz', '.tcx.gz', '.gpx
 /** The list's and the totals' WHERE clause: the rider's workouts by sport and UTC dates. */
 function workoutFilter(
   userId: number,
-  query: { sport_type?: number | undefined; from?: string | undefined; to?: string | undefined },
+  query: {
+    sport_type?: number | undefined;
+    from?: string | undefined;
+    to?: string | undefined;
+    shared?: 'true' | 'false' | undefined;
+  },
 ) {
   const where = ['user_id = $1'];
   const params: unknown[] = [userId];
+  if (query.shared !== undefined)
+    where.push(query.shared === 'true' ? 'share_id IS NOT NULL' : 'share_id IS NULL');
   if (query.sport_type !== undefined) {
     params.push(query.sport_type);
     where.push(`sport_type = $${params.length}`);
@@ -653,17 +688,27 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
         : body.shared
           ? (row.share_id ?? randomBytes(16).toString('base64url'))
           : null;
-    await db.query('UPDATE workouts SET name = $1, share_id = $2 WHERE id = $3', [
-      body.name ?? row.name,
-      shareId,
-      row.id,
-    ]);
+    // Sharing on: the ride keeps the rider's current defaults unless it chose its own.
+    const defaults = shareId !== null ? await shareChoices(services, row) : undefined;
+    await db.query(
+      `UPDATE workouts SET name = $1, share_id = $2, share_heart_rate = $3, share_power = $4
+       WHERE id = $5`,
+      [
+        body.name ?? row.name,
+        shareId,
+        body.share_heart_rate ?? row.share_heart_rate ?? defaults?.heartRate ?? null,
+        body.share_power ?? row.share_power ?? defaults?.power ?? null,
+        row.id,
+      ],
+    );
+    forgetPreview(row.share_id);
     return detail(services, await ownWorkout(services, userId, params.id));
   });
 
   route(app, services, 'deleteWorkout', async ({ userId, params }) => {
     const row = await ownWorkout(services, userId, params.id);
     await db.query('DELETE FROM workouts WHERE id = $1', [row.id]);
+    forgetPreview(row.share_id);
     forgetStreams(db, row.id);
     await services.blobs.delete(row.file_key).catch(() => undefined);
     return {};
@@ -687,9 +732,6 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
 
   route(app, services, 'workoutRange', async ({ userId, params, query }) =>
     rangeReply(services, await ownWorkout(services, userId, params.id), query.from, query.to),
-  );
-  route(app, services, 'sharedWorkoutRange', async ({ params, query }) =>
-    rangeReply(services, await sharedWorkout(services, params.share_id), query.from, query.to),
   );
 
   route(app, services, 'powerCurve', async ({ userId, params, query }) => {
@@ -729,11 +771,12 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     };
   });
 
-  route(app, services, 'sharedWorkout', async ({ params }) =>
-    detail(services, await sharedWorkout(services, params.share_id)),
-  );
-  route(app, services, 'sharedWorkoutStreams', async ({ params, query }) => {
-    const row = await sharedWorkout(services, params.share_id);
-    return streamsReply(services, row.id, query.points);
+  route(app, services, 'unshareAll', async ({ userId }) => {
+    const rows = await db.query<{ share_id: string }>(
+      'UPDATE workouts w SET share_id = NULL FROM (SELECT id, share_id FROM workouts WHERE user_id = $1 AND share_id IS NOT NULL FOR UPDATE) old WHERE w.id = old.id RETURNING old.share_id',
+      [userId],
+    );
+    for (const row of rows) forgetPreview(row.share_id);
+    return { unshared: rows.length };
   });
 }

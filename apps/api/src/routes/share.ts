@@ -1,0 +1,269 @@
+// What a share link shows, and the rider's privacy zones. Hidden parts are removed here, on
+// the server: no reply of a share link carries a position inside a zone or within the
+// trimmed start and end, nor heart rate or power a rider does not show.
+import { createHash } from 'node:crypto';
+import type { SharedWorkout } from '@xoss/api-contract';
+import { sportTypes } from '@xoss/activity-files';
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../http.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+import {
+  hiddenPositions,
+  sharedStreams,
+  sharedSummary,
+  visibleBounds,
+  visibleSegments,
+  type Privacy,
+} from '../share/privacy.ts';
+import { cachedPreview, keepPreview } from '../share/previewCache.ts';
+import { readStreams } from '../workouts/streams.ts';
+import {
+  rangeReply,
+  shareChoices,
+  sharedWorkout,
+  streamsFrom,
+  summaryReply,
+  zonesOf,
+  type WorkoutRow,
+} from './workouts.ts';
+
+interface ZoneRow {
+  id: number;
+  name: string;
+  latitude: number;
+  longitude: number;
+  radius_m: number;
+}
+
+const zoneReply = (row: ZoneRow) => ({
+  id: row.id,
+  name: row.name,
+  latitude: row.latitude,
+  longitude: row.longitude,
+  radius_m: row.radius_m,
+});
+
+/** A rider's privacy settings: the trim and the zones. */
+async function privacyOf(services: Services, userId: number): Promise<Privacy> {
+  const [user] = await services.db.query<{ privacy_trim_m: number }>(
+    'SELECT privacy_trim_m FROM users WHERE id = $1',
+    [userId],
+  );
+  const zones = await services.db.query<ZoneRow>(
+    'SELECT * FROM privacy_zones WHERE user_id = $1 ORDER BY id',
+    [userId],
+  );
+  return {
+    trimM: user?.privacy_trim_m ?? 300,
+    zones: zones.map((zone) => ({
+      latitude: zone.latitude,
+      longitude: zone.longitude,
+      radiusM: zone.radius_m,
+    })),
+  };
+}
+
+/** Everything a share link's replies are made from, privacy applied once. */
+async function sharedView(services: Services, shareId: string) {
+  const row = await sharedWorkout(services, shareId);
+  const [privacy, shows, stored] = await Promise.all([
+    privacyOf(services, row.user_id),
+    shareChoices(services, row),
+    readStreams(services.db, row.id),
+  ]);
+  const streams = stored ?? {};
+  const hidden = hiddenPositions(streams, privacy);
+  return { row, privacy, shows, streams, hidden };
+}
+
+async function sharedReply(
+  services: Services,
+  view: Awaited<ReturnType<typeof sharedView>>,
+): Promise<SharedWorkout> {
+  const { row, privacy, shows, streams, hidden } = view;
+  const zones = await zonesOf(services, row);
+  const [rider] = await services.db.query<{ username: string }>(
+    'SELECT username FROM users WHERE id = $1',
+    [row.user_id],
+  );
+  const hasTrack = streams.latitude !== undefined;
+  return {
+    name: row.name,
+    sport_type: row.sport_type,
+    start_time: new Date(row.start_time).toISOString(),
+    indoor: row.indoor,
+    rider: { display_name: rider?.username ?? '' },
+    summary: sharedSummary(summaryReply(row.summary, row.device_summary), shows),
+    hr_zones: shows.heartRate ? zones.hr_zones : [],
+    power_zones: shows.power ? zones.power_zones : [],
+    ftp: shows.power ? zones.ftp : null,
+    max_hr: shows.heartRate ? zones.max_hr : null,
+    bounds: visibleBounds(streams, hidden),
+    shows: { heart_rate: shows.heartRate, power: shows.power },
+    privacy: {
+      hidden_start_m: hasTrack ? privacy.trimM : 0,
+      hidden_end_m: hasTrack ? privacy.trimM : 0,
+      zones_applied: hasTrack && privacy.zones.length > 0,
+    },
+  };
+}
+
+function fingerprintOf(view: Awaited<ReturnType<typeof sharedView>>, reply: SharedWorkout) {
+  return createHash('sha256')
+    .update(JSON.stringify([view.row.id, reply, view.privacy]))
+    .digest('base64url');
+}
+
+const formatDistance = (metres: number) => `${(metres / 1000).toFixed(1)} km`;
+const formatTime = (seconds: number) => {
+  const total = Math.round(seconds);
+  return `${Math.floor(total / 3600)}:${String(Math.floor((total % 3600) / 60)).padStart(2, '0')}`;
+};
+
+/** The words of a preview card (title, description) in English: crawlers send no language. */
+function cardText(reply: SharedWorkout) {
+  const date = new Date(reply.start_time).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  const sport = sportTypes[reply.sport_type] ?? 'Ride';
+  const figures = [
+    { label: 'Distance', value: formatDistance(reply.summary.distance_m) },
+    { label: 'Time', value: formatTime(reply.summary.timer_time_s) },
+    ...(reply.summary.elevation_gain_m !== null
+      ? [{ label: 'Climbing', value: `${Math.round(reply.summary.elevation_gain_m)} m` }]
+      : []),
+  ];
+  return {
+    title: reply.name,
+    subtitle: [reply.rider.display_name, date, sport].filter(Boolean).join(' · '),
+    figures,
+    description: `${[reply.rider.display_name, date, sport].filter(Boolean).join(' · ')}: ${figures.map((figure) => `${figure.label} ${figure.value}`).join(', ')}`,
+  };
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (character) =>
+      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
+  );
+
+const SHARE_PAGE = /^\/dashboard\/workouts\/share\/\d+\/?$/;
+const SHARE_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+/**
+ * The Open Graph and Twitter card tags of a share page (`/dashboard/workouts/share/{id}
+ * ?share=…`), for the chat apps that fetch a pasted link; `undefined` for any other page or
+ * a link whose sharing is off.
+ */
+export async function shareCardTags(
+  services: Services,
+  url: string,
+  origin: string,
+): Promise<string | undefined> {
+  const parsed = new URL(url, 'http://x');
+  const shareId = parsed.searchParams.get('share');
+  if (!SHARE_PAGE.test(parsed.pathname) || !shareId || !SHARE_ID.test(shareId)) return undefined;
+  const [row] = await services.db.query<{ id: number }>(
+    'SELECT id FROM workouts WHERE share_id = $1',
+    [shareId],
+  );
+  if (!row) return undefined;
+  const reply = await sharedReply(services, await sharedView(services, shareId));
+  const text = cardText(reply);
+  const image = `${origin}/api/v2/share/workouts/${shareId}/preview.png`;
+  const page = `${origin}${parsed.pathname}?share=${shareId}`;
+  const tags: [string, string, string][] = [
+    ['property', 'og:type', 'article'],
+    ['property', 'og:site_name', 'XOSS'],
+    ['property', 'og:title', text.title],
+    ['property', 'og:description', text.description],
+    ['property', 'og:url', page],
+    ['property', 'og:image', image],
+    ['property', 'og:image:width', '1200'],
+    ['property', 'og:image:height', '630'],
+    ['name', 'twitter:card', 'summary_large_image'],
+    ['name', 'twitter:title', text.title],
+    ['name', 'twitter:description', text.description],
+    ['name', 'twitter:image', image],
+  ];
+  return tags
+    .map(([kind, key, value]) => `<meta ${kind}="${key}" content="${escapeHtml(value)}">`)
+    .join('');
+}
+
+export function shareRoutes(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  route(app, services, 'sharedWorkout', async ({ params }) =>
+    sharedReply(services, await sharedView(services, params.share_id)),
+  );
+
+  route(app, services, 'sharedWorkoutStreams', async ({ params, query }) => {
+    const view = await sharedView(services, params.share_id);
+    if (!view.streams.time) return { length: 0, streams: {} };
+    return streamsFrom(sharedStreams(view.streams, view.hidden, view.shows), query.points);
+  });
+
+  route(app, services, 'sharedWorkoutRange', async ({ params, query }) => {
+    const row: WorkoutRow = await sharedWorkout(services, params.share_id);
+    const shows = await shareChoices(services, row);
+    const range = await rangeReply(services, row, query.from, query.to);
+    return { ...range, summary: sharedSummary(range.summary, shows) };
+  });
+
+  route(app, services, 'sharedWorkoutPreview', async ({ params, reply }) => {
+    const view = await sharedView(services, params.share_id);
+    const shared = await sharedReply(services, view);
+    const fingerprint = fingerprintOf(view, shared);
+    let png = cachedPreview(params.share_id, fingerprint);
+    if (!png) {
+      // The renderer (and its font) loads on the first picture, not at start-up.
+      const { renderPreview } = await import('../share/preview.ts');
+      const text = cardText(shared);
+      png = await renderPreview({
+        title: text.title,
+        subtitle: text.subtitle,
+        figures: text.figures,
+        segments: visibleSegments(view.streams, view.hidden),
+      });
+      keepPreview(params.share_id, fingerprint, png);
+    }
+    return reply
+      .header('content-type', 'image/png')
+      .header('cache-control', 'public, max-age=300')
+      .header('etag', `"${fingerprint}"`)
+      .send(Buffer.from(png));
+  });
+
+  route(app, services, 'listPrivacyZones', async ({ userId }) =>
+    (
+      await db.query<ZoneRow>('SELECT * FROM privacy_zones WHERE user_id = $1 ORDER BY id', [
+        userId,
+      ])
+    ).map(zoneReply),
+  );
+
+  route(app, services, 'createPrivacyZone', async ({ userId, body, reply }) => {
+    const [row] = await db.query<ZoneRow>(
+      `INSERT INTO privacy_zones (user_id, name, latitude, longitude, radius_m)
+       VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+      [userId, body.name, body.latitude, body.longitude, body.radius_m],
+    );
+    reply.status(201);
+    return zoneReply(row!);
+  });
+
+  route(app, services, 'deletePrivacyZone', async ({ userId, params }) => {
+    const rows = await db.query(
+      'DELETE FROM privacy_zones WHERE id = $1 AND user_id = $2 RETURNING id',
+      [params.id, userId],
+    );
+    if (rows.length === 0) throw notFound('Privacy zone');
+    return {};
+  });
+}

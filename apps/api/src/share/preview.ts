@@ -1,0 +1,485 @@
+/**
+ * Server-side preview image for a shared ride: the 1200x630 picture a chat app shows
+ * (Open Graph / Twitter card) when a rider pastes the share link. Made without a
+ * browser: an SVG built here as a string, rasterised to PNG by resvg (`@resvg/resvg-js`,
+ * a native renderer whose prebuilt binaries ship inside its npm packages).
+ *
+ * Fonts: system fonts are never loaded (a fresh CI or server machine may have none), so
+ * the output is the same everywhere. Text is set in DejaVu Sans (regular and bold), read
+ * by path from the `dejavu-fonts-ttf` npm package (Bitstream Vera licence + public-domain
+ * DejaVu changes: free to redistribute). DejaVu covers Latin, Greek, Cyrillic, Armenian,
+ * Georgian, Hebrew, Arabic basics and many symbols, but NOT Chinese, Japanese or Korean
+ * ideographs/kana/hangul, nor colour emoji: those characters render as the font's
+ * ".notdef" boxes. No Noto CJK package small enough was found (the npm packages holding a
+ * Noto Sans SC/JP TTF are 50-90 MB, the small ones only ship WOFF2, which resvg cannot
+ * read), so CJK titles fall back to boxes; they never make rendering fail.
+ */
+import { createRequire } from 'node:module';
+import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
+
+export interface PreviewInput {
+  /** Ride name, any Unicode. */
+  readonly title: string;
+  /** E.g. "Ana · 12 Oct 2026 · Cycling", already formatted by the caller. */
+  readonly subtitle: string;
+  /** Up to 4 are drawn, e.g. `{ label: 'Distance', value: '86.4 km' }`. */
+  readonly figures: readonly { readonly label: string; readonly value: string }[];
+  /**
+   * The visible track as [latitude, longitude] pairs (privacy zones already removed by
+   * the caller); may be empty (indoor ride) or have gaps as separate segments.
+   */
+  readonly segments: readonly (readonly (readonly [number, number])[])[];
+}
+
+export const PREVIEW_WIDTH = 1200;
+export const PREVIEW_HEIGHT = 630;
+/** Where the track is drawn (when there is one), in image pixels. */
+export const TRACK_BOX = { x: 700, y: 40, width: 460, height: 400 } as const;
+/** At most this many track points end up in one image, whatever the input size. */
+export const MAX_TRACK_POINTS = 2000;
+
+const BRAND_RED = '#e60012';
+const INK = '#1b1b1f';
+const MUTED = '#6b6b75';
+const PANEL = '#f3f3f6';
+const FONT_FAMILY = 'DejaVu Sans';
+const MARGIN = 60;
+const TRACK_PADDING = 36;
+/** Input strings are cut to this many characters before layout, to bound the work. */
+const MAX_INPUT_CHARS = 400;
+
+// ---------------------------------------------------------------------------------------
+// Text helpers
+
+/** Escapes text for use in XML character data and attribute values. */
+function escapeXml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/**
+ * Makes arbitrary input safe to put in an XML document: characters XML 1.0 forbids
+ * (C0 controls, lone surrogates, U+FFFE/U+FFFF) would make the SVG unparsable, so they
+ * go; line breaks and tabs become spaces; runs of white space collapse.
+ */
+function cleanText(text: string): string {
+  const cut = text.length > MAX_INPUT_CHARS ? text.slice(0, MAX_INPUT_CHARS) : text;
+  return cut
+    .replace(/[\t\n\r]+/g, ' ')
+    .replace(
+      // eslint-disable-next-line no-control-regex
+      /[\u0000-\u001f\u007f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      '',
+    )
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const graphemeSegmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function graphemes(text: string): string[] {
+  return Array.from(graphemeSegmenter.segment(text), (s) => s.segment);
+}
+
+function isWide(cp: number): boolean {
+  return (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f000 && cp <= 0x1faff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  );
+}
+
+/**
+ * A deliberately generous estimate of a grapheme's advance in em for DejaVu Sans (there
+ * is no text measurement without loading the font; over-estimating only truncates a
+ * little early, under-estimating would let text run off the card).
+ */
+function graphemeEm(g: string, bold: boolean): number {
+  const cp = g.codePointAt(0) ?? 0x20;
+  let em: number;
+  if (isWide(cp)) em = 1;
+  else if (cp === 0x20) em = 0.32;
+  else if ('il.,:;\'|!`'.includes(g)) em = 0.3;
+  else if ('mwMW@%'.includes(g)) em = 0.95;
+  else if (cp >= 0x41 && cp <= 0x5a) em = 0.72;
+  else em = 0.63;
+  return bold ? em * 1.1 : em;
+}
+
+function textWidth(text: string, fontSize: number, bold: boolean): number {
+  let em = 0;
+  for (const g of graphemes(text)) em += graphemeEm(g, bold);
+  return em * fontSize;
+}
+
+/** Cuts `text` so it fits in `maxWidth`, ending with an ellipsis when cut. */
+function truncate(text: string, maxWidth: number, fontSize: number, bold: boolean): string {
+  if (textWidth(text, fontSize, bold) <= maxWidth) return text;
+  const budget = maxWidth - graphemeEm('…', bold) * fontSize;
+  let used = 0;
+  let out = '';
+  for (const g of graphemes(text)) {
+    const w = graphemeEm(g, bold) * fontSize;
+    if (used + w > budget) break;
+    used += w;
+    out += g;
+  }
+  return `${out.trimEnd()}…`;
+}
+
+/**
+ * Breaks text into at most `maxLines` lines of at most `maxWidth`, at spaces where it can
+ * and between graphemes otherwise (CJK has no spaces); the last line gets an ellipsis if
+ * text is left over.
+ */
+function wrap(
+  text: string,
+  maxWidth: number,
+  fontSize: number,
+  bold: boolean,
+  maxLines: number,
+): string[] {
+  const lines: string[] = [];
+  let rest = text;
+  while (rest.length > 0 && lines.length < maxLines - 1) {
+    if (textWidth(rest, fontSize, bold) <= maxWidth) break;
+    let used = 0;
+    let cut = 0; // in UTF-16 units
+    let lastSpace = -1;
+    for (const g of graphemes(rest)) {
+      const w = graphemeEm(g, bold) * fontSize;
+      if (used + w > maxWidth) break;
+      if (g === ' ') lastSpace = cut;
+      used += w;
+      cut += g.length;
+    }
+    if (cut === 0) break;
+    const at = lastSpace > 0 ? lastSpace : cut;
+    lines.push(rest.slice(0, at).trimEnd());
+    rest = rest.slice(at).trimStart();
+  }
+  if (rest.length > 0) lines.push(truncate(rest, maxWidth, fontSize, bold));
+  return lines;
+}
+
+function textEl(
+  x: number,
+  y: number,
+  text: string,
+  size: number,
+  fill: string,
+  extra = '',
+): string {
+  return `<text x="${x}" y="${y}" font-size="${size}" fill="${fill}"${extra}>${escapeXml(text)}</text>`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Track geometry
+
+type Pt = [number, number];
+
+/** Keeps finite, in-range pairs; longitudes are unwrapped across the antimeridian. */
+function cleanSegments(segments: PreviewInput['segments']): [number, number][][] {
+  const out: [number, number][][] = [];
+  let prevLon: number | undefined;
+  for (const segment of segments) {
+    const pts: [number, number][] = [];
+    for (const pair of segment) {
+      const lat = pair[0];
+      let lon = pair[1];
+      if (!Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+      if (lat < -90 || lat > 90 || lon < -360 || lon > 360) continue;
+      if (prevLon !== undefined) {
+        while (lon - prevLon > 180) lon -= 360;
+        while (lon - prevLon < -180) lon += 360;
+      }
+      prevLon = lon;
+      pts.push([lat, lon]);
+    }
+    if (pts.length > 0) out.push(pts);
+  }
+  return out;
+}
+
+/**
+ * Equirectangular projection scaled by cos(mid-latitude), fitted into `box` (aspect kept,
+ * centred, with padding). Returns pixel coordinates.
+ */
+function project(
+  segments: readonly (readonly [number, number])[][],
+  box: { x: number; y: number; width: number; height: number },
+  padding: number,
+): Pt[][] {
+  let minLat = Infinity;
+  let maxLat = -Infinity;
+  let minLon = Infinity;
+  let maxLon = -Infinity;
+  for (const seg of segments) {
+    for (const [lat, lon] of seg) {
+      if (lat < minLat) minLat = lat;
+      if (lat > maxLat) maxLat = lat;
+      if (lon < minLon) minLon = lon;
+      if (lon > maxLon) maxLon = lon;
+    }
+  }
+  const k = Math.max(Math.cos((((minLat + maxLat) / 2) * Math.PI) / 180), 0.01);
+  const spanX = (maxLon - minLon) * k;
+  const spanY = maxLat - minLat;
+  const innerW = box.width - 2 * padding;
+  const innerH = box.height - 2 * padding;
+  const span = Math.max(spanX / innerW, spanY / innerH);
+  const scale = span > 0 ? 1 / span : 0;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  const midLon = (minLon + maxLon) / 2;
+  const midLat = (minLat + maxLat) / 2;
+  return segments.map((seg) =>
+    seg.map(([lat, lon]): Pt => [cx + (lon - midLon) * k * scale, cy - (lat - midLat) * scale]),
+  );
+}
+
+/** Drops points closer than `minDist` pixels to the last kept one (keeps the ends). */
+function thin(points: Pt[], minDist: number): Pt[] {
+  if (points.length <= 2) return points;
+  const first = points[0] as Pt;
+  const out: Pt[] = [first];
+  let [lx, ly] = first;
+  const d2 = minDist * minDist;
+  for (let i = 1; i < points.length - 1; i++) {
+    const p = points[i] as Pt;
+    const dx = p[0] - lx;
+    const dy = p[1] - ly;
+    if (dx * dx + dy * dy >= d2) {
+      out.push(p);
+      [lx, ly] = p;
+    }
+  }
+  out.push(points[points.length - 1] as Pt);
+  return out;
+}
+
+/** Ramer–Douglas–Peucker with an explicit stack (no recursion depth limit). */
+function simplify(points: Pt[], tolerance: number): Pt[] {
+  const n = points.length;
+  if (n <= 2) return points;
+  const keep = new Uint8Array(n);
+  keep[0] = 1;
+  keep[n - 1] = 1;
+  const stack: number[] = [0, n - 1];
+  const tol2 = tolerance * tolerance;
+  while (stack.length > 0) {
+    const last = stack.pop() as number;
+    const firstIdx = stack.pop() as number;
+    const [ax, ay] = points[firstIdx] as Pt;
+    const [bx, by] = points[last] as Pt;
+    const dx = bx - ax;
+    const dy = by - ay;
+    const len2 = dx * dx + dy * dy;
+    let maxD = -1;
+    let index = -1;
+    for (let i = firstIdx + 1; i < last; i++) {
+      const [px, py] = points[i] as Pt;
+      let d: number;
+      if (len2 === 0) {
+        d = (px - ax) ** 2 + (py - ay) ** 2;
+      } else {
+        const t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2));
+        d = (px - ax - t * dx) ** 2 + (py - ay - t * dy) ** 2;
+      }
+      if (d > maxD) {
+        maxD = d;
+        index = i;
+      }
+    }
+    if (index > 0 && maxD > tol2) {
+      keep[index] = 1;
+      stack.push(firstIdx, index, index, last);
+    }
+  }
+  return points.filter((_, i) => keep[i] === 1);
+}
+
+/** Keeps every k-th point (and both ends) so the total stays within `budget`. */
+function decimate(segments: Pt[][], budget: number): Pt[][] {
+  const total = segments.reduce((n, s) => n + s.length, 0);
+  if (total <= budget) return segments;
+  const step = Math.ceil(total / Math.max(budget - 2 * segments.length, 1));
+  return segments.map((seg) => {
+    if (seg.length <= 2) return seg;
+    const out = seg.filter((_, i) => i % step === 0);
+    const lastPt = seg[seg.length - 1] as Pt;
+    if (out[out.length - 1] !== lastPt) out.push(lastPt);
+    return out;
+  });
+}
+
+/** Cleans, projects and simplifies the track into pixel polylines inside `TRACK_BOX`. */
+function trackPixels(segments: PreviewInput['segments']): Pt[][] {
+  const clean = cleanSegments(segments);
+  if (clean.length === 0) return [];
+  const projected = project(clean, TRACK_BOX, TRACK_PADDING);
+  let simplified = projected.map((seg) => simplify(thin(seg, 0.75), 0.4));
+  // Drop whole segments beyond the budget's reach (each keeps at least its 2 ends).
+  if (simplified.length > MAX_TRACK_POINTS / 2) {
+    simplified = simplified.slice(0, MAX_TRACK_POINTS / 2);
+  }
+  return decimate(simplified, MAX_TRACK_POINTS);
+}
+
+function fmt(n: number): string {
+  return (Math.round(n * 10) / 10).toString();
+}
+
+function trackSvg(pixels: Pt[][]): string {
+  const { x, y, width, height } = TRACK_BOX;
+  const parts: string[] = [
+    `<rect x="${x}" y="${y}" width="${width}" height="${height}" rx="24" fill="${PANEL}"/>`,
+  ];
+  let d = '';
+  const dots: Pt[] = [];
+  for (const seg of pixels) {
+    if (seg.length === 1) {
+      dots.push(seg[0] as Pt);
+      continue;
+    }
+    seg.forEach(([px, py], i) => {
+      d += `${i === 0 ? 'M' : 'L'}${fmt(px)} ${fmt(py)}`;
+    });
+  }
+  if (d !== '') {
+    // A white casing under the red line keeps crossings readable.
+    const common = 'fill="none" stroke-linecap="round" stroke-linejoin="round"';
+    parts.push(`<path d="${d}" ${common} stroke="#ffffff" stroke-width="11"/>`);
+    parts.push(`<path id="track" d="${d}" ${common} stroke="${BRAND_RED}" stroke-width="6"/>`);
+  }
+  for (const [px, py] of dots) {
+    parts.push(`<circle cx="${fmt(px)}" cy="${fmt(py)}" r="4" fill="${BRAND_RED}"/>`);
+  }
+  const first = pixels[0]?.[0];
+  const lastSeg = pixels[pixels.length - 1];
+  const last = lastSeg?.[lastSeg.length - 1];
+  if (first && last) {
+    parts.push(
+      `<circle cx="${fmt(first[0])}" cy="${fmt(first[1])}" r="9" fill="#ffffff" stroke="${INK}" stroke-width="4"/>`,
+      `<circle cx="${fmt(last[0])}" cy="${fmt(last[1])}" r="9" fill="${INK}" stroke="#ffffff" stroke-width="3"/>`,
+    );
+  }
+  return parts.join('');
+}
+
+// ---------------------------------------------------------------------------------------
+// The card
+
+/** The preview card as an SVG document (1200x630); all text is XML-escaped. */
+export function previewSvg(input: PreviewInput): string {
+  const pixels = trackPixels(input.segments);
+  const hasTrack = pixels.length > 0;
+  // Title and subtitle share the top with the track; the figures row spans the width.
+  const fullWidth = PREVIEW_WIDTH - 2 * MARGIN;
+  const textWidthMax = hasTrack ? TRACK_BOX.x - 40 - MARGIN : fullWidth;
+
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" viewBox="0 0 ${PREVIEW_WIDTH} ${PREVIEW_HEIGHT}" font-family="${FONT_FAMILY}">`,
+    `<rect width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" fill="#ffffff"/>`,
+    `<rect x="0" y="${PREVIEW_HEIGHT - 14}" width="${PREVIEW_WIDTH}" height="14" fill="${BRAND_RED}"/>`,
+    `<rect x="${MARGIN}" y="66" width="10" height="38" fill="${BRAND_RED}"/>`,
+    textEl(MARGIN + 22, 100, 'XOSS', 40, BRAND_RED, ' font-weight="bold" letter-spacing="3"'),
+  ];
+
+  // Title: one line as large as fits, else two lines, else two lines with an ellipsis.
+  const title = cleanText(input.title);
+  let titleSize = 64;
+  let titleLines = title === '' ? [] : [title];
+  if (textWidth(title, titleSize, true) > textWidthMax) {
+    titleSize = 52;
+    titleLines = wrap(title, textWidthMax, titleSize, true, 2);
+  }
+  let y = 150 + titleSize;
+  for (const line of titleLines) {
+    parts.push(textEl(MARGIN, y, line, titleSize, INK, ' font-weight="bold"'));
+    y += Math.round(titleSize * 1.2);
+  }
+
+  const subtitle = cleanText(input.subtitle);
+  if (subtitle !== '') {
+    const size = 28;
+    y += 4;
+    parts.push(textEl(MARGIN, y, truncate(subtitle, textWidthMax, size, false), size, MUTED));
+  }
+
+  // Figures: a row of label/value pairs along the bottom; larger when there is no track.
+  const figures = input.figures
+    .slice(0, 4)
+    .map((f) => ({ label: cleanText(f.label), value: cleanText(f.value) }))
+    .filter((f) => f.label !== '' || f.value !== '');
+  if (figures.length > 0) {
+    const gap = 24;
+    const colWidth = (fullWidth - gap * (figures.length - 1)) / figures.length;
+    const maxValueSize = hasTrack ? 48 : 72;
+    const labelSize = hasTrack ? 22 : 26;
+    // One value size for the whole row, as large as lets every value fit its column.
+    let valueSize = maxValueSize;
+    for (const f of figures) {
+      const w = textWidth(f.value, 1, true);
+      if (w > 0) valueSize = Math.min(valueSize, colWidth / w);
+    }
+    valueSize = Math.max(Math.floor(valueSize), 22);
+    const baseline = PREVIEW_HEIGHT - 62;
+    figures.forEach((f, i) => {
+      const x = Math.round(MARGIN + i * (colWidth + gap));
+      const label = truncate(f.label.toUpperCase(), colWidth, labelSize, false);
+      const value = truncate(f.value, colWidth, valueSize, true);
+      parts.push(
+        textEl(x, baseline - valueSize - 12, label, labelSize, MUTED, ' letter-spacing="1"'),
+        textEl(x, baseline, value, valueSize, INK, ' font-weight="bold"'),
+      );
+    });
+  }
+
+  if (hasTrack) parts.push(trackSvg(pixels));
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+// ---------------------------------------------------------------------------------------
+// Rendering
+
+let fontFilesCache: string[] | undefined;
+
+/** The bundled fonts, resolved from node_modules (never from the system). */
+function fontFiles(): string[] {
+  if (fontFilesCache === undefined) {
+    const require = createRequire(import.meta.url);
+    fontFilesCache = [
+      require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
+      require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
+    ];
+  }
+  return fontFilesCache;
+}
+
+/** Renders the preview card to PNG bytes (1200x630), off the main thread. */
+export async function renderPreview(input: PreviewInput): Promise<Uint8Array> {
+  const options: ResvgRenderOptions = {
+    font: {
+      loadSystemFonts: false,
+      fontFiles: fontFiles(),
+      defaultFontFamily: FONT_FAMILY,
+      sansSerifFamily: FONT_FAMILY,
+    },
+    fitTo: { mode: 'original' },
+    logLevel: 'off',
+  };
+  const image = await renderAsync(previewSvg(input), options);
+  return image.asPng(); // a Buffer, which is a Uint8Array
+}
