@@ -146,6 +146,34 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await view.getByRole('slider', { name: 'Ride charts' }).waitFor();
     expect(new URL(view.url()).pathname).not.toBe('/login');
     expect(await view.getByRole('checkbox', { name: 'Share link on' }).count()).toBe(0);
+    // Who rode it, and what the map leaves out; nothing of the account.
+    await view.getByText(/^Demo Rider · /).waitFor();
+    await view
+      .getByText(/^For privacy, the first and last 0\.30 km of the track are not shown\.$/)
+      .waitFor();
+    expect(await view.content()).not.toContain(DEMO_USER.email);
+    // A chat app that fetches the link finds a preview card and its picture.
+    const html = await (await fetch(link)).text();
+    expect(html).toContain(`<meta property="og:title" content="${name}">`);
+    const image = /<meta property="og:image" content="([^"]+)">/.exec(html)?.[1];
+    expect(image).toMatch(/\/api\/v2\/share\/workouts\/[\w-]+\/preview\.png$/);
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image">');
+    const picture = await fetch(image!);
+    expect(picture.headers.get('content-type')).toBe('image/png');
+    expect([...new Uint8Array(await picture.arrayBuffer()).subarray(0, 4)]).toEqual([
+      0x89, 0x50, 0x4e, 0x47,
+    ]);
+    // The owner chooses what the link shows: without power, the visitor's charts lose it.
+    await page.getByRole('checkbox', { name: 'Show power on the shared page' }).uncheck();
+    await view.reload();
+    await view.getByRole('slider', { name: 'Ride charts' }).waitFor();
+    const shared = (await (
+      await fetch(
+        link.replace(/\/dashboard\/workouts\/share\/\d+\?share=/, '/api/v2/share/workouts/') +
+          '/streams/?points=50',
+      )
+    ).json()) as { data: { streams: Record<string, unknown> } };
+    expect(Object.keys(shared.data.streams)).not.toContain('power');
     // Without the share id, the same page is the owner's: a visitor goes to /login.
     await view.goto(link.replace(/\?share=.*$/, ''));
     await view.waitForURL(/\/login\?redirect=/);

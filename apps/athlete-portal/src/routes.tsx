@@ -86,6 +86,10 @@ export const routes: RouteObject[] = [
             lazy: page(() => import('./pages/WorkoutShare.tsx'), 'WorkoutShare'),
           },
           {
+            path: 'dashboard/workouts/shared',
+            lazy: page(() => import('./pages/SharedRides.tsx'), 'SharedRides'),
+          },
+          {
             path: 'dashboard/workouts/powerCurve/:id',
             lazy: page(() => import('./pages/PowerCurve.tsx'), 'PowerCurvePage'),
           },

@@ -52,6 +52,7 @@ export const scopeExcludes: Readonly<
     'layout',
     'measure',
     'settings',
+    'shared',
     'sport',
     'upload',
     'workouts',

@@ -417,26 +417,43 @@ export function previewSvg(input: PreviewInput): string {
     parts.push(textEl(MARGIN, y, truncate(subtitle, textWidthMax, size, false), size, MUTED));
   }
 
-  // Figures: a row of label/value pairs along the bottom; larger when there is no track.
+  // Figures: label/value pairs along the bottom, one row under the track; with no track
+  // they are drawn larger, in a two-column grid when there are more than two.
   const figures = input.figures
     .slice(0, 4)
     .map((f) => ({ label: cleanText(f.label), value: cleanText(f.value) }))
     .filter((f) => f.label !== '' || f.value !== '');
   if (figures.length > 0) {
     const gap = 24;
-    const colWidth = (fullWidth - gap * (figures.length - 1)) / figures.length;
-    const maxValueSize = hasTrack ? 48 : 72;
-    const labelSize = hasTrack ? 22 : 26;
-    // One value size for the whole row, as large as lets every value fit its column.
-    let valueSize = maxValueSize;
-    for (const f of figures) {
-      const w = textWidth(f.value, 1, true);
-      if (w > 0) valueSize = Math.min(valueSize, colWidth / w);
+    const rowGap = 40;
+    const labelSize = hasTrack ? 22 : 24;
+    const lastBaseline = PREVIEW_HEIGHT - 62;
+    const top = y + 36; // below the subtitle
+    /** The largest value size that fits `columns` columns (and the height left). */
+    const fitValueSize = (columns: number): number => {
+      const rows = Math.ceil(figures.length / columns);
+      const colWidth = (fullWidth - gap * (columns - 1)) / columns;
+      let size = hasTrack ? 48 : 72;
+      for (const f of figures) {
+        const w = textWidth(f.value, 1, true);
+        if (w > 0) size = Math.min(size, colWidth / w);
+      }
+      // rows * (label + 12 + value) + (rows - 1) * rowGap must fit between top and baseline
+      const height = lastBaseline - top - rows * (labelSize + 12) - (rows - 1) * rowGap;
+      return Math.max(Math.floor(Math.min(size, height / rows)), 22);
+    };
+    let columns = figures.length;
+    let valueSize = fitValueSize(columns);
+    if (!hasTrack && figures.length > 2 && fitValueSize(2) > valueSize) {
+      columns = 2;
+      valueSize = fitValueSize(2);
     }
-    valueSize = Math.max(Math.floor(valueSize), 22);
-    const baseline = PREVIEW_HEIGHT - 62;
+    const rows = Math.ceil(figures.length / columns);
+    const colWidth = (fullWidth - gap * (columns - 1)) / columns;
+    const rowPitch = valueSize + labelSize + 12 + rowGap;
     figures.forEach((f, i) => {
-      const x = Math.round(MARGIN + i * (colWidth + gap));
+      const x = Math.round(MARGIN + (i % columns) * (colWidth + gap));
+      const baseline = lastBaseline - (rows - 1 - Math.floor(i / columns)) * rowPitch;
       const label = truncate(f.label.toUpperCase(), colWidth, labelSize, false);
       const value = truncate(f.value, colWidth, valueSize, true);
       parts.push(

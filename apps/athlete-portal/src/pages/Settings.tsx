@@ -23,6 +23,9 @@ export function SettingsPage() {
       max_hr: number('max_hr'),
       distance_unit: formText(form, 'distance') === 'mi' ? 1 : 0,
       temperature_unit: formText(form, 'temperature') === 'f' ? 'f' : 'c',
+      privacy_trim_m: number('privacy_trim_m') ?? 0,
+      share_heart_rate: form.get('share_heart_rate') === 'on',
+      share_power: form.get('share_power') === 'on',
     } as const;
     const from = formText(form, 'thresholds_from');
     const result = await save({
@@ -104,6 +107,39 @@ export function SettingsPage() {
                 { value: 'f', label: t('settings.fahrenheit') },
               ]}
             />
+            <fieldset id="privacy" className="portal__fieldset">
+              <legend>
+                <Message id="settings.privacy" />
+              </legend>
+              <label>
+                <Message id="settings.privacyTrim" />
+                <input
+                  className="xoss-select"
+                  name="privacy_trim_m"
+                  type="number"
+                  min={0}
+                  max={5000}
+                  step={50}
+                  defaultValue={profile.settings.privacy_trim_m}
+                />
+              </label>
+              <label className="xoss-choice">
+                <input
+                  type="checkbox"
+                  name="share_heart_rate"
+                  defaultChecked={profile.settings.share_heart_rate}
+                />
+                <Message id="settings.shareHeartRate" />
+              </label>
+              <label className="xoss-choice">
+                <input
+                  type="checkbox"
+                  name="share_power"
+                  defaultChecked={profile.settings.share_power}
+                />
+                <Message id="settings.sharePower" />
+              </label>
+            </fieldset>
             <Alert>{problem}</Alert>
             <SubmitButton busy={saving.isLoading}>
               <Message id="common.save" />
@@ -111,7 +147,116 @@ export function SettingsPage() {
           </form>
         )}
       </Loaded>
+      <PrivacyZones />
     </>
+  );
+}
+
+/** The places inside which no shared ride shows its track (home, work). */
+function PrivacyZones() {
+  const failureText = useFailureText();
+  const zones = api.useListPrivacyZonesQuery();
+  const [create, creating] = api.useCreatePrivacyZoneMutation();
+  const [remove, removing] = api.useDeletePrivacyZoneMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  const add = async (form: HTMLFormElement) => {
+    const data = new FormData(form);
+    const result = await create({
+      body: {
+        name: formText(data, 'name').trim(),
+        latitude: Number(formText(data, 'latitude')),
+        longitude: Number(formText(data, 'longitude')),
+        radius_m: Number(formText(data, 'radius_m')),
+      },
+    });
+    if ('error' in result) setProblem(failureText(result.error, { withDetail: true }));
+    else {
+      setProblem(null);
+      form.reset();
+    }
+  };
+  return (
+    <section className="portal__card" aria-labelledby="privacy-zones">
+      <h2 id="privacy-zones">
+        <Message id="settings.zones" />
+      </h2>
+      <p className="portal__note">
+        <Message id="settings.zonesHelp" />
+      </p>
+      <Loaded query={zones}>
+        {(list) => (
+          <ul className="portal__list">
+            {list.map((zone) => (
+              <li key={zone.id}>
+                {zone.name} ({zone.latitude.toFixed(4)}, {zone.longitude.toFixed(4)},{' '}
+                {zone.radius_m} m){' '}
+                <button
+                  type="button"
+                  className="xoss-button"
+                  disabled={removing.isLoading}
+                  onClick={() => void remove({ params: { id: zone.id } })}
+                >
+                  <Message id="settings.zoneRemove" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loaded>
+      <form
+        className="portal__form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void add(event.currentTarget);
+        }}
+      >
+        <label>
+          <Message id="settings.zoneName" />
+          <input className="xoss-select" name="name" required maxLength={60} />
+        </label>
+        <label>
+          <Message id="settings.zoneLatitude" />
+          <input
+            className="xoss-select"
+            name="latitude"
+            type="number"
+            min={-90}
+            max={90}
+            step="any"
+            required
+          />
+        </label>
+        <label>
+          <Message id="settings.zoneLongitude" />
+          <input
+            className="xoss-select"
+            name="longitude"
+            type="number"
+            min={-180}
+            max={180}
+            step="any"
+            required
+          />
+        </label>
+        <label>
+          <Message id="settings.zoneRadius" />
+          <input
+            className="xoss-select"
+            name="radius_m"
+            type="number"
+            min={100}
+            max={5000}
+            step={50}
+            defaultValue={300}
+            required
+          />
+        </label>
+        <Alert>{problem}</Alert>
+        <SubmitButton busy={creating.isLoading}>
+          <Message id="settings.zoneAdd" />
+        </SubmitButton>
+      </form>
+    </section>
   );
 }
 

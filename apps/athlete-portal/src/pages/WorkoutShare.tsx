@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { StreamsReply, WorkoutDetail } from '@xoss/api-contract';
+import type { SharedWorkout, StreamsReply, WorkoutDetail } from '@xoss/api-contract';
 import { RANGE_MAX_S } from '@xoss/api-contract/routes';
 import { skipToken } from '@reduxjs/toolkit/query';
 import type { MessageId } from '@xoss/i18n';
@@ -151,17 +151,71 @@ function RideNotes({ workout }: { workout: WorkoutDetail }) {
   );
 }
 
+/** The rider, date and sport of a shared ride, and what its map leaves out. */
+function SharedHeader({ shared }: { shared: SharedWorkout }) {
+  const t = useT();
+  const locale = useLocale();
+  const units = useUnits(locale);
+  const date = new Date(shared.start_time).toLocaleDateString(locale, { dateStyle: 'long' });
+  return (
+    <>
+      <p className="portal__note">
+        {[shared.rider.display_name, date, t(`sport.${shared.sport_type}` as MessageId)]
+          .filter(Boolean)
+          .join(' · ')}
+      </p>
+      {shared.privacy.hidden_start_m > 0 || shared.privacy.zones_applied ? (
+        <p className="portal__note">
+          {t('workouts.share.privacyNote', {
+            trim: units.distance(shared.privacy.hidden_start_m),
+            zones: String(shared.privacy.zones_applied),
+          })}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** The owner's choice of what the share link shows of this ride. */
+function ShareChoices({ workout }: { workout: WorkoutDetail }) {
+  const [patch, patching] = api.usePatchWorkoutMutation();
+  const choose = (body: { share_heart_rate?: boolean; share_power?: boolean }) =>
+    void patch({ params: { id: workout.id }, body });
+  return (
+    <p className="portal__actions">
+      <label className="xoss-choice">
+        <input
+          type="checkbox"
+          checked={workout.share_heart_rate}
+          disabled={patching.isLoading}
+          onChange={(event) => choose({ share_heart_rate: event.target.checked })}
+        />
+        <Message id="workouts.share.showHeartRate" />
+      </label>
+      <label className="xoss-choice">
+        <input
+          type="checkbox"
+          checked={workout.share_power}
+          disabled={patching.isLoading}
+          onChange={(event) => choose({ share_power: event.target.checked })}
+        />
+        <Message id="workouts.share.showPower" />
+      </label>
+    </p>
+  );
+}
+
 function Ride({
   workout,
   streams,
   source,
 }: {
-  workout: WorkoutDetail;
+  /** The owner's ride (with their controls), or what a share link shows. */
+  workout: WorkoutDetail | SharedWorkout;
   streams: Streams;
-  /** The owner's ride, or one opened through a share link (without the owner's controls). */
   source: RideSource;
 }) {
-  const visitor = 'shareId' in source;
+  const owner = 'id' in workout ? workout : undefined;
   const t = useT();
   const locale = useLocale();
   const units = useUnits(locale);
@@ -182,8 +236,8 @@ function Ride({
     };
   }, []);
   const [patch, patching] = api.usePatchWorkoutMutation();
-  const share = async (shared: boolean) => {
-    const result = await patch({ params: { id: workout.id }, body: { shared } });
+  const share = async (id: number, shared: boolean) => {
+    const result = await patch({ params: { id }, body: { shared } });
     if (!('error' in result)) toast(t(shared ? 'workouts.share.on' : 'workouts.share.off'));
   };
   const lat = values(streams, 'latitude');
@@ -247,27 +301,32 @@ function Ride({
   const summary = range ? (ranged.data?.summary ?? null) : workout.summary;
   return (
     <>
-      {visitor ? null : (
+      {owner ? (
         <div className="portal__actions">
           <label className="xoss-choice">
             <input
               type="checkbox"
-              checked={workout.shared}
+              checked={owner.shared}
               disabled={patching.isLoading}
-              onChange={(event) => void share(event.target.checked)}
+              onChange={(event) => void share(owner.id, event.target.checked)}
             />
             <Message id="workouts.share.on" />
           </label>
-          <Link className="xoss-button" to={`/dashboard/workouts/powerCurve/${workout.id}`}>
+          <Link className="xoss-button" to={`/dashboard/workouts/powerCurve/${owner.id}`}>
             <Message id="workouts.powerCurve" />
           </Link>
-          <Link className="xoss-button" to={`/dashboard/workouts/indoor/model/${workout.id}`}>
+          <Link className="xoss-button" to={`/dashboard/workouts/indoor/model/${owner.id}`}>
             <Message id="workouts.summary" />
           </Link>
         </div>
+      ) : (
+        <SharedHeader shared={workout as SharedWorkout} />
       )}
-      {!visitor && workout.shared && workout.share_id ? (
-        <ShareLink id={workout.id} shareId={workout.share_id} />
+      {owner?.shared && owner.share_id ? (
+        <>
+          <ShareLink id={owner.id} shareId={owner.share_id} />
+          <ShareChoices workout={owner} />
+        </>
       ) : null}
       {track.length > 1 ? (
         mapReady ? (
@@ -277,7 +336,7 @@ function Ride({
           <div className="xoss-map__canvas" aria-hidden="true" />
         )
       ) : null}
-      <RideNotes workout={workout} />
+      {owner ? <RideNotes workout={owner} /> : null}
       {summary ? (
         <Stats summary={summary} zoomed={range !== null} loading={ranged.isFetching} />
       ) : (

@@ -69,6 +69,11 @@ export function WorkoutsList() {
       <h1>
         <Message id="workouts.title" />
       </h1>
+      <p className="portal__actions">
+        <Link className="xoss-button" to="/dashboard/workouts/shared">
+          <Message id="shared.title" />
+        </Link>
+      </p>
       <section
         className="portal__drop"
         aria-labelledby={`${inputId}-label`}
