@@ -164,7 +164,9 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
       0x89, 0x50, 0x4e, 0x47,
     ]);
     // The owner chooses what the link shows: without power, the visitor's charts lose it.
-    await page.getByRole('checkbox', { name: 'Show power on the shared page' }).uncheck();
+    const showPower = page.getByRole('checkbox', { name: 'Show power on the shared page' });
+    await showPower.click();
+    await expect.poll(() => showPower.isChecked()).toBe(false);
     await view.reload();
     await view.getByRole('slider', { name: 'Ride charts' }).waitFor();
     const shared = (await (

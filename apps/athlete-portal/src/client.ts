@@ -26,7 +26,12 @@ export const client = createXossClient({
 export const { api } = client;
 
 /** The catalogue id that explains a failed call, and the server's detail if it sent one. */
-export function failureMessage(error: unknown): { id: MessageId; detail?: string } {
+export function failureMessage(error: unknown): {
+  id: MessageId;
+  detail?: string;
+  /** For a file that cannot be read: the decoder's own message id (`activityFiles.…`). */
+  reasonId?: string;
+} {
   const failure = (error ?? {}) as Partial<ApiFailure>;
   if (failure.status === 'NETWORK_ERROR') return { id: 'errors.network' };
   if (failure.status === 'TIMEOUT_ERROR') return { id: 'errors.timeout' };
@@ -35,10 +40,19 @@ export function failureMessage(error: unknown): { id: MessageId; detail?: string
     10400: 'errors.10400',
     10403: 'errors.10403',
     10404: 'errors.10404',
+    10409: 'errors.10409',
     10413: 'errors.10413',
     10415: 'errors.10415',
+    10422: 'errors.10422',
     10503: 'errors.10503',
   };
   const id = (failure.code !== undefined && known[failure.code]) || 'errors.10500';
-  return failure.detail ? { id, detail: failure.detail } : { id };
+  const reasonId = failure.errors?.find((entry) =>
+    entry.message.startsWith('activityFiles.'),
+  )?.message;
+  return {
+    id,
+    ...(failure.detail ? { detail: failure.detail } : {}),
+    ...(reasonId ? { reasonId } : {}),
+  };
 }

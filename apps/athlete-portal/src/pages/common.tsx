@@ -11,13 +11,22 @@ export const useToast = () => useOutletContext<ShowToast>();
 
 /**
  * The text of a failed call: its catalogue message with the values the error messages take
- * (`limit` for 10413, the server's detail as `reason` for 10415 when `withDetail`).
+ * (`limit` for 10413; for 10415 when `withDetail`, the reason: the decoder's own message in
+ * the rider's language when the catalogue has it, else the server's detail).
  */
 export function useFailureText() {
   const t = useT();
   return (error: unknown, values: { limit?: string; withDetail?: boolean } = {}) => {
-    const { id, detail } = failureMessage(error);
-    return t(id, { limit: values.limit ?? '', reason: values.withDetail ? (detail ?? '') : '' });
+    const { id, detail, reasonId } = failureMessage(error);
+    const translated = reasonId ? t(reasonId as MessageId) : undefined;
+    // Where in the file, as the server said it (a GPX's line and column).
+    const where = /\((line \d+, column \d+)\)/.exec(detail ?? '')?.[0];
+    // A missing id renders as the id itself: then the server's words are better.
+    const readable =
+      translated && translated !== reasonId
+        ? `${translated}${where ? ` ${where}` : ''}`
+        : detail;
+    return t(id, { limit: values.limit ?? '', reason: values.withDetail ? (readable ?? '') : '' });
   };
 }
 
