@@ -28,10 +28,12 @@ import type { Services } from '../services.ts';
 import {
   rideStreamsOf,
   type Analysis,
+  type AnalysisResult,
   type Damage,
   type SessionAnalysis,
 } from '../workouts/analyse.ts';
 import { hasRecordedData } from '../workouts/recorded.ts';
+import { AnalysisFailed } from '../workouts/pool.ts';
 import {
   forgetStreams,
   packCurve,
@@ -444,6 +446,33 @@ async function storeWorkout(
   }
 }
 
+/** What the rider is told when the worker gave no result: never a bare 500. */
+function analysisError(error: unknown): unknown {
+  if (!(error instanceof AnalysisFailed)) return error; // the request's own deadline (503)
+  switch (error.reason) {
+    case 'timeout':
+    case 'memory':
+      // The file itself costs more than an import may: retrying will not help.
+      return new ApiError(
+        ErrorCode.PayloadTooLarge,
+        `This file cannot be imported: ${error.message}`,
+        {
+          errors: [{ path: 'file', message: `activityFiles.import.${error.reason}` }],
+        },
+      );
+    case 'busy':
+      return new ApiError(ErrorCode.Unavailable, error.message, {
+        headers: { 'retry-after': '30' },
+      });
+    default:
+      return new ApiError(
+        ErrorCode.Unavailable,
+        'The file could not be analysed just now; please try again',
+        { headers: { 'retry-after': '5' } },
+      );
+  }
+}
+
 /**
  * Reads (in a worker), analyses and stores an activity file: FIT, TCX or GPX, each also
  * gzipped. A file that holds no readable activity is 415 with the reason.
@@ -460,14 +489,27 @@ async function importActivity(
   } = {},
 ): Promise<number> {
   const settings = await settingsOf(services, userId);
-  const result = await services.pool.analyse(bytes, {
-    distanceUnit: settings.distance_unit,
-    // A .gz file may unpack to no more than an upload may be.
-    maxBytes: services.config.maxFitBytes,
-  });
+  let result: AnalysisResult;
+  try {
+    result = await services.pool.analyse(
+      bytes,
+      {
+        distanceUnit: settings.distance_unit,
+        // A .gz file may unpack to no more than an upload may be.
+        maxBytes: services.config.maxFitBytes,
+        maxSamples: services.config.importMaxSamples,
+        maxDurationS: services.config.importMaxDurationS,
+      },
+      { owner: userId, signal: options.signal },
+    );
+  } catch (error) {
+    throw analysisError(error);
+  }
   if (!result.ok)
     throw new ApiError(
-      ErrorCode.UnsupportedFile,
+      result.error.code === 'tooManySamples' || result.error.code === 'tooLong'
+        ? ErrorCode.PayloadTooLarge
+        : ErrorCode.UnsupportedFile,
       `This file cannot be read: ${result.error.message}`,
       {
         errors: [{ path: 'file', message: result.error.messageId }],
