@@ -316,12 +316,13 @@ async function sharedWorkout(services: Services, shareId: string): Promise<Worko
   return row;
 }
 
-async function streamsReply(services: Services, workoutId: number, points: number | undefined) {
+/** A ride's streams, never more than `points` per stream (the query's default bounds it). */
+async function streamsReply(services: Services, workoutId: number, points: number) {
   const streams = await readStreams(services.db, workoutId);
   if (!streams) return { length: 0, streams: {} };
   const length = Object.values(streams)[0]?.length ?? 0;
   let indices: ArrayLike<number> | undefined;
-  if (points !== undefined && length > points) {
+  if (length > points) {
     // Keep each bucket's extremes of the busiest channel so peaks survive the reduction.
     const reference = streams.power ?? streams.speed ?? streams.heart_rate ?? streams.time!;
     indices = downsampleMinMax(reference, points);
