@@ -84,7 +84,7 @@ export class AnalysisPool {
     const settings = typeof options === 'number' ? { size: options } : options;
     this.#size = Math.max(1, Math.floor(settings.size ?? defaultSize()));
     this.#jobTimeoutMs = settings.jobTimeoutMs ?? 60_000;
-    this.#maxWaitingPerOwner = settings.maxWaitingPerOwner ?? 8;
+    this.#maxWaitingPerOwner = settings.maxWaitingPerOwner ?? 32;
     this.#maxWaiting = settings.maxWaiting ?? 256;
     const maxHeapMb = settings.maxHeapMb ?? 512;
     this.#pool = new Piscina({
