@@ -59,7 +59,12 @@ async function send(base: string, access: string, bytes: Uint8Array, filename = 
     detail?: string;
     data?: { id: number };
   };
-  return { status: response.status, json, at: performance.now() };
+  return {
+    status: response.status,
+    json,
+    at: performance.now(),
+    retryAfter: response.headers.get('retry-after'),
+  };
 }
 
 describe('imports under hostile and heavy traffic (issue 21)', { timeout: 120_000 }, () => {
@@ -106,7 +111,7 @@ describe('imports under hostile and heavy traffic (issue 21)', { timeout: 120_00
     expect(await counts(h)).toBe(4);
   });
 
-  it('refuses a legal FIT file of 1,000,000 one-second records with 413, stores nothing, and keeps serving', async () => {
+  it('refuses a legal FIT file of 1,000,000 one-second records with 415 and the limit, stores nothing, and keeps serving', async () => {
     const h = await make();
     const base = await listen(h);
     const [a, b] = [await h.user('million@example.com'), await h.user('other@example.com')];
@@ -115,8 +120,8 @@ describe('imports under hostile and heavy traffic (issue 21)', { timeout: 120_00
       send(base, a.access, giant),
       send(base, b.access, fitFile(1800, 10)),
     ]);
-    expect(refused.status).toBe(413);
-    expect(refused.json.code).toBe(10413);
+    expect(refused.status).toBe(415);
+    expect(refused.json.code).toBe(10415);
     expect(refused.json.detail).toMatch(/1000000 samples; an import takes at most 400000/);
     expect(small.status).toBe(201);
     expect(await counts(h)).toBe(1);
@@ -127,28 +132,43 @@ describe('imports under hostile and heavy traffic (issue 21)', { timeout: 120_00
     expect(quota[0]!.bytes).toBe(0);
   });
 
-  it('stops an analysis that runs past its deadline (413), and the next import is served', async () => {
+  it('stops an analysis that runs past its deadline (415), and the next import is served', async () => {
     const h = await make({ size: 1, jobTimeoutMs: 1000 });
     const base = await listen(h);
     const rider = await h.user();
     const slow = await send(base, rider.access, noisyFit(90_000, 5));
-    expect(slow.status).toBe(413);
+    expect(slow.status).toBe(415);
     expect(slow.json.detail).toMatch(/took longer than an import may take/);
     expect(await counts(h)).toBe(0);
     const next = await send(base, rider.access, fitFile(600, 11));
     expect(next.status).toBe(201);
   });
 
-  it("holds a worker's memory limit: a file that needs more is refused with 413, the pool goes on", async () => {
+  it("holds a worker's memory limit: a file that needs more is refused with 415, the pool goes on", async () => {
     const h = await make({ size: 1, maxHeapMb: 64 });
     const base = await listen(h);
     const rider = await h.user();
     const hungry = await send(base, rider.access, manyLapsFit(400_000));
-    expect(hungry.status).toBe(413);
+    expect(hungry.status).toBe(415);
     expect(hungry.json.detail).toMatch(/more memory than an import may use/);
     expect(await counts(h)).toBe(0);
     const next = await send(base, rider.access, fitFile(600, 12));
     expect(next.status).toBe(201);
+  });
+
+  it("answers 503 + Retry-After to imports beyond a rider's waiting limit, and stores the others", async () => {
+    const h = await make({ size: 1, maxWaitingPerOwner: 1 });
+    const base = await listen(h);
+    const rider = await h.user();
+    const files = [noisyFit(40_000, 31), noisyFit(40_000, 32), noisyFit(40_000, 33)];
+    const replies = await Promise.all(files.map((bytes) => send(base, rider.access, bytes)));
+    const statuses = replies.map((reply) => reply.status).sort();
+    expect(statuses).toEqual([201, 201, 503]);
+    const busy = replies.find((reply) => reply.status === 503)!;
+    expect(busy.json.code).toBe(10503);
+    expect(busy.json.detail).toMatch(/imports under way/);
+    expect(Number(busy.retryAfter)).toBeGreaterThan(0);
+    expect(await counts(h)).toBe(2);
   });
 
   it("stops a running analysis when its request is given up, and the next rider's job runs", async () => {

@@ -453,9 +453,10 @@ function analysisError(error: unknown): unknown {
   switch (error.reason) {
     case 'timeout':
     case 'memory':
-      // The file itself costs more than an import may: retrying will not help.
+      // The file itself costs more than an import may: retrying will not help. 415 with the
+      // reason, as for the file limits (samples, span): the portal shows 413 as the byte limit.
       return new ApiError(
-        ErrorCode.PayloadTooLarge,
+        ErrorCode.UnsupportedFile,
         `This file cannot be imported: ${error.message}`,
         {
           errors: [{ path: 'file', message: `activityFiles.import.${error.reason}` }],
@@ -508,9 +509,7 @@ async function importActivity(
   }
   if (!result.ok)
     throw new ApiError(
-      result.error.code === 'tooManySamples' || result.error.code === 'tooLong'
-        ? ErrorCode.PayloadTooLarge
-        : ErrorCode.UnsupportedFile,
+      ErrorCode.UnsupportedFile,
       `This file cannot be read: ${result.error.message}`,
       {
         errors: [{ path: 'file', message: result.error.messageId }],
