@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 
 /** Everything the API reads from its environment, with the defaults of a local run. */
 export interface ApiConfig {
@@ -28,6 +29,18 @@ export interface ApiConfig {
   readonly passwordHashQueue: number;
   readonly maxFitBytes: number;
   readonly maxGpxBytes: number;
+  /** Import worker threads (`IMPORT_WORKERS`); default: cores less one, 2 to 4. */
+  readonly importWorkers: number | undefined;
+  /** An import's analysis running longer than this is stopped and the file refused. */
+  readonly importTimeoutMs: number;
+  /** A worker's JS heap limit in MB; an import above it is refused. */
+  readonly importHeapMb: number;
+  /** Most samples (records) one ride may have. */
+  readonly importMaxSamples: number;
+  /** Longest span one ride may cover, in seconds. */
+  readonly importMaxDurationS: number;
+  /** Imports one rider may have waiting behind the running one. */
+  readonly importQueuePerUser: number;
   /** Time a request may take from routing to reply before the client gets 503 (10503). */
   readonly handlerTimeoutMs: number;
   /** The same for uploads, which include receiving the file. */
@@ -64,10 +77,21 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     loginFailuresPerAccount: number(env.LOGIN_FAILURES_PER_ACCOUNT, 20),
     loginAttemptsPerIp: number(env.LOGIN_ATTEMPTS_PER_IP, 100),
     loginWindowS: number(env.LOGIN_WINDOW_S, 15 * 60),
-    passwordHashConcurrency: number(env.PASSWORD_HASH_CONCURRENCY, 2),
+    // One core is left to the event loop: on two cores, two hashes at once slowed every
+    // other request (bench: ordinary riders' p99 under a login burst).
+    passwordHashConcurrency: number(
+      env.PASSWORD_HASH_CONCURRENCY,
+      Math.min(2, Math.max(1, availableParallelism() - 1)),
+    ),
     passwordHashQueue: number(env.PASSWORD_HASH_QUEUE, 16),
     maxFitBytes: number(env.MAX_FIT_BYTES, 32 * 1024 * 1024),
     maxGpxBytes: number(env.MAX_GPX_BYTES, 16 * 1024 * 1024),
+    importWorkers: env.IMPORT_WORKERS ? number(env.IMPORT_WORKERS, 2) : undefined,
+    importTimeoutMs: number(env.IMPORT_TIMEOUT_MS, 60_000),
+    importHeapMb: number(env.IMPORT_HEAP_MB, 512),
+    importMaxSamples: number(env.IMPORT_MAX_SAMPLES, 400_000),
+    importMaxDurationS: number(env.IMPORT_MAX_DAYS, 14) * 86_400,
+    importQueuePerUser: number(env.IMPORT_QUEUE_PER_USER, 32),
     handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 30_000),
     uploadTimeoutMs: number(env.UPLOAD_TIMEOUT_MS, 300_000),
     headersTimeoutMs: number(env.HEADERS_TIMEOUT_MS, 20_000),

@@ -1,6 +1,7 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { AwsV4Signer } from 'aws4fetch';
 import { checkBlobKey, type BlobStore } from './blobStore.ts';
 
 /** Where an S3-compatible bucket is and how to sign for it. */
@@ -19,11 +20,9 @@ export interface S3Options {
 
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
-const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
-const hmac = (key: string | Buffer, data: string) =>
-  createHmac('sha256', key).update(data).digest();
+const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-/** RFC 3986 encoding as SigV4 wants it: everything but `A-Za-z0-9-_.~` (and `/` in paths). */
+/** RFC 3986 encoding for the bucket and key in the URL: everything but `A-Za-z0-9-_.~` (and `/`). */
 const encode = (text: string, keepSlash = false) =>
   [...new TextEncoder().encode(text)]
     .map((byte) => {
@@ -46,45 +45,25 @@ export interface SignInput {
 }
 
 /**
- * AWS Signature Version 4 for S3 (the documented algorithm: canonical request, string to
- * sign, derived key). Returns every header the request must carry, Authorization included.
+ * AWS Signature Version 4 for S3, by `aws4fetch`'s signer. Every header we send is signed
+ * (`allHeaders`: aws4fetch leaves `range` and `content-type` out by default), and the
+ * payload's SHA-256 is signed too (aws4fetch would send `UNSIGNED-PAYLOAD` for S3). Returns
+ * every header the request must carry, Authorization included (not `host`: fetch sets it).
  */
-export function signV4(input: SignInput): Record<string, string> {
-  const amzDate = input.date
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
-  const day = amzDate.slice(0, 8);
-  const headers: Record<string, string> = {
-    host: input.url.host,
-    'x-amz-content-sha256': input.payloadHash,
-    'x-amz-date': amzDate,
-  };
-  for (const [name, value] of Object.entries(input.headers ?? {}))
-    headers[name.toLowerCase()] = value.trim().replace(/\s+/g, ' ');
-  const names = Object.keys(headers).sort();
-  const query = [...input.url.searchParams]
-    .map(([key, value]) => [encode(key), encode(value)] as const)
-    .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
-    .map(([key, value]) => `${key}=${value}`)
-    .join('&');
-  const canonical = [
-    input.method,
-    encode(decodeURIComponent(input.url.pathname), true),
-    query,
-    names.map((name) => `${name}:${headers[name]}\n`).join(''),
-    names.join(';'),
-    input.payloadHash,
-  ].join('\n');
-  const scope = `${day}/${input.region}/s3/aws4_request`;
-  const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonical)].join('\n');
-  let key = hmac(`AWS4${input.secretAccessKey}`, day);
-  for (const part of [input.region, 's3', 'aws4_request']) key = hmac(key, part);
-  const signature = hmac(key, toSign).toString('hex');
-  return {
-    ...headers,
-    authorization: `AWS4-HMAC-SHA256 Credential=${input.accessKeyId}/${scope}, SignedHeaders=${names.join(';')}, Signature=${signature}`,
-  };
+export async function signV4(input: SignInput): Promise<Record<string, string>> {
+  const signer = new AwsV4Signer({
+    method: input.method,
+    url: input.url.toString(),
+    headers: { ...input.headers, 'x-amz-content-sha256': input.payloadHash },
+    accessKeyId: input.accessKeyId,
+    secretAccessKey: input.secretAccessKey,
+    service: 's3',
+    region: input.region,
+    datetime: input.date.toISOString().replace(/[:-]|\.\d{3}/g, ''),
+    allHeaders: true,
+  });
+  const { headers } = await signer.sign();
+  return Object.fromEntries(headers);
 }
 
 /** A failed call to the object store: the status and S3's error code when it sent one. */
@@ -124,7 +103,7 @@ export class S3BlobStore implements BlobStore {
     url: URL,
     init: { body?: Uint8Array; headers?: Record<string, string> } = {},
   ): Promise<Response> {
-    const headers = signV4({
+    const headers = await signV4({
       method,
       url,
       ...(init.headers ? { headers: init.headers } : {}),
@@ -134,7 +113,6 @@ export class S3BlobStore implements BlobStore {
       secretAccessKey: this.#options.secretAccessKey,
       date: this.#options.now?.() ?? new Date(),
     });
-    delete headers.host; // fetch sets it from the URL
     const response = await this.#fetch(url, {
       method,
       headers,

@@ -126,7 +126,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const now = options.now ?? Date.now;
   const securityLog = (event: string, fields: Record<string, unknown>) =>
     app.log.info({ security: event, at: new Date(now()).toISOString(), ...fields }, event);
-  const pool = options.pool ?? new AnalysisPool();
+  const pool =
+    options.pool ??
+    new AnalysisPool({
+      ...(config.importWorkers ? { size: config.importWorkers } : {}),
+      jobTimeoutMs: config.importTimeoutMs,
+      maxHeapMb: config.importHeapMb,
+      maxWaitingPerOwner: config.importQueuePerUser,
+    });
   const services: Services = {
     db: options.db,
     blobs: options.blobs,

@@ -77,7 +77,7 @@ export async function closePool(): Promise<void> {
 export async function harness(
   factory: DatabaseFactory,
   overrides: Partial<ApiConfig> = {},
-  faults: { write?: typeof writeFile; blobs?: BlobStore } = {},
+  faults: { write?: typeof writeFile; blobs?: BlobStore; pool?: AnalysisPool } = {},
 ): Promise<Harness> {
   const db = await factory.create();
   const dir = mkdtempSync(join(tmpdir(), 'xoss-api-test-'));
@@ -101,7 +101,7 @@ export async function harness(
     db,
     blobs,
     config,
-    pool: pool(),
+    pool: faults.pool ?? pool(),
     logger: { level: 'info', stream },
     now: () => state.clock,
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,10 +10,10 @@ import { demoGpx } from '../src/seed.ts';
 import { bearer, closePool, fitFile, harness, pgliteFactory, upload } from './harness.ts';
 
 describe('Signature Version 4', () => {
-  it('signs the documented GET Object example of the S3 API reference', () => {
+  it('signs the documented GET Object example of the S3 API reference', async () => {
     // "Example: GET Object" (Authenticating Requests: Using the Authorization Header,
     // Transferring Payload in a Single Chunk), with its published signature.
-    const headers = signV4({
+    const headers = await signV4({
       method: 'GET',
       url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'),
       headers: { range: 'bytes=0-9' },
@@ -28,6 +29,47 @@ describe('Signature Version 4', () => {
         'Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
     );
     expect(headers['x-amz-date']).toBe('20130524T000000Z');
+  });
+});
+
+describe('signed requests (aws4fetch)', () => {
+  it("signs the body's SHA-256 and every header sent, range and content type included", async () => {
+    const seen: Headers[] = [];
+    const blobs = new S3BlobStore({
+      endpoint: 'http://127.0.0.1:9',
+      region: 'eu-central-1',
+      bucket: 'xoss-files',
+      accessKeyId: 'AKID',
+      secretAccessKey: 'secret',
+      fetch: (_url, init) => {
+        seen.push(new Headers(init?.headers));
+        return Promise.resolve(new Response('abc', { status: 200 }));
+      },
+    });
+    const bytes = new TextEncoder().encode('a ride');
+    await blobs.put('workouts/a.fit', bytes);
+    await blobs.get('workouts/a.fit');
+    const [put, get] = seen as [Headers, Headers];
+    expect(put.get('x-amz-content-sha256')).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(put.get('authorization')).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKID\/\d{8}\/eu-central-1\/s3\/aws4_request, SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/,
+    );
+    expect(get.get('x-amz-content-sha256')).toBe(createHash('sha256').digest('hex'));
+    const ranged = new S3BlobStore({
+      endpoint: 'http://127.0.0.1:9',
+      region: 'eu-central-1',
+      bucket: 'xoss-files',
+      accessKeyId: 'AKID',
+      secretAccessKey: 'secret',
+      fetch: (_url, init) => {
+        seen.push(new Headers(init?.headers));
+        return Promise.resolve(new Response('ab', { status: 206 }));
+      },
+    });
+    for await (const chunk of ranged.stream('workouts/a.fit', { start: 0, end: 1 })) void chunk;
+    expect(seen[2]!.get('authorization')).toContain(
+      'SignedHeaders=host;range;x-amz-content-sha256;x-amz-date',
+    );
   });
 });
 

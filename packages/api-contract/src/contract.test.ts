@@ -45,6 +45,17 @@ describe('ownerOfPath', () => {
   });
 });
 
+describe('streams query', () => {
+  it('bounds the points of a streams reply: 4000 when not asked, at most 20,000', async () => {
+    const { streamsQuerySchema, STREAM_POINTS_MAX } = await import('./schemas.ts');
+    expect(streamsQuerySchema.parse({})).toEqual({ points: 4000 });
+    expect(streamsQuerySchema.parse({ points: '20000' })).toEqual({ points: STREAM_POINTS_MAX });
+    expect(streamsQuerySchema.safeParse({ points: '20001' }).success).toBe(false);
+    expect(streamsQuerySchema.safeParse({ points: '100000' }).success).toBe(false);
+    expect(streamsQuerySchema.safeParse({ points: '9' }).success).toBe(false);
+  });
+});
+
 describe('endpoints and OpenAPI', () => {
   it('fills paths and generates an OpenAPI path for every endpoint', async () => {
     const { endpoints, openApiDocument } = await import('./endpoints.ts');

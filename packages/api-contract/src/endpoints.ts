@@ -110,7 +110,8 @@ export const endpoints = {
   },
   workoutStreams: {
     ...routes.workoutStreams,
-    summary: 'Columnar streams, optionally downsampled',
+    summary:
+      'Columnar streams, downsampled to at most `points` per stream (default 4000, at most 20,000)',
     params: id,
     query: s.streamsQuerySchema,
     reply: s.streamsReplySchema,

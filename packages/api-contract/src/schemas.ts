@@ -290,9 +290,16 @@ export const streamNames = [
   'torque_effectiveness',
   'pedal_smoothness',
 ] as const;
+/** Points per stream the streams endpoints send when not asked (the ride page asks this). */
+export const STREAM_POINTS_DEFAULT = 4000;
+/** Most points per stream they send: a reply never grows with the ride. */
+export const STREAM_POINTS_MAX = 20_000;
 export const streamsQuerySchema = z.strictObject({
-  /** Largest number of points per stream; the server downsamples (min/max preserving). */
-  points: z.coerce.number().int().min(10).max(100_000).optional(),
+  /**
+   * Largest number of points per stream (default 4000, at most 20,000); the server
+   * downsamples (min/max preserving).
+   */
+  points: z.coerce.number().int().min(10).max(STREAM_POINTS_MAX).default(STREAM_POINTS_DEFAULT),
 });
 export const streamsReplySchema = z.object({
   length: z.number().int(),

@@ -181,6 +181,9 @@ describe('ids used by the code', () => {
       ))
         for (const format of match[2] ? [match[2]] : ['fit', 'tcx', 'gpx'])
           codes.add(`activityFiles.${format}.${match[1]}`);
+    // The worker pool's refusals: a file that takes too long or too much memory to analyse.
+    codes.add('activityFiles.import.timeout');
+    codes.add('activityFiles.import.memory');
     // Ids written out whole (`messageId: 'activityFiles.gpx.tooLarge'`).
     scan('packages/activity-files/src', /messageId: '(activityFiles\.\w+\.\w+)'/g, '');
     expect(codes.size).toBeGreaterThan(40);

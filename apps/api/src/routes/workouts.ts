@@ -28,10 +28,12 @@ import type { Services } from '../services.ts';
 import {
   rideStreamsOf,
   type Analysis,
+  type AnalysisResult,
   type Damage,
   type SessionAnalysis,
 } from '../workouts/analyse.ts';
 import { hasRecordedData } from '../workouts/recorded.ts';
+import { AnalysisFailed } from '../workouts/pool.ts';
 import {
   forgetStreams,
   packCurve,
@@ -338,16 +340,17 @@ export async function sharedWorkout(services: Services, shareId: string): Promis
   return row;
 }
 
-async function streamsReply(services: Services, workoutId: number, points: number | undefined) {
+/** A ride's streams, never more than `points` per stream (the query's default bounds it). */
+async function streamsReply(services: Services, workoutId: number, points: number) {
   const streams = await readStreams(services.db, workoutId);
   return streams ? streamsFrom(streams, points) : { length: 0, streams: {} };
 }
 
 /** Stored streams as the API sends them: downsampled to `points`, NaN as null, time rebased. */
-export function streamsFrom(streams: Record<string, Float64Array>, points: number | undefined) {
+export function streamsFrom(streams: Record<string, Float64Array>, points: number) {
   const length = Object.values(streams)[0]?.length ?? 0;
   let indices: ArrayLike<number> | undefined;
-  if (points !== undefined && length > points) {
+  if (length > points) {
     // Keep each bucket's extremes of the busiest channel so peaks survive the reduction.
     const reference = streams.power ?? streams.speed ?? streams.heart_rate ?? streams.time!;
     indices = downsampleMinMax(reference, points);
@@ -472,6 +475,34 @@ async function storeWorkout(
   }
 }
 
+/** What the rider is told when the worker gave no result: never a bare 500. */
+function analysisError(error: unknown): unknown {
+  if (!(error instanceof AnalysisFailed)) return error; // the request's own deadline (503)
+  switch (error.reason) {
+    case 'timeout':
+    case 'memory':
+      // The file itself costs more than an import may: retrying will not help. 415 with the
+      // reason, as for the file limits (samples, span): the portal shows 413 as the byte limit.
+      return new ApiError(
+        ErrorCode.UnsupportedFile,
+        `This file cannot be imported: ${error.message}`,
+        {
+          errors: [{ path: 'file', message: `activityFiles.import.${error.reason}` }],
+        },
+      );
+    case 'busy':
+      return new ApiError(ErrorCode.Unavailable, error.message, {
+        headers: { 'retry-after': '30' },
+      });
+    default:
+      return new ApiError(
+        ErrorCode.Unavailable,
+        'The file could not be analysed just now; please try again',
+        { headers: { 'retry-after': '5' } },
+      );
+  }
+}
+
 /**
  * Reads (in a worker), analyses and stores an activity file: FIT, TCX or GPX, each also
  * gzipped. A file that holds no readable activity is 415 with the reason.
@@ -488,11 +519,22 @@ async function importActivity(
   } = {},
 ): Promise<number> {
   const settings = await settingsOf(services, userId);
-  const result = await services.pool.analyse(bytes, {
-    distanceUnit: settings.distance_unit,
-    // A .gz file may unpack to no more than an upload may be.
-    maxBytes: services.config.maxFitBytes,
-  });
+  let result: AnalysisResult;
+  try {
+    result = await services.pool.analyse(
+      bytes,
+      {
+        distanceUnit: settings.distance_unit,
+        // A .gz file may unpack to no more than an upload may be.
+        maxBytes: services.config.maxFitBytes,
+        maxSamples: services.config.importMaxSamples,
+        maxDurationS: services.config.importMaxDurationS,
+      },
+      { owner: userId, signal: options.signal },
+    );
+  } catch (error) {
+    throw analysisError(error);
+  }
   if (!result.ok)
     throw new ApiError(
       ErrorCode.UnsupportedFile,

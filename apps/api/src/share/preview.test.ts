@@ -210,7 +210,16 @@ describe('renderPreview', () => {
   });
 
   it('draws a single-point or stationary track without dividing by zero', async () => {
-    const still: PreviewInput = { ...base, segments: [[[45, 7]], [[45, 7], [45, 7]]] };
+    const still: PreviewInput = {
+      ...base,
+      segments: [
+        [[45, 7]],
+        [
+          [45, 7],
+          [45, 7],
+        ],
+      ],
+    };
     expect(previewSvg(still)).not.toMatch(/NaN|Infinity/);
     await expect(renderPreview(still)).resolves.toBeInstanceOf(Uint8Array);
   });
@@ -218,7 +227,10 @@ describe('renderPreview', () => {
   it('bounds 100,000 points to at most the point budget and renders them', async () => {
     const big: PreviewInput = {
       ...base,
-      segments: [loop(60_000), loop(40_000).map(([lat, lon]): [number, number] => [lat + 0.01, lon])],
+      segments: [
+        loop(60_000),
+        loop(40_000).map(([lat, lon]): [number, number] => [lat + 0.01, lon]),
+      ],
     };
     const svg = previewSvg(big);
     const points = trackPoints(svg).length;

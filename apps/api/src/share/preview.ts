@@ -109,7 +109,7 @@ function graphemeEm(g: string, bold: boolean): number {
   let em: number;
   if (isWide(cp)) em = 1;
   else if (cp === 0x20) em = 0.32;
-  else if ('il.,:;\'|!`'.includes(g)) em = 0.3;
+  else if ("il.,:;'|!`".includes(g)) em = 0.3;
   else if ('mwMW@%'.includes(g)) em = 0.95;
   else if (cp >= 0x41 && cp <= 0x5a) em = 0.72;
   else em = 0.63;

@@ -14,6 +14,7 @@ import {
   estimateFtp,
   gradeSeries,
   meanMaxCurve,
+  meanMaxCurveRange,
   oneHertzSeries,
   summarizeSessions,
   timeline,
@@ -132,10 +133,14 @@ function gunzip(bytes: Uint8Array, maxBytes: number): Uint8Array | AnalysisResul
 function overviewOf(
   bytes: Uint8Array,
   format: ActivityFormat,
+  maxSamples: number,
 ): { ok: true; overview: ActivityOverview } | { ok: false; result: AnalysisResult } {
   if (format === 'fit') {
     const decoded = decodeFit(bytes);
     if (!decoded.ok) return { ok: false, result: decoded };
+    // Refused before the costly part (the overview and the statistics).
+    if (decoded.value.records.length > maxSamples)
+      return { ok: false, result: tooManySamples(decoded.value.records.length, maxSamples) };
     const overview = activityOverview(decoded.value);
     if (overview.streams.time.length < 2 && decoded.value.damage)
       return { ok: false, result: { ok: false, error: decoded.value.damage } };
@@ -167,6 +172,52 @@ function overviewOf(
   return { ok: true, overview };
 }
 
+const tooManySamples = (samples: number, maxSamples: number): AnalysisResult =>
+  refuse(
+    'tooManySamples',
+    'import',
+    `The ride has ${samples} samples; an import takes at most ${maxSamples} ` +
+      `(${Math.floor(maxSamples / 3600)} hours recorded every second). ` +
+      'Split the file, or record at a longer interval',
+  );
+
+/** Series up to this length get the exact mean-max curve at every duration. */
+export const EXACT_CURVE_SAMPLES = 100_000;
+/** Longer series: durations up to this many seconds stay exact. */
+export const EXACT_CURVE_SHORT_S = 1200;
+
+/**
+ * The mean-max curve of a 1 Hz series at a bounded cost. The exact curve costs up to
+ * n² / 2 window sums when its pruning fails (noisy power: 3.7 s for 100,000 samples, over
+ * a minute for 400,000). Up to `EXACT_CURVE_SAMPLES` it is exact. Beyond, durations up to
+ * `EXACT_CURVE_SHORT_S` stay exact (n × 1200 sums at most), the last block's few durations
+ * too, and the rest is read from the exact curve of k-second block means (k = n / 100,000
+ * rounded up, so at most 100,000 blocks): the best block-aligned mean over the duration
+ * rounded up to whole blocks (at most k - 1 s longer). Measured on random power: 5.8 s for
+ * 400,000 samples, 10.7 s for 1,200,000; on a ride-like series it is within 0.03 % of the
+ * exact curve.
+ */
+export function boundedMeanMaxCurve(values: Float64Array): Float64Array {
+  const n = values.length;
+  if (n <= EXACT_CURVE_SAMPLES) return meanMaxCurve(values);
+  const k = Math.ceil(n / EXACT_CURVE_SAMPLES);
+  const m = Math.floor(n / k);
+  const blocks = new Float64Array(m);
+  for (let b = 0; b < m; b++) {
+    let sum = 0;
+    for (let j = b * k; j < (b + 1) * k; j++) sum += values[j]!;
+    blocks[b] = sum / k;
+  }
+  const coarse = meanMaxCurve(blocks);
+  const curve = new Float64Array(n);
+  const short = meanMaxCurveRange(values, 1, EXACT_CURVE_SHORT_S);
+  curve.set(short);
+  for (let d = short.length + 1; d <= m * k; d++) curve[d - 1] = coarse[Math.ceil(d / k) - 1]!;
+  // Past the last whole block: few windows each, exact.
+  if (m * k < n) curve.set(meanMaxCurveRange(values, m * k + 1, n), m * k);
+  return curve;
+}
+
 function boundsOf(streams: ActivityOverview['streams']): Analysis['bounds'] {
   if (!streams.latitude || !streams.longitude) return null;
   let minLat = Infinity,
@@ -194,8 +245,15 @@ function boundsOf(streams: ActivityOverview['streams']): Analysis['bounds'] {
  */
 export function analyseActivity(
   input: Uint8Array,
-  options: { readonly distanceUnit?: number; readonly maxBytes?: number } = {},
+  options: {
+    readonly distanceUnit?: number;
+    readonly maxBytes?: number;
+    readonly maxSamples?: number;
+    readonly maxDurationS?: number;
+  } = {},
 ): AnalysisResult {
+  const maxSamples = options.maxSamples ?? Number.POSITIVE_INFINITY;
+  const maxDurationS = options.maxDurationS ?? Number.POSITIVE_INFINITY;
   const maxBytes = options.maxBytes ?? FIT_MAX_BYTES;
   const unpacked = gunzip(input, maxBytes);
   if (unpacked && !(unpacked instanceof Uint8Array)) return unpacked;
@@ -207,12 +265,21 @@ export function analyseActivity(
       'archive',
       'This is not an activity file: FIT, TCX and GPX (also as .gz) can be imported',
     );
-  const read = overviewOf(bytes, format);
+  const read = overviewOf(bytes, format, maxSamples);
   if (!read.ok) return read.result;
   const { overview } = read;
   const { streams } = overview;
   if (streams.time.length < 2 || overview.startTime === undefined)
     return refuse('noRecords', format, 'The file has no recorded samples: it is not an activity');
+  if (streams.time.length > maxSamples) return tooManySamples(streams.time.length, maxSamples);
+  const spanS = streams.time[streams.time.length - 1]! - streams.time[0]!;
+  if (!(spanS <= maxDurationS))
+    return refuse(
+      'tooLong',
+      'import',
+      `The ride spans ${Math.round(spanS / 3600)} hours; an import may span at most ` +
+        `${Math.round(maxDurationS / 86_400)} days. Split the file`,
+    );
   const settings = {
     distanceUnit: options.distanceUnit ?? 0,
     ...(overview.ftpWatts ? { ftpWatts: overview.ftpWatts } : {}),
@@ -235,10 +302,10 @@ export function analyseActivity(
   // Curves over moving time on a true 1 Hz base: each sample held for its real duration.
   const line = timeline(streams, { timer });
   const powerCurve = streams.power
-    ? meanMaxCurve(oneHertzSeries(streams.power, line, 'moving'))
+    ? boundedMeanMaxCurve(oneHertzSeries(streams.power, line, 'moving'))
     : null;
   const speedCurve = streams.speed
-    ? meanMaxCurve(oneHertzSeries(streams.speed, line, 'moving'))
+    ? boundedMeanMaxCurve(oneHertzSeries(streams.speed, line, 'moving'))
     : null;
   const bounds = boundsOf(streams);
   return {

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { Piscina } from 'piscina';
 import type { AnalysisResult } from './analyse.ts';
 
 /** What an analysis needs besides the file. */
@@ -7,96 +7,220 @@ export interface AnalysisOptions {
   readonly distanceUnit?: number;
   /** Largest file once unpacked (a .gz upload). */
   readonly maxBytes?: number;
+  /** Most samples (records) a ride may have; beyond, the file is refused. */
+  readonly maxSamples?: number;
+  /** Longest span a ride may cover, first to last sample, in seconds. */
+  readonly maxDurationS?: number;
 }
 
-interface Pending {
-  resolve: (result: AnalysisResult) => void;
-  reject: (error: Error) => void;
+/** Who the job is for and when to give up on it. */
+export interface JobOptions {
+  /** The rider: jobs of one rider run one at a time, riders take turns. */
+  readonly owner?: string | number;
+  /** Aborted when the request is given up (its deadline passed): the job stops. */
+  readonly signal?: AbortSignal | undefined;
 }
+
+export interface PoolOptions {
+  /** Worker threads. Default: the cores less one, at least 2, at most 4. */
+  readonly size?: number;
+  /** A job running longer than this is stopped (its worker terminated). */
+  readonly jobTimeoutMs?: number;
+  /** A worker's JS heap limit; a job above it ends its worker. */
+  readonly maxHeapMb?: number;
+  /** Jobs one rider may have waiting (besides the running one); more are refused. */
+  readonly maxWaitingPerOwner?: number;
+  /** Jobs that may wait in all; more are refused. */
+  readonly maxWaiting?: number;
+}
+
+/** Why a job did not give a result. `limit`: the file costs more than an import may. */
+export class AnalysisFailed extends Error {
+  readonly reason: 'timeout' | 'memory' | 'busy' | 'crash' | 'closed';
+  constructor(reason: AnalysisFailed['reason'], message: string) {
+    super(message);
+    this.name = 'AnalysisFailed';
+    this.reason = reason;
+  }
+}
+
+interface Job {
+  readonly owner: string;
+  readonly bytes: Uint8Array;
+  readonly options: AnalysisOptions;
+  readonly signal: AbortSignal | undefined;
+  readonly resolve: (result: AnalysisResult) => void;
+  readonly reject: (error: unknown) => void;
+  readonly onAbort: () => void;
+}
+
+/** Why a request gave up (its deadline's 503 error), as an Error. */
+const reasonOf = (signal: AbortSignal): Error =>
+  signal.reason instanceof Error ? signal.reason : new Error('The import was given up');
+
+const defaultSize = () => Math.max(2, Math.min(4, availableParallelism() - 1));
 
 /**
- * A small pool of worker threads for imports. Jobs queue when all workers are busy; a
- * crashed worker fails its job with an error (a 500 for that upload) and is replaced.
+ * The import workers: a Piscina pool (resource limits, a replaced worker after a crash or
+ * an out-of-memory end, abort by terminating the worker) with a fair queue of our own in
+ * front of it. Each rider has a queue; at most one job per rider runs, and riders with
+ * waiting jobs take turns (round robin), so one rider's giant files never hold up another
+ * rider's upload. A job that runs past its deadline, or whose request is given up, is
+ * stopped by terminating its worker.
  */
 export class AnalysisPool {
+  readonly #pool: Piscina;
   readonly #size: number;
-  readonly #idle: Worker[] = [];
-  readonly #all = new Set<Worker>();
-  readonly #queue: {
-    job: { id: number; bytes: Uint8Array; options: AnalysisOptions };
-    pending: Pending;
-  }[] = [];
-  readonly #running = new Map<Worker, { id: number; pending: Pending }>();
-  #nextId = 1;
+  readonly #jobTimeoutMs: number;
+  readonly #maxWaitingPerOwner: number;
+  readonly #maxWaiting: number;
+  /** Waiting jobs by rider; the map's order is the turn order. */
+  readonly #waiting = new Map<string, Job[]>();
+  readonly #running = new Set<string>();
+  #waitingCount = 0;
   #closed = false;
 
-  constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1))) {
-    this.#size = size;
-  }
-
-  private spawn(): Worker {
-    // Workers load the TypeScript sources of the workspace packages, as the server does.
-    const worker = new Worker(new URL('./worker.ts', import.meta.url), {
+  constructor(options: PoolOptions | number = {}) {
+    const settings = typeof options === 'number' ? { size: options } : options;
+    this.#size = Math.max(1, Math.floor(settings.size ?? defaultSize()));
+    this.#jobTimeoutMs = settings.jobTimeoutMs ?? 60_000;
+    this.#maxWaitingPerOwner = settings.maxWaitingPerOwner ?? 32;
+    this.#maxWaiting = settings.maxWaiting ?? 256;
+    const maxHeapMb = settings.maxHeapMb ?? 512;
+    this.#pool = new Piscina({
+      filename: new URL('./worker.ts', import.meta.url).href,
+      name: 'analyse',
+      minThreads: 0,
+      maxThreads: this.#size,
+      idleTimeout: 60_000,
+      // Our queue is in front: Piscina never holds more than it has threads for.
+      maxQueue: this.#size,
+      // Workers load the TypeScript sources of the workspace packages, as the server does.
       execArgv: [
         ...process.execArgv.filter((arg) => !arg.startsWith('--conditions')),
         '--conditions=@xoss/source',
       ],
+      resourceLimits: {
+        maxOldGenerationSizeMb: maxHeapMb,
+        maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(maxHeapMb / 8))),
+        stackSizeMb: 4,
+      },
     });
-    worker.unref();
-    this.#all.add(worker);
-    worker.on('message', (message: { id: number; result?: AnalysisResult; crash?: string }) => {
-      const running = this.#running.get(worker);
-      this.#running.delete(worker);
-      if (running) {
-        if (message.result) running.pending.resolve(message.result);
-        else
-          running.pending.reject(new Error(`Import worker failed: ${message.crash ?? 'unknown'}`));
-      }
-      this.release(worker);
-    });
-    worker.on('error', (error: Error) => {
-      const running = this.#running.get(worker);
-      this.#running.delete(worker);
-      this.#all.delete(worker);
-      running?.pending.reject(error);
-      this.pump();
-    });
-    return worker;
   }
 
-  private release(worker: Worker): void {
-    this.#idle.push(worker);
-    this.pump();
+  /** Decodes and analyses one activity file in a worker, in the rider's turn. */
+  analyse(
+    bytes: Uint8Array,
+    options: AnalysisOptions,
+    job: JobOptions = {},
+  ): Promise<AnalysisResult> {
+    if (this.#closed)
+      return Promise.reject(new AnalysisFailed('closed', 'The import pool is closed'));
+    const { signal } = job;
+    if (signal?.aborted) return Promise.reject(reasonOf(signal));
+    const owner = String(job.owner ?? '');
+    const queue = this.#waiting.get(owner) ?? [];
+    if (queue.length >= this.#maxWaitingPerOwner || this.#waitingCount >= this.#maxWaiting)
+      return Promise.reject(
+        new AnalysisFailed(
+          'busy',
+          queue.length >= this.#maxWaitingPerOwner
+            ? `You already have ${queue.length + 1} imports under way; send more once they are done`
+            : 'Too many imports are under way; please try again in a minute',
+        ),
+      );
+    return new Promise<AnalysisResult>((resolve, reject) => {
+      const entry: Job = {
+        owner,
+        bytes,
+        options,
+        signal,
+        resolve,
+        reject,
+        // Given up while waiting: it leaves the queue and never runs.
+        onAbort: () => {
+          const waiting = this.#waiting.get(owner);
+          const index = waiting?.indexOf(entry) ?? -1;
+          if (index < 0) return;
+          waiting!.splice(index, 1);
+          this.#waitingCount--;
+          if (waiting!.length === 0) this.#waiting.delete(owner);
+          reject(reasonOf(signal!));
+        },
+      };
+      signal?.addEventListener('abort', entry.onAbort, { once: true });
+      queue.push(entry);
+      this.#waitingCount++;
+      this.#waiting.set(owner, queue);
+      this.#pump();
+    });
   }
 
-  private pump(): void {
-    while (this.#queue.length > 0 && !this.#closed) {
-      let worker = this.#idle.pop();
-      if (!worker && this.#all.size < this.#size) worker = this.spawn();
-      if (!worker) return;
-      const { job, pending } = this.#queue.shift()!;
-      this.#running.set(worker, { id: job.id, pending });
-      worker.postMessage(job);
+  /** Starts waiting jobs while threads are free: the first rider in turn without a running job. */
+  #pump(): void {
+    while (!this.#closed && this.#running.size < this.#size) {
+      let owner: string | undefined;
+      for (const candidate of this.#waiting.keys())
+        if (!this.#running.has(candidate)) {
+          owner = candidate;
+          break;
+        }
+      if (owner === undefined) return;
+      const queue = this.#waiting.get(owner)!;
+      const job = queue.shift()!;
+      this.#waitingCount--;
+      // The rider goes to the back of the turn order.
+      this.#waiting.delete(owner);
+      if (queue.length > 0) this.#waiting.set(owner, queue);
+      this.#start(job);
     }
   }
 
-  /** Decodes and analyses one activity file in a worker. */
-  analyse(bytes: Uint8Array, options: AnalysisOptions): Promise<AnalysisResult> {
-    if (this.#closed) return Promise.reject(new Error('The import pool is closed'));
-    return new Promise((resolve, reject) => {
-      this.#queue.push({
-        job: { id: this.#nextId++, bytes, options },
-        pending: { resolve, reject },
+  #start(job: Job): void {
+    job.signal?.removeEventListener('abort', job.onAbort);
+    this.#running.add(job.owner);
+    const deadline = AbortSignal.timeout(this.#jobTimeoutMs);
+    const signal = job.signal ? AbortSignal.any([job.signal, deadline]) : deadline;
+    this.#pool
+      .run({ bytes: job.bytes, options: job.options }, { signal })
+      .then(
+        (result: AnalysisResult) => job.resolve(result),
+        (error: unknown) => job.reject(this.#failure(error, job, deadline)),
+      )
+      .finally(() => {
+        this.#running.delete(job.owner);
+        this.#pump();
       });
-      this.pump();
-    });
+  }
+
+  #failure(error: unknown, job: Job, deadline: AbortSignal): unknown {
+    if (job.signal?.aborted) return reasonOf(job.signal);
+    if (deadline.aborted)
+      return new AnalysisFailed(
+        'timeout',
+        `Reading this file took longer than an import may take (${Math.round(this.#jobTimeoutMs / 1000)} s)`,
+      );
+    if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+      return new AnalysisFailed(
+        'memory',
+        'Reading this file needs more memory than an import may use',
+      );
+    if (this.#closed) return new AnalysisFailed('closed', 'The import pool is closed');
+    return new AnalysisFailed(
+      'crash',
+      `The import worker failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const { pending } of this.#queue) pending.reject(new Error('The import pool is closed'));
-    this.#queue.length = 0;
-    await Promise.all([...this.#all].map((worker) => worker.terminate()));
-    this.#all.clear();
+    for (const queue of this.#waiting.values())
+      for (const job of queue) {
+        job.signal?.removeEventListener('abort', job.onAbort);
+        job.reject(new AnalysisFailed('closed', 'The import pool is closed'));
+      }
+    this.#waiting.clear();
+    this.#waitingCount = 0;
+    await this.#pool.destroy();
   }
 }

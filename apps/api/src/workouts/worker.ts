@@ -1,23 +1,20 @@
-// The import worker: decoding (FIT, TCX, GPX) and statistics run here, off the API's event loop.
-import { parentPort } from 'node:worker_threads';
+// The import worker (run by Piscina): decoding (FIT, TCX, GPX) and statistics run here, off
+// the API's event loop.
+import { Piscina } from 'piscina';
 import { analyseActivity } from './analyse.ts';
 import type { AnalysisOptions } from './pool.ts';
 
-parentPort!.on('message', (job: { id: number; bytes: Uint8Array; options: AnalysisOptions }) => {
-  try {
-    const result = analyseActivity(job.bytes, job.options);
-    const transfer: ArrayBuffer[] = [];
-    if (result.ok) {
-      const { streams, powerCurve, speedCurve } = result.analysis;
-      for (const column of Object.values(streams)) transfer.push(column.buffer as ArrayBuffer);
-      if (powerCurve) transfer.push(powerCurve.buffer as ArrayBuffer);
-      if (speedCurve) transfer.push(speedCurve.buffer as ArrayBuffer);
-    }
-    parentPort!.postMessage({ id: job.id, result }, [...new Set(transfer)]);
-  } catch (error) {
-    parentPort!.postMessage({
-      id: job.id,
-      crash: error instanceof Error ? error.message : String(error),
-    });
-  }
-});
+export function analyse(job: { bytes: Uint8Array; options: AnalysisOptions }): unknown {
+  const result = analyseActivity(job.bytes, job.options);
+  if (!result.ok) return result;
+  // The columns and curves move to the API's thread instead of being copied.
+  const { streams, powerCurve, speedCurve } = result.analysis;
+  const transfer = new Set<ArrayBuffer>();
+  for (const column of Object.values(streams)) transfer.add(column.buffer as ArrayBuffer);
+  if (powerCurve) transfer.add(powerCurve.buffer as ArrayBuffer);
+  if (speedCurve) transfer.add(speedCurve.buffer as ArrayBuffer);
+  return Piscina.move({
+    [Piscina.transferableSymbol]: [...transfer],
+    [Piscina.valueSymbol]: result,
+  } as never);
+}
