@@ -1,9 +1,46 @@
 import { ErrorCode } from '@xoss/api-contract';
-import type { Database } from '../db/db.ts';
+import type { Database, Queryable } from '../db/db.ts';
 import { ApiError } from '../http.ts';
 
 // A reservation older than this belongs to a request that died with its process.
 const STALE = "interval '1 hour'";
+
+/** What a rider stores: files, the streams kept of each ride, and uploads in flight. */
+async function usedBytes(tx: Queryable, userId: number): Promise<number> {
+  const [usage] = await tx.query<{ used: number }>(
+    `SELECT (SELECT coalesce(sum(file_bytes), 0) FROM workouts WHERE user_id = $1)::float8
+          + (SELECT coalesce(sum(octet_length(s.data)), 0) FROM workout_streams s
+               JOIN workouts w ON w.id = s.workout_id WHERE w.user_id = $1)::float8
+          + (SELECT coalesce(sum(file_bytes), 0) FROM routebooks WHERE user_id = $1)::float8
+          + (SELECT coalesce(sum(bytes), 0) FROM quota_reservations WHERE user_id = $1)::float8
+            AS used`,
+    [userId],
+  );
+  return usage!.used;
+}
+
+const quotaFull = (quota: number) =>
+  new ApiError(
+    ErrorCode.PayloadTooLarge,
+    `Your storage quota of ${Math.round(quota / 1048576)} MB is full: delete old files first`,
+  );
+
+/**
+ * Inside the transaction that stores a ride: refuses with 413 when its streams would overrun
+ * the quota. The upload's file is already counted by its reservation; the user's row is
+ * locked, so simultaneous imports are counted one after another.
+ */
+export async function assertStreamsFit(
+  tx: Queryable,
+  userId: number,
+  streamBytes: number,
+): Promise<void> {
+  const [user] = await tx.query<{ quota: number }>(
+    'SELECT quota_bytes::float8 AS quota FROM users WHERE id = $1 FOR UPDATE',
+    [userId],
+  );
+  if (user && (await usedBytes(tx, userId)) + streamBytes > user.quota) throw quotaFull(user.quota);
+}
 
 /**
  * Reserves `bytes` of the user's storage quota for an upload in flight, or refuses with 413.
@@ -26,18 +63,8 @@ export async function reserveQuota(
       `DELETE FROM quota_reservations WHERE user_id = $1 AND created_at < now() - ${STALE}`,
       [userId],
     );
-    const [usage] = await tx.query<{ used: number }>(
-      `SELECT (SELECT coalesce(sum(file_bytes), 0) FROM workouts WHERE user_id = $1)::float8
-            + (SELECT coalesce(sum(file_bytes), 0) FROM routebooks WHERE user_id = $1)::float8
-            + (SELECT coalesce(sum(bytes), 0) FROM quota_reservations WHERE user_id = $1)::float8
-              AS used`,
-      [userId],
-    );
-    if (usage!.used + bytes > user.quota)
-      throw new ApiError(
-        ErrorCode.PayloadTooLarge,
-        `Your storage quota of ${Math.round(user.quota / 1048576)} MB is full: delete old files first`,
-      );
+    const used = await usedBytes(tx, userId);
+    if (used + bytes > user.quota) throw quotaFull(user.quota);
     const [row] = await tx.query<{ id: number }>(
       'INSERT INTO quota_reservations (user_id, bytes) VALUES ($1, $2) RETURNING id',
       [userId, bytes],

@@ -44,6 +44,7 @@ import {
 import { shownTss, thresholdHistory, thresholdsOn } from '../workouts/thresholds.ts';
 import { forgetPreview } from '../share/previewCache.ts';
 import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
+import { assertStreamsFit } from './quota.ts';
 import { assertSameUpload, idempotencyKeyOf, uploadDigest } from './idempotency.ts';
 
 export interface WorkoutRow {
@@ -411,6 +412,9 @@ async function storeWorkout(
   await services.blobs.put(fileKey, bytes);
   try {
     return await services.db.transaction(async (tx) => {
+      // The upload's reservation counts its file; its streams must fit beside it.
+      const packed = packStreams(analysis.streams);
+      await assertStreamsFit(tx, userId, packed.length);
       const name =
         options.name ??
         `${analysis.indoor ? 'Indoor ride' : 'Ride'} ${start.toISOString().slice(0, 10)}`;
@@ -459,7 +463,7 @@ async function storeWorkout(
       await tx.query('INSERT INTO workout_streams (workout_id, length, data) VALUES ($1, $2, $3)', [
         id,
         analysis.streams.time!.length,
-        packStreams(analysis.streams),
+        packed,
       ]);
       await tx.query('INSERT INTO workout_curves (workout_id, power, speed) VALUES ($1, $2, $3)', [
         id,
