@@ -1107,9 +1107,11 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect(Object.keys(shared)).not.toContain('id');
       expect(Object.keys(shared)).not.toContain('device_summary');
       expect(shared).toMatchObject({
-        rider: { display_name: expect.any(String) },
         privacy: { hidden_start_m: 300, hidden_end_m: 300, zones_applied: true },
       });
+      expect((shared.rider as { display_name: string }).display_name).toBe(
+        rider.email.split('@')[0],
+      );
       for (const points of ['', '?points=200']) {
         const streams = (
           await visitor(`/api/v2/share/workouts/${shareId}/streams/${points}`)

@@ -23,9 +23,7 @@ export function useFailureText() {
     const where = /\((line \d+, column \d+)\)/.exec(detail ?? '')?.[0];
     // A missing id renders as the id itself: then the server's words are better.
     const readable =
-      translated && translated !== reasonId
-        ? `${translated}${where ? ` ${where}` : ''}`
-        : detail;
+      translated && translated !== reasonId ? `${translated}${where ? ` ${where}` : ''}` : detail;
     return t(id, { limit: values.limit ?? '', reason: values.withDetail ? (readable ?? '') : '' });
   };
 }
