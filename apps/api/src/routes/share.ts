@@ -12,11 +12,11 @@ import {
   hiddenPositions,
   sharedStreams,
   sharedSummary,
-  visibleBounds,
   visibleSegments,
   type Privacy,
 } from '../share/privacy.ts';
 import { cachedPreview, keepPreview } from '../share/previewCache.ts';
+import { boundsOf } from '../workouts/analyse.ts';
 import { readStreams } from '../workouts/streams.ts';
 import {
   rangeReply,
@@ -99,7 +99,7 @@ async function sharedReply(
     power_zones: shows.power ? zones.power_zones : [],
     ftp: shows.power ? zones.ftp : null,
     max_hr: shows.heartRate ? zones.max_hr : null,
-    bounds: visibleBounds(streams, hidden),
+    bounds: boundsOf(streams, hidden),
     shows: { heart_rate: shows.heartRate, power: shows.power },
     privacy: {
       hidden_start_m: hasTrack ? privacy.trimM : 0,

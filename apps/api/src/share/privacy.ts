@@ -1,4 +1,4 @@
-import type { SharedWorkout, WorkoutDetail } from '@xoss/api-contract';
+import type { WorkoutDetail } from '@xoss/api-contract';
 import { haversineMetres } from '@xoss/workout-stats';
 import type { StoredStreams } from '../workouts/analyse.ts';
 
@@ -75,28 +75,6 @@ export function sharedStreams(
 }
 
 const POWER_STREAMS = new Set(['power', 'lr_balance', 'torque_effectiveness', 'pedal_smoothness']);
-
-/** The bounds of the positions a share link shows. */
-export function visibleBounds(streams: StoredStreams, hidden: Uint8Array): SharedWorkout['bounds'] {
-  const { latitude, longitude } = streams;
-  if (!latitude || !longitude) return null;
-  let minLat = Infinity,
-    minLon = Infinity,
-    maxLat = -Infinity,
-    maxLon = -Infinity;
-  for (let i = 0; i < latitude.length; i++) {
-    const lat = latitude[i]!;
-    const lon = longitude[i]!;
-    if (hidden[i] || !Number.isFinite(lat) || !Number.isFinite(lon)) continue;
-    minLat = Math.min(minLat, lat);
-    maxLat = Math.max(maxLat, lat);
-    minLon = Math.min(minLon, lon);
-    maxLon = Math.max(maxLon, lon);
-  }
-  return minLat <= maxLat
-    ? { min_lat: minLat, min_lon: minLon, max_lat: maxLat, max_lon: maxLon }
-    : null;
-}
 
 /** A summary without the heart rate or power figures a rider does not show. */
 export function sharedSummary(

@@ -218,16 +218,21 @@ export function boundedMeanMaxCurve(values: Float64Array): Float64Array {
   return curve;
 }
 
-function boundsOf(streams: ActivityOverview['streams']): Analysis['bounds'] {
-  if (!streams.latitude || !streams.longitude) return null;
+/** The bounds of a ride's positions, leaving out the samples `hidden` marks (privacy). */
+export function boundsOf(
+  streams: { readonly latitude?: ArrayLike<number>; readonly longitude?: ArrayLike<number> },
+  hidden?: Uint8Array,
+): Analysis['bounds'] {
+  const { latitude, longitude } = streams;
+  if (!latitude || !longitude) return null;
   let minLat = Infinity,
     minLon = Infinity,
     maxLat = -Infinity,
     maxLon = -Infinity;
-  for (let i = 0; i < streams.latitude.length; i++) {
-    const lat = streams.latitude[i]!;
-    const lon = streams.longitude[i]!;
-    if (!Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+  for (let i = 0; i < latitude.length; i++) {
+    const lat = latitude[i]!;
+    const lon = longitude[i]!;
+    if (hidden?.[i] || !Number.isFinite(lat) || !Number.isFinite(lon)) continue;
     minLat = Math.min(minLat, lat);
     maxLat = Math.max(maxLat, lat);
     minLon = Math.min(minLon, lon);
