@@ -99,6 +99,9 @@ type FileEndpoint = 'workoutFile' | 'routebookGpx' | 'mapDownload';
  * Everything an app needs to talk to the API: the RTK Query slice (`api`, with hooks), a
  * store holding it and the session, the stored session, and the login and logout flows.
  */
+/** A second end of the session this soon after the first does not navigate again. */
+const SESSION_END_SETTLE_MS = 5000;
+
 export function createXossClient(options: XossClientOptions) {
   const session = new SessionStore({
     local: options.storage,
@@ -138,10 +141,15 @@ export function createXossClient(options: XossClientOptions) {
     middleware: (defaults) => defaults().concat(api.middleware),
   });
 
+  let endedAt = Number.NEGATIVE_INFINITY;
   endSession = () => {
+    // Calls whose 401 arrives just after the session ended end nothing new: one trip to
+    // /login, not a second navigation that aborts the first.
+    const repeated = Date.now() - endedAt < SESSION_END_SETTLE_MS;
+    endedAt = Date.now();
     session.clear();
     store.dispatch(sessionSlice.actions.loggedOut());
-    navigate?.('/login', { replace: true });
+    if (!repeated) navigate?.('/login', { replace: true });
     // The rider's cached data goes once the calls in flight have delivered their errors
     // (spec 4: the error still reaches the caller).
     setTimeout(() => store.dispatch(api.util.resetApiState()), 0);

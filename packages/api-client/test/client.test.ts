@@ -85,6 +85,9 @@ describe('re-authenticating calls', () => {
     expect(selectSession(c.store.getState()).loggedIn).toBe(false);
     // Cached data of the rider is gone from the store too.
     await vi.waitFor(() => expect(Object.keys(c.store.getState().xossApi.queries)).toEqual([]));
+    // A call whose 401 comes after the session ended does not navigate a second time.
+    expect((await getWorkout(c, 3)).error).toMatchObject({ status: 401 });
+    expect(c.navigate).toHaveBeenCalledTimes(1);
   });
 
   it('does not loop: a retry that gets 10001 again is returned, with no second refresh', async () => {
