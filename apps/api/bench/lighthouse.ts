@@ -1,7 +1,7 @@
 /// <reference types="node" />
 // `pnpm bench`, the visitor site through Lighthouse (mobile preset, simulated throttling) in
 // Debian's Chromium: performance, accessibility, best practices and SEO for the home page
-// and a product page, and the home page's JavaScript in gzip bytes, against issue 11's
+// and a product page, and the home page's JavaScript in gzip bytes, against the site's
 // targets (accessibility, best practices, SEO 100; performance >= 95; script < 100 kB).
 // Served by the real server (production headers) on loopback.
 import { gzipSync } from 'node:zlib';
@@ -108,7 +108,7 @@ try {
   console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
   for (const row of metricRows) console.log(row);
   console.log('');
-  // kB of 1000 bytes, gzip at its default level, as the target of issue 11 reads.
+  // kB of 1000 bytes, gzip at its default level, as the site's target reads.
   for (const [name, bytes] of [
     ['first load (entry and preloads)', firstLoadGzip],
     ['everything the page runs (messages, help widget)', allScriptsGzip],

@@ -30,7 +30,7 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
   body: JSON.stringify(body),
 });
 
-/** Fixes of issue 21 (apps/api/README.md, security checklist), on both databases. */
+/** The hardening fixes (apps/api/README.md, security checklist), on both databases. */
 export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>): void {
   let factory: DatabaseFactory | undefined;
   const open: Harness[] = [];

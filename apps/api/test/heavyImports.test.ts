@@ -67,7 +67,7 @@ async function send(base: string, access: string, bytes: Uint8Array, filename = 
   };
 }
 
-describe('imports under hostile and heavy traffic (issue 21)', { timeout: 120_000 }, () => {
+describe('imports under hostile and heavy traffic', { timeout: 120_000 }, () => {
   let factory: DatabaseFactory;
   const open: Harness[] = [];
   const pools: AnalysisPool[] = [];

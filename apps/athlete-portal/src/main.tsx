@@ -40,7 +40,7 @@ void startEmbedded({
   navigate: (path) => void router?.navigate(path),
 })
   // A task boundary between parsing the scripts and starting the router: two shorter tasks
-  // rather than one long one (issue 12: no task over 200 ms).
+  // rather than one long one (the portal's budget: no task over 200 ms).
   .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
   .then(() => {
     // The messages load beside the route's chunk and calls, not after the first render.

@@ -45,7 +45,7 @@ export function guard({ request }: LoaderFunctionArgs) {
 /**
  * A page as its own chunk, fetched with the route's navigation: the first load parses only
  * the shell and the dashboard, and OpenLayers, visx and the layout editor come with the pages
- * that draw them (issue 12: no task over 200 ms).
+ * that draw them (the portal's budget: no task over 200 ms).
  */
 const page =
   <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>

@@ -9,7 +9,7 @@ import {
 import { MoreMessages } from '@xoss/i18n/react';
 
 // The site routes declaratively (React Router's <BrowserRouter>): its data router costs
-// 17 kB gzip more on every first load (issue 11: home page script under 100 kB). Navigations
+// 17 kB gzip more on every first load (the home page's script budget: under 100 kB). Navigations
 // are React transitions, so the current page stays until the next one's code and data are
 // there; this counter of what is loading drives the progress bar meanwhile.
 

@@ -5,7 +5,7 @@ import { NotFound } from './pages/NotFound.tsx';
 import { ToArticle } from './pages/ToArticle.tsx';
 import { Home } from './pages/Home.tsx';
 
-// Only the home page is in the first load (issue 11: its script under 100 kB gzip). Pages
+// Only the home page is in the first load (its script budget: under 100 kB gzip). Pages
 // that call the API (login, articles, maps) load lazily with the API client; the product
 // pages (manuals, app, contact, specification tables) and the legal documents are chunks
 // of their own.

@@ -7,7 +7,7 @@
  *
  * The visitor site loads its part in two: `site` with the first load (frame, home page),
  * and `sitePages`, what only its lazily loaded pages show (product tables, manuals, maps,
- * articles, login), added under those pages by `<MoreMessages>` (issue 11: the home page's
+ * articles, login), added under those pages by `<MoreMessages>` (the budget of the home page's
  * script under 100 kB gzip).
  */
 export type MessageScope = 'all' | 'site' | 'sitePages' | 'portal';

@@ -154,7 +154,7 @@ export function StreamCharts({
   const visibleHover = hover !== null && hover >= range[0] && hover <= range[1] ? hover : null;
   // The first render lays out empty panels at once; the plots follow in a background
   // render that React splits between panels, so a 10-hour ride never blocks the page in
-  // one long task (issue 12: no task over 200 ms).
+  // one long task (the portal's budget: no task over 200 ms).
   const plotted = useDeferredValue(true, false);
   return (
     <div className="xoss-streams xoss-root" ref={ref}>

@@ -223,7 +223,7 @@ function Ride({
   const [hover, setHover] = useState<number | null>(null);
   const [range, setRange] = useState<IndexRange | null>(null);
   // The map is built in a task of its own after the charts have painted: no single long
-  // task for both (issue 12's 200 ms budget).
+  // task for both (the portal's 200 ms task budget).
   const [mapReady, setMapReady] = useState(false);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
