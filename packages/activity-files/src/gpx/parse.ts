@@ -1,6 +1,6 @@
 import { elevationGainLoss, haversineMetres } from '@xoss/workout-stats';
-import { DecodeFailure, type DecodeResult } from '../errors.ts';
-import { XmlReader, decimal, localName } from '../xml/reader.ts';
+import type { DecodeResult } from '../errors.ts';
+import { XmlReader, decimal, localName, readXmlDocument } from '../xml/reader.ts';
 import { simplifyLine } from './simplify.ts';
 
 /** Limits of `parseGpx`; each is checked while reading, so no input can exhaust them. */
@@ -411,40 +411,7 @@ export function parseGpx(
   limits: GpxLimits = {},
 ): DecodeResult<GpxRoute> {
   const settings = { ...DEFAULTS, ...limits };
-  const size = typeof input === 'string' ? input.length : input.byteLength;
-  if (size > settings.maxBytes) {
-    return {
-      ok: false,
-      error: {
-        code: 'tooLarge',
-        messageId: 'activityFiles.gpx.tooLarge',
-        message: `The file is larger than ${settings.maxBytes} bytes`,
-        line: 1,
-        column: 1,
-      },
-    };
-  }
-  let text: string;
-  try {
-    text =
-      typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: true }).decode(input);
-  } catch {
-    return {
-      ok: false,
-      error: {
-        code: 'encoding',
-        messageId: 'activityFiles.gpx.encoding',
-        message: 'The file is not UTF-8 text',
-        line: 1,
-        column: 1,
-      },
-    };
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  try {
-    return { ok: true, value: new GpxReader(text, settings).read() };
-  } catch (error) {
-    if (error instanceof DecodeFailure) return { ok: false, error: error.detail };
-    throw error;
-  }
+  return readXmlDocument(input, 'gpx', settings.maxBytes, (text) =>
+    new GpxReader(text, settings).read(),
+  );
 }

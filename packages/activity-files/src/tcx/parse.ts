@@ -1,5 +1,5 @@
-import { DecodeFailure, type DecodeResult } from '../errors.ts';
-import { XmlReader, decimal, type XmlLimits } from '../xml/reader.ts';
+import type { DecodeResult } from '../errors.ts';
+import { XmlReader, decimal, readXmlDocument, type XmlLimits } from '../xml/reader.ts';
 
 /** Limits of `parseTcx`; each is checked while reading, so no input can exhaust them. */
 export interface TcxLimits extends Partial<XmlLimits> {
@@ -274,13 +274,6 @@ class TcxReader extends XmlReader {
   }
 }
 
-function failure(code: string, message: string): DecodeResult<never> {
-  return {
-    ok: false,
-    error: { code, messageId: `activityFiles.tcx.${code}`, message, line: 1, column: 1 },
-  };
-}
-
 /**
  * Parses a Garmin Training Center (TCX) file: the first activity (or course) with its
  * trackpoints (time, position, altitude, distance, heart rate, cadence, and the
@@ -296,23 +289,7 @@ export function parseTcx(
   limits: TcxLimits = {},
 ): DecodeResult<TcxActivity> {
   const settings = { ...DEFAULTS, ...limits };
-  const size = typeof input === 'string' ? input.length : input.byteLength;
-  if (size > settings.maxBytes)
-    return failure('tooLarge', `The file is larger than ${settings.maxBytes} bytes`);
-  let text: string;
-  try {
-    text =
-      typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: true }).decode(input);
-  } catch {
-    return failure('encoding', 'The file is not UTF-8 text');
-  }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // Some exporters put blank lines before the XML declaration.
-  text = text.replace(/^\s+</, '<');
-  try {
-    return { ok: true, value: new TcxReader(text, settings).read() };
-  } catch (error) {
-    if (error instanceof DecodeFailure) return { ok: false, error: error.detail };
-    throw error;
-  }
+  return readXmlDocument(input, 'tcx', settings.maxBytes, (text) =>
+    new TcxReader(text, settings).read(),
+  );
 }

@@ -1,4 +1,4 @@
-import { DecodeFailure } from '../errors.ts';
+import { DecodeFailure, type DecodeResult } from '../errors.ts';
 
 /** Resource limits of the XML readers; each is checked while reading. */
 export interface XmlLimits {
@@ -257,5 +257,38 @@ export abstract class XmlReader {
       return;
     }
     this.endElement(name, offset);
+  }
+}
+
+/**
+ * The common front of the XML parsers: the size cap (before anything is read), strict UTF-8,
+ * a leading BOM skipped, and the reader's `DecodeFailure` returned as an
+ * error. Never throws for bad input.
+ */
+export function readXmlDocument<T>(
+  input: string | Uint8Array,
+  format: 'gpx' | 'tcx',
+  maxBytes: number,
+  read: (text: string) => T,
+): DecodeResult<T> {
+  const failure = (code: string, message: string): DecodeResult<T> => ({
+    ok: false,
+    error: { code, messageId: `activityFiles.${format}.${code}`, message, line: 1, column: 1 },
+  });
+  const size = typeof input === 'string' ? input.length : input.byteLength;
+  if (size > maxBytes) return failure('tooLarge', `The file is larger than ${maxBytes} bytes`);
+  let text: string;
+  try {
+    text =
+      typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: true }).decode(input);
+  } catch {
+    return failure('encoding', 'The file is not UTF-8 text');
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  try {
+    return { ok: true, value: read(text) };
+  } catch (error) {
+    if (error instanceof DecodeFailure) return { ok: false, error: error.detail };
+    throw error;
   }
 }
