@@ -1,15 +1,14 @@
 import { gzipSync } from 'node:zlib';
 import { writeFile } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jwtKeys, keyId, signJwt } from '../src/auth/jwt.ts';
 import { demoGpx } from '../src/seed.ts';
 import {
   PASSWORD,
   bearer,
-  closePool,
   fitFile,
-  harness,
+  suiteHarnesses,
   upload,
   type DatabaseFactory,
   type Harness,
@@ -19,26 +18,7 @@ const DAY_MS = 86_400_000;
 
 /** The API's integration suite, run on the embedded database and on a real PostgreSQL. */
 export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): void {
-  let factory: DatabaseFactory | undefined;
-  const open: Harness[] = [];
-  const make = async (
-    overrides?: Parameters<typeof harness>[1],
-    faults?: Parameters<typeof harness>[2],
-  ) => {
-    const h = await harness(factory!, overrides, faults);
-    open.push(h);
-    return h;
-  };
-  beforeAll(async () => {
-    factory = await makeFactory();
-  }, 60_000);
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((h) => h.close()));
-  });
-  afterAll(async () => {
-    await closePool();
-    await factory?.close();
-  });
+  const make = suiteHarnesses(makeFactory);
 
   describe('login and tokens (security 1-9)', () => {
     it('logs in with the spec shape; unknown e-mail, wrong password and inactive user look the same', async () => {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { fitCrc16 } from '@xoss/activity-files';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '../src/createUser.ts';
 import { demoGpx } from '../src/seed.ts';
 import { buildServer } from '../src/server.ts';
@@ -8,9 +8,8 @@ import { multipartBody } from '../src/testing/multipart.ts';
 import {
   PASSWORD,
   bearer,
-  closePool,
   fitFile,
-  harness,
+  suiteHarnesses,
   upload,
   type DatabaseFactory,
   type Harness,
@@ -32,26 +31,7 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
 
 /** The hardening fixes (apps/api/README.md, security checklist), on both databases. */
 export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>): void {
-  let factory: DatabaseFactory | undefined;
-  const open: Harness[] = [];
-  const make = async (
-    overrides?: Parameters<typeof harness>[1],
-    faults?: Parameters<typeof harness>[2],
-  ) => {
-    const h = await harness(factory!, overrides, faults);
-    open.push(h);
-    return h;
-  };
-  beforeAll(async () => {
-    factory = await makeFactory();
-  }, 60_000);
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((h) => h.close()));
-  });
-  afterAll(async () => {
-    await closePool();
-    await factory?.close();
-  });
+  const make = suiteHarnesses(makeFactory);
 
   describe('login under load', { timeout: 60_000 }, () => {
     it('verifies at most the per-account limit of simultaneous guesses, from several addresses', async () => {

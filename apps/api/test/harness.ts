@@ -7,6 +7,7 @@ import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { LocalBlobStore, type BlobStore } from '../src/blobStore.ts';
 import { configFromEnv, type ApiConfig } from '../src/config.ts';
 import { createUser } from '../src/createUser.ts';
@@ -173,3 +174,30 @@ export function upload(
 }
 
 export const bearer = (access: string) => ({ authorization: `Bearer ${access}` });
+
+/**
+ * A suite's harnesses on one database factory: `make()` starts a server (closed after each
+ * test); the factory opens before the suite and closes after it. Call inside `describe`.
+ */
+export function suiteHarnesses(makeFactory: () => Promise<DatabaseFactory>) {
+  let factory: DatabaseFactory | undefined;
+  const open: Harness[] = [];
+  beforeAll(async () => {
+    factory = await makeFactory();
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((h) => h.close()));
+  });
+  afterAll(async () => {
+    await closePool();
+    await factory?.close();
+  });
+  return async (
+    overrides?: Parameters<typeof harness>[1],
+    faults?: Parameters<typeof harness>[2],
+  ): Promise<Harness> => {
+    const h = await harness(factory!, overrides, faults);
+    open.push(h);
+    return h;
+  };
+}
