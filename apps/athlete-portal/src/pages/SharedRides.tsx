@@ -3,7 +3,7 @@ import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { ConfirmDialog, EmptyState } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { api } from '../client.ts';
-import { Loaded, formatDate, useToast } from './common.tsx';
+import { Loaded, Pager, formatDate, useToast } from './common.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -64,24 +64,7 @@ export function SharedRides() {
                 ))}
               </ul>
               {data.next || page > 1 ? (
-                <p className="portal__actions">
-                  <button
-                    type="button"
-                    className="xoss-button"
-                    disabled={page === 1}
-                    onClick={() => setPage(page - 1)}
-                  >
-                    <Message id="common.previousPage" />
-                  </button>
-                  <button
-                    type="button"
-                    className="xoss-button"
-                    disabled={!data.next}
-                    onClick={() => setPage(page + 1)}
-                  >
-                    <Message id="common.nextPage" />
-                  </button>
-                </p>
+                <Pager page={page} pageSize={PAGE_SIZE} list={data} onPage={setPage} />
               ) : null}
               <p className="portal__actions">
                 <button

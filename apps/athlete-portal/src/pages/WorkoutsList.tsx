@@ -9,6 +9,7 @@ import {
   formText,
   formatDate,
   formatDuration,
+  Pager,
   useFailureText,
   useSportName,
   useToast,
@@ -193,36 +194,7 @@ export function WorkoutsList() {
                   </tbody>
                 </table>
               </div>
-              <nav
-                className="portal__pager"
-                aria-label={t('common.pageOf', {
-                  page,
-                  pages: Math.max(1, Math.ceil(data.count / PAGE_SIZE)),
-                })}
-              >
-                <button
-                  type="button"
-                  className="xoss-button"
-                  disabled={!data.previous}
-                  onClick={() => setPage(page - 1)}
-                >
-                  <Message id="common.previousPage" />
-                </button>
-                <span>
-                  {t('common.pageOf', {
-                    page,
-                    pages: Math.max(1, Math.ceil(data.count / PAGE_SIZE)),
-                  })}
-                </span>
-                <button
-                  type="button"
-                  className="xoss-button"
-                  disabled={!data.next}
-                  onClick={() => setPage(page + 1)}
-                >
-                  <Message id="common.nextPage" />
-                </button>
-              </nav>
+              <Pager page={page} pageSize={PAGE_SIZE} list={data} onPage={setPage} />
             </>
           )
         }

@@ -1,5 +1,5 @@
 import type { MessageId } from '@xoss/i18n';
-import { useT } from '@xoss/i18n/react';
+import { Message, useT } from '@xoss/i18n/react';
 import { EmptyState, Loading } from '@xoss/ui-kit';
 import type { ReactNode } from 'react';
 import { useOutletContext } from 'react-router';
@@ -71,3 +71,40 @@ export const formText = (form: FormData, name: string) => {
   const value = form.get(name);
   return typeof value === 'string' ? value : '';
 };
+
+/** Previous and next page of a list, with "page n of m" between. */
+export function Pager({
+  page,
+  pageSize,
+  list,
+  onPage,
+}: {
+  page: number;
+  pageSize: number;
+  list: { count: number; next: string | null; previous: string | null };
+  onPage: (page: number) => void;
+}) {
+  const t = useT();
+  const label = t('common.pageOf', { page, pages: Math.max(1, Math.ceil(list.count / pageSize)) });
+  return (
+    <nav className="portal__pager" aria-label={label}>
+      <button
+        type="button"
+        className="xoss-button"
+        disabled={!list.previous}
+        onClick={() => onPage(page - 1)}
+      >
+        <Message id="common.previousPage" />
+      </button>
+      <span>{label}</span>
+      <button
+        type="button"
+        className="xoss-button"
+        disabled={!list.next}
+        onClick={() => onPage(page + 1)}
+      >
+        <Message id="common.nextPage" />
+      </button>
+    </nav>
+  );
+}
