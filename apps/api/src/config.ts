@@ -68,7 +68,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     accessTtlS: number(env.ACCESS_TOKEN_TTL_S, 10 * 60),
     refreshTtlS: number(env.REFRESH_TOKEN_TTL_S, 7 * 24 * 3600),
     sessionCapS: number(env.SESSION_CAP_S, 30 * 24 * 3600),
-    refreshGraceS: number(env.REFRESH_GRACE_S, 10),
+    refreshGraceS: number(env.REFRESH_GRACE_S, 30),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
       .split(',')
       .map((origin) => origin.trim())

@@ -487,6 +487,27 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     expect(refreshes).toHaveLength(1);
     expect(new URL(page.url()).pathname).toBe('/dashboard/main');
 
+    // The answer to a refresh is lost on the way back (the server has rotated the token, the
+    // page never hears of it): the client tries again with the token it still holds, gets the
+    // same new pair, and the rider stays in.
+    let lost = 0;
+    await page.route(
+      '**/api/v1/jwt-token/refresh/',
+      async (route) => {
+        await route.fetch();
+        lost += 1;
+        await route.abort('connectionreset');
+      },
+      { times: 1 },
+    );
+    await page.waitForTimeout(ACCESS_TTL_S * 1000 + 500);
+    refreshes.length = 0;
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page.getByText('32 workouts').waitFor();
+    expect(lost).toBe(1);
+    expect(refreshes.length).toBeGreaterThanOrEqual(2);
+    expect(new URL(page.url()).pathname).toBe('/dashboard/workouts/list');
+
     // The refresh token goes bad (revoked elsewhere): the next expiry ends the session.
     await page.evaluate(`localStorage.setItem('xoss_refresh_token',
       JSON.stringify({ v: 'revoked', e: Date.now() + 3600000 }))`);

@@ -118,25 +118,35 @@ export class Sessions {
     family: string,
     authTime: number,
   ): Promise<TokenPair> {
-    const now = this.seconds();
-    const jti = randomUUID();
-    const refreshExp = Math.min(
-      now + this.#config.refreshTtlS,
-      authTime + this.#config.sessionCapS,
-    );
+    const ids = { refresh: randomUUID(), access: randomUUID(), iat: this.seconds() };
     await this.#db.query(
       'INSERT INTO refresh_tokens (jti, family, user_id, auth_time, expires_at) VALUES ($1, $2, $3, $4, $5)',
-      [jti, family, userId, authTime, refreshExp],
+      [ids.refresh, family, userId, authTime, this.refreshExpiry(ids.iat, authTime)],
     );
+    return this.sign(userId, version, family, authTime, ids);
+  }
+
+  private refreshExpiry(iat: number, authTime: number): number {
+    return Math.min(iat + this.#config.refreshTtlS, authTime + this.#config.sessionCapS);
+  }
+
+  /** Signs a pair from its ids and issue time: the same inputs give the same bytes (HS256). */
+  private async sign(
+    userId: number,
+    version: number,
+    family: string,
+    authTime: number,
+    ids: { readonly refresh: string; readonly access: string; readonly iat: number },
+  ): Promise<TokenPair> {
     const keys = this.#keys;
     return {
       access: await signJwt(
         {
           token_type: 'access',
           sub: String(userId),
-          jti: randomUUID(),
-          iat: now,
-          exp: now + this.#config.accessTtlS,
+          jti: ids.access,
+          iat: ids.iat,
+          exp: ids.iat + this.#config.accessTtlS,
           tv: version,
         },
         keys,
@@ -145,10 +155,10 @@ export class Sessions {
         {
           token_type: 'refresh',
           sub: String(userId),
-          jti,
+          jti: ids.refresh,
           fam: family,
-          iat: now,
-          exp: refreshExp,
+          iat: ids.iat,
+          exp: this.refreshExpiry(ids.iat, authTime),
           auth_time: authTime,
         },
         keys,
@@ -157,8 +167,11 @@ export class Sessions {
   }
 
   /**
-   * Rotates a refresh token. One atomic UPDATE marks it used, so of N concurrent refreshes
-   * exactly one wins; a token presented again after the grace window revokes its family.
+   * Rotates a refresh token. One atomic UPDATE marks it used and names its successor, so of N
+   * concurrent refreshes exactly one makes a new pair. Within the grace window the same token
+   * gets that same pair again (byte for byte): the other racers, and a client whose answer
+   * was lost (a tab closed or navigated mid-refresh), recover instead of being logged out.
+   * Never two live pairs from one token. Presented after the window, it revokes its family.
    */
   async refresh(token: string, ip: string): Promise<TokenPair> {
     const now = this.seconds();
@@ -178,37 +191,80 @@ export class Sessions {
       throw tokenInvalid('Invalid refresh token');
     if (now - claims.auth_time > this.#config.sessionCapS)
       throw tokenInvalid('Session expired, please log in again');
-    const [won] = await this.#db.query<{ user_id: number; auth_time: string | number }>(
-      `UPDATE refresh_tokens SET used_at = $2
-       WHERE jti = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2
-       RETURNING user_id, auth_time`,
-      [claims.jti, now],
-    );
-    if (!won) {
-      const [row] = await this.#db.query<{
-        used_at: string | number | null;
-        revoked_at: string | number | null;
-      }>('SELECT used_at, revoked_at FROM refresh_tokens WHERE jti = $1', [claims.jti]);
-      if (
-        row &&
-        row.revoked_at === null &&
-        row.used_at !== null &&
-        now - Number(row.used_at) > this.#config.refreshGraceS
-      ) {
-        await this.#db.query(
-          'UPDATE refresh_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL',
-          [claims.fam, now],
+    const expired = () => tokenInvalid('Session expired, please log in again');
+    const next = { refresh: randomUUID(), access: randomUUID(), iat: now };
+    const won = await this.#db.transaction(async (tx) => {
+      const [row] = await tx.query<{ user_id: number; auth_time: string | number }>(
+        `UPDATE refresh_tokens
+         SET used_at = $2, successor = $3, successor_iat = $2, successor_access = $4
+         WHERE jti = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2
+         RETURNING user_id, auth_time`,
+        [claims.jti, now, next.refresh, next.access],
+      );
+      if (row)
+        await tx.query(
+          `INSERT INTO refresh_tokens (jti, family, user_id, auth_time, expires_at)
+           SELECT $1, family, user_id, auth_time, $3 FROM refresh_tokens WHERE jti = $2`,
+          [next.refresh, claims.jti, this.refreshExpiry(now, Number(row.auth_time))],
         );
-        this.#log('refresh.reuse', { userId: Number(claims.sub), ip, family: claims.fam });
-      }
-      throw tokenInvalid('Session expired, please log in again');
+      return row;
+    });
+    if (won) {
+      const user = await this.activeUser(won.user_id);
+      if (!user) throw expired();
+      return this.sign(user.id, user.token_version, claims.fam, Number(won.auth_time), next);
     }
+    const [row] = await this.#db.query<{
+      user_id: number;
+      auth_time: string | number;
+      used_at: string | number | null;
+      revoked_at: string | number | null;
+      successor: string | null;
+      successor_iat: string | number | null;
+      successor_access: string | null;
+      successor_used: string | number | null;
+      successor_revoked: string | number | null;
+    }>(
+      `SELECT t.user_id, t.auth_time, t.used_at, t.revoked_at, t.successor, t.successor_iat,
+              t.successor_access, s.used_at AS successor_used, s.revoked_at AS successor_revoked
+       FROM refresh_tokens t LEFT JOIN refresh_tokens s ON s.jti = t.successor
+       WHERE t.jti = $1`,
+      [claims.jti],
+    );
+    if (!row || row.revoked_at !== null || row.used_at === null) throw expired();
+    if (now - Number(row.used_at) > this.#config.refreshGraceS) {
+      await this.#db.query(
+        'UPDATE refresh_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL',
+        [claims.fam, now],
+      );
+      this.#log('refresh.reuse', { userId: Number(claims.sub), ip, family: claims.fam });
+      throw expired();
+    }
+    // Within the window: the pair this token already made, while it is still unused.
+    if (
+      row.successor === null ||
+      row.successor_access === null ||
+      row.successor_iat === null ||
+      row.successor_used !== null ||
+      row.successor_revoked !== null
+    )
+      throw expired();
+    const user = await this.activeUser(row.user_id);
+    if (!user) throw expired();
+    this.#log('refresh.replayed', { userId: user.id, ip, family: claims.fam });
+    return this.sign(user.id, user.token_version, claims.fam, Number(row.auth_time), {
+      refresh: row.successor,
+      access: row.successor_access,
+      iat: Number(row.successor_iat),
+    });
+  }
+
+  private async activeUser(id: number): Promise<UserRow | undefined> {
     const [user] = await this.#db.query<UserRow>(
       'SELECT id, active, token_version FROM users WHERE id = $1',
-      [won.user_id],
+      [id],
     );
-    if (!user?.active) throw tokenInvalid('Session expired, please log in again');
-    return this.issue(user.id, user.token_version, claims.fam, Number(won.auth_time));
+    return user?.active ? user : undefined;
   }
 
   /** Revokes the family of a refresh token. Unknown or bad tokens are ignored (idempotent). */

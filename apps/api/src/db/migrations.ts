@@ -204,4 +204,13 @@ CREATE TABLE privacy_zones (
 );
 CREATE INDEX privacy_zones_user ON privacy_zones (user_id, id)
 `,
+  // 8: a rotated refresh token remembers what replaced it (the new token's id and issue time,
+  // and its access token's id), so within the grace window the same pair can be signed again
+  // for a client whose answer was lost (a tab closed or navigated during the refresh).
+  `
+ALTER TABLE refresh_tokens
+  ADD COLUMN successor uuid,
+  ADD COLUMN successor_iat bigint,
+  ADD COLUMN successor_access uuid
+`,
 ];
