@@ -8,18 +8,12 @@ import {
   RouteProgress,
   ToastViewport,
   useToasts,
-  type RenderLink,
 } from '@xoss/ui-kit';
 import { useSelector } from 'react-redux';
-import { Link, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
+import { Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { client, notices } from './client.ts';
+import { renderLink } from './links.tsx';
 import { selectEmbedded } from './embedded.ts';
-
-const renderLink: RenderLink = ({ href, current, children, onClick }) => (
-  <Link to={href} aria-current={current ? 'page' : undefined} onClick={onClick}>
-    {children}
-  </Link>
-);
 
 /** Toasts reachable from every page. */
 export type ShowToast = ReturnType<typeof useToasts>['show'];
@@ -74,7 +68,7 @@ export function Shell() {
         <Outlet context={show} />
       </main>
       <ToastViewport toasts={toasts} onDismiss={dismiss} />
-      {embedded ? null : <Footer />}
+      {embedded ? null : <Footer renderLink={renderLink} />}
     </div>
   );
 }

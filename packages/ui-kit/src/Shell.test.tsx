@@ -76,6 +76,11 @@ describe('Navbar', () => {
     await userEvent.keyboard('{Enter}');
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     expect(screen.getByRole('link', { name: 'Products' }).checkVisibility()).toBe(true);
+    // Esc from inside the open menu closes it and puts the focus back on its button.
+    screen.getByRole('link', { name: 'Products' }).focus();
+    await userEvent.keyboard('{Escape}');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(toggle);
   });
 
   it('follows the window width when no layout is forced (<= 800 px is mobile)', async () => {

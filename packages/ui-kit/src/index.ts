@@ -1,8 +1,9 @@
 export { COPYRIGHT_START_YEAR, copyrightYears } from './copyright.ts';
-export { Footer, type FooterProps } from './Footer.tsx';
+export { Footer, footerGroups, type FooterGroup, type FooterProps } from './Footer.tsx';
 export {
   Navbar,
   riderNavItems,
+  SHOP_URL,
   visitorNavItems,
   type NavItem,
   type NavbarProps,

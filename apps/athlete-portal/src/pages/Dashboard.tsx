@@ -1,7 +1,9 @@
+import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { EmptyState } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { api } from '../client.ts';
+import { renderLink } from '../links.tsx';
 import { useUnits } from '../units.ts';
 import { Loaded, formatDate, formatDuration, useSportName } from './common.tsx';
 
@@ -59,7 +61,19 @@ function Totals({ from, label }: { from: string; label: 'workouts.week' | 'worko
   );
 }
 
-/** `/dashboard/main`: recent workouts, this week's and this year's totals, devices. */
+/** Everything the signed-in rider can do, one click from the dashboard. */
+const shortcuts: readonly { href: string; label: MessageId }[] = [
+  { href: '/dashboard/workouts/list', label: 'workouts.import' },
+  { href: '/upload/gpxFile', label: 'footer.uploadRoute' },
+  { href: '/dashboard/workouts/shared', label: 'shared.title' },
+  { href: '/download/maps', label: 'footer.navMaps' },
+  { href: '/download/globalMaps', label: 'footer.sprintMaps' },
+  { href: '/dashboard/device/list', label: 'devices.title' },
+  { href: '/developer/mydevices/', label: 'developer.title' },
+  { href: '/dashboard/settings', label: 'nav.settings' },
+];
+
+/** `/dashboard/main`: totals, shortcuts, recent workouts, devices. */
 export function Dashboard() {
   const t = useT();
   const locale = useLocale();
@@ -75,6 +89,18 @@ export function Dashboard() {
         <Totals from={starts.week} label="workouts.week" />
         <Totals from={starts.year} label="workouts.year" />
       </div>
+      <nav aria-labelledby="shortcuts" className="portal__shortcuts">
+        <h2 id="shortcuts">
+          <Message id="dashboard.shortcuts" />
+        </h2>
+        <ul>
+          {shortcuts.map((shortcut) => (
+            <li key={shortcut.href}>
+              {renderLink({ href: shortcut.href, current: false, children: t(shortcut.label) })}
+            </li>
+          ))}
+        </ul>
+      </nav>
       <section aria-labelledby="recent">
         <h2 id="recent">
           <Message id="workouts.recent" />
@@ -100,6 +126,11 @@ export function Dashboard() {
             )
           }
         </Loaded>
+        <p>
+          <Link to="/dashboard/workouts/list">
+            <Message id="workouts.all" />
+          </Link>
+        </p>
       </section>
       <section aria-labelledby="devices">
         <h2 id="devices">
