@@ -52,7 +52,7 @@ export function DownloadTable({
   const t = useT();
   const has = (key: 'language' | 'size' | 'version') => rows.some((row) => row[key]);
   return (
-    <table className="xoss-table xoss-root">
+    <table className="xoss-table xoss-root" data-stack>
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -85,9 +85,13 @@ export function DownloadTable({
         {rows.map((row) => (
           <tr key={row.href}>
             <td>{row.name}</td>
-            {has('language') ? <td>{row.language ?? '—'}</td> : null}
-            {has('version') ? <td>{row.version ?? '—'}</td> : null}
-            {has('size') ? <td>{row.size ?? '—'}</td> : null}
+            {has('language') ? (
+              <td data-label={t('downloads.language')}>{row.language ?? '—'}</td>
+            ) : null}
+            {has('version') ? (
+              <td data-label={t('downloads.version')}>{row.version ?? '—'}</td>
+            ) : null}
+            {has('size') ? <td data-label={t('downloads.size')}>{row.size ?? '—'}</td> : null}
             <td>
               <a
                 className="xoss-button"

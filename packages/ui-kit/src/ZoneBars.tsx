@@ -33,7 +33,7 @@ export function ZoneBars({ kind, zones, reference }: ZoneBarsProps) {
   const bound = (value: number) =>
     reference ? `${Math.round((value / 100) * reference)}` : `${value}%`;
   return (
-    <table className="xoss-zones xoss-table xoss-root">
+    <table className="xoss-zones xoss-table xoss-root" data-stack>
       <caption>{t(kind === 'hr' ? 'workouts.hrZones' : 'workouts.powerZones')}</caption>
       <thead>
         <tr>
@@ -51,13 +51,13 @@ export function ZoneBars({ kind, zones, reference }: ZoneBarsProps) {
                 {t('zones.zone', { zone: zone.zone })}{' '}
                 {t(`zones.${kind}.${zone.zone}` as MessageId)}
               </th>
-              <td>
+              <td data-label={t('workouts.zoneRange')}>
                 {zone.high === null
                   ? `> ${bound(zone.low)}`
                   : `${bound(zone.low)}–${bound(zone.high)}`}
                 {reference ? ` ${unit}` : ''}
               </td>
-              <td>
+              <td data-label={t('workouts.timeInZone')}>
                 <span className="xoss-zones__bar" data-zone={zone.zone}>
                   <svg
                     width="100%"

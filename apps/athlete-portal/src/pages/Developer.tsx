@@ -54,6 +54,7 @@ export function DeveloperDevices() {
           {
             key: 'channel',
             header: t('developer.channel'),
+            label: t('developer.channel'),
             cell: (device) =>
               channelOf(device.firmware_version) === 'beta'
                 ? t('developer.beta')

@@ -9,6 +9,8 @@ import { Loaded } from './common.tsx';
 export interface DeviceColumn {
   readonly key: string;
   readonly header: ReactNode;
+  /** The column's name in front of each cell when the table stacks on a phone. */
+  readonly label?: string;
   readonly cell: (device: Device, index: number) => ReactNode;
 }
 
@@ -33,7 +35,7 @@ export function DeviceTable({
             <Message id="devices.empty" />
           </EmptyState>
         ) : (
-          <table className="xoss-table">
+          <table className="xoss-table" data-stack>
             <caption className="xoss-visually-hidden">{caption}</caption>
             <thead>
               <tr>
@@ -51,10 +53,12 @@ export function DeviceTable({
               {page.results.map((device, index) => (
                 <tr key={device.id}>
                   <th scope="row">{device.model}</th>
-                  <td>{device.serial}</td>
-                  <td>{device.firmware_version}</td>
+                  <td data-label={t('devices.serial')}>{device.serial}</td>
+                  <td data-label={t('devices.firmware')}>{device.firmware_version}</td>
                   {columns.map((column) => (
-                    <td key={column.key}>{column.cell(device, index)}</td>
+                    <td key={column.key} data-label={column.label ?? undefined}>
+                      {column.cell(device, index)}
+                    </td>
                   ))}
                 </tr>
               ))}

@@ -162,7 +162,7 @@ export function WorkoutsList() {
             <>
               <p>{t('workouts.count', { count: data.count })}</p>
               <div className="portal__table-wrap">
-                <table className="xoss-table">
+                <table className="xoss-table" data-stack>
                   <caption className="xoss-visually-hidden">{t('workouts.title')}</caption>
                   <thead>
                     <tr>
@@ -182,13 +182,25 @@ export function WorkoutsList() {
                         <th scope="row">
                           <Link to={`/dashboard/workouts/share/${workout.id}`}>{workout.name}</Link>
                         </th>
-                        <td>{sport(workout.sport_type)}</td>
-                        <td>{formatDate(workout.start_time, locale)}</td>
-                        <td>{units.distance(workout.distance_m)}</td>
-                        <td>{formatDuration(workout.moving_time_s)}</td>
-                        <td>{units.speed(workout.speed_avg_ms)}</td>
-                        <td>{units.plain(workout.hr_avg, 'bpm')}</td>
-                        <td>{units.plain(workout.power_avg, 'W')}</td>
+                        <td data-label={t('workouts.filter.sport')}>{sport(workout.sport_type)}</td>
+                        <td data-label={t('workouts.date')}>
+                          {formatDate(workout.start_time, locale)}
+                        </td>
+                        <td data-label={t('measure.distance')}>
+                          {units.distance(workout.distance_m)}
+                        </td>
+                        <td data-label={t('measure.movingTime')}>
+                          {formatDuration(workout.moving_time_s)}
+                        </td>
+                        <td data-label={t('measure.speedAvg')}>
+                          {units.speed(workout.speed_avg_ms)}
+                        </td>
+                        <td data-label={t('measure.hrAvg')}>
+                          {units.plain(workout.hr_avg, 'bpm')}
+                        </td>
+                        <td data-label={t('measure.powerAvg')}>
+                          {units.plain(workout.power_avg, 'W')}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

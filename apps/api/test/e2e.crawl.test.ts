@@ -1,0 +1,209 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { textLanguages } from '@xoss/i18n';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USER } from '../src/seed.ts';
+import { launchChromium, startProduct, type RunningProduct } from './product.ts';
+
+// Finding the product as a new rider does: by following links only, on a phone 360 px wide.
+// A crawler starts from one page, opens every link it finds (never a typed URL), and records
+// how many clicks away each page is. Every screen of the product's route table (docs/) must be
+// reached within two clicks, logged out from the home page and logged in from the
+// dashboard, and no page it reaches may scroll sideways.
+
+/** The screens, as patterns over paths; ids and names are any one segment. */
+const visitorScreens = [
+  '/',
+  '/login',
+  '/product/manuals',
+  // `/product/download/{lang}` shows the same page; the links lead to this form of it.
+  '/product/download',
+  '/product/xossnav',
+  '/product/xossg2',
+  '/product/xossG',
+  '/product/xossSprint',
+  '/product/contact',
+  '/download/globalMaps',
+  '/download/globalMapsRegion',
+  '/download/gpxHow',
+  '/download/maps',
+  '/post/content',
+  '/post/content/{id}',
+  '/copyright/terms',
+  '/copyright/protocol',
+  '/copyright/termsLocal',
+  '/copyright/policy',
+  '/copyright/cookies',
+];
+
+const riderScreens = [
+  '/dashboard/main',
+  '/dashboard/workouts/list',
+  '/dashboard/workouts/share/{id}',
+  '/dashboard/workouts/shared',
+  '/dashboard/workouts/powerCurve/{id}',
+  '/dashboard/workouts/indoor/model/{id}',
+  '/dashboard/device/list',
+  '/dashboard/device/list/settings/{id}',
+  '/dashboard/device/list/manager',
+  '/dashboard/settings',
+  '/upload/gpxFile',
+  '/developer/mydevices/',
+  '/post/create',
+  '/download/maps',
+  '/download/globalMaps',
+];
+
+/** A path's screen: numeric segments become `{id}`, so each screen is crawled once. */
+const screenOf = (path: string) => path.replace(/\/\d+(?=\/|$)/g, '/{id}');
+
+/** Links not to follow: files to download, the API, and signing out. */
+const skip = (url: URL) =>
+  url.pathname.startsWith('/api/') ||
+  url.pathname.startsWith('/storybook') ||
+  /\.(pdf|zip|fit|gpx|json|img|exe|dmg)$/i.test(url.pathname);
+
+interface Reached {
+  readonly depth: number;
+  readonly from: string;
+}
+
+/**
+ * Breadth-first over the links of each page, one page per screen. Returns each screen's
+ * depth (clicks from the start) and the screens whose page is wider than the window.
+ */
+async function crawl(page: Page, base: string, start: string, maxDepth: number) {
+  const reached = new Map<string, Reached>();
+  const landedOn: string[] = [];
+  const wide: string[] = [];
+  let frontier: { path: string; from: string }[] = [{ path: start, from: '(start)' }];
+  for (let depth = 0; depth <= maxDepth && frontier.length > 0; depth += 1) {
+    const next: { path: string; from: string }[] = [];
+    for (const { path, from } of frontier) {
+      const screen = screenOf(new URL(path, base).pathname);
+      if (reached.has(screen)) continue;
+      reached.set(screen, { depth, from });
+      await page.goto(`${base}${path}`);
+      await page.locator('main h1').first().waitFor();
+      // Pages fill in as their data arrives: measure once it has.
+      await page.waitForLoadState('networkidle');
+      const landed = new URL(page.url());
+      // A redirect (a guarded page) counts as reaching where it lands, not what was asked.
+      const landedScreen = screenOf(landed.pathname);
+      landedOn.push(`${landed.pathname}${landed.search}`);
+      if (landedScreen !== screen) {
+        reached.delete(screen);
+        if (!reached.has(landedScreen)) reached.set(landedScreen, { depth, from });
+      }
+      const widths = await page.evaluate<[number, number]>(
+        '[document.documentElement.scrollWidth, window.innerWidth]',
+      );
+      if (widths[0] > widths[1]) wide.push(`${landed.pathname} (${widths[0]} px)`);
+      const hrefs = await page.evaluate<string[]>(
+        `[...document.querySelectorAll('a[href]')].map((a) => a.href)`,
+      );
+      for (const href of hrefs) {
+        const url = new URL(href);
+        if (url.origin !== new URL(base).origin || skip(url)) continue;
+        next.push({ path: `${url.pathname}${url.search}`, from: landed.pathname });
+      }
+    }
+    frontier = next;
+  }
+  return { reached, wide, landedOn };
+}
+
+/** The pages at `paths` wider than the window (or not in `language`), in that language. */
+async function widePages(page: Page, base: string, paths: readonly string[], language: string) {
+  await page.evaluate(
+    `localStorage.setItem('xoss_language', JSON.stringify({ v: ${JSON.stringify(language)}, e: null }))`,
+  );
+  const wide: string[] = [];
+  for (const path of paths) {
+    await page.goto(`${base}${path}`);
+    await page.locator('main h1').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    // A prerendered page arrives in English and switches once its script has run.
+    await page
+      .waitForFunction(`document.documentElement.lang === ${JSON.stringify(language)}`, null, {
+        timeout: 10_000,
+      })
+      .catch(() => undefined);
+    const [scroll, inner, lang] = await page.evaluate<[number, number, string]>(
+      '[document.documentElement.scrollWidth, window.innerWidth, document.documentElement.lang]',
+    );
+    if (lang !== language) wide.push(`${path} is in ${lang}, not ${language}`);
+    if (scroll > inner) wide.push(`${path} in ${language} (${scroll} px)`);
+  }
+  return wide;
+}
+
+describe(
+  'every screen by following links, on a 360 px phone (Chromium)',
+  { timeout: 300_000 },
+  () => {
+    let product: RunningProduct;
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    let base: string;
+
+    beforeAll(async () => {
+      product = await startProduct();
+      base = product.base;
+      browser = await launchChromium();
+      context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+      page = await context.newPage();
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await product?.close();
+    });
+
+    const missing = (reached: Map<string, Reached>, screens: readonly string[], maxDepth: number) =>
+      screens.filter((screen) => (reached.get(screen)?.depth ?? Infinity) > maxDepth);
+
+    it('reaches every visitor screen from the home page within two clicks', async () => {
+      const { reached, wide } = await crawl(page, base, '/', 2);
+      expect(missing(reached, visitorScreens, 2)).toEqual([]);
+      expect(wide).toEqual([]);
+    });
+
+    it('reaches every rider screen from the dashboard within two clicks once logged in', async () => {
+      await page.goto(`${base}/login`);
+      await page.getByLabel('E-mail').fill(DEMO_USER.email);
+      await page.getByLabel('Password').fill(DEMO_USER.password);
+      await page.getByRole('checkbox', { name: /I agree/ }).check();
+      await page.getByRole('button', { name: 'Log In' }).click();
+      await page.waitForURL((url) => url.pathname !== '/login');
+      const { reached, wide, landedOn } = await crawl(page, base, '/dashboard/main', 2);
+      expect(missing(reached, riderScreens, 2)).toEqual([]);
+      expect(wide).toEqual([]);
+      screensToRead.push(...new Set(landedOn));
+    });
+
+    // What the two crawls reached (visitor pages too: the rider's crawl leaves through the footer).
+    const screensToRead: string[] = [];
+
+    // Each language in its own tab with the rider's session, a few at a time (most of a page's
+    // time here is waiting for the network to go quiet).
+    it.concurrent.for(textLanguages.filter((language) => language !== 'en-US'))(
+      'lays out every screen it reached in %s without sideways scrolling',
+      async (language, { expect: expectHere }) => {
+        expectHere(screensToRead.length).toBeGreaterThan(riderScreens.length);
+        const tab = await browser.newContext({
+          viewport: { width: 360, height: 740 },
+          storageState: await context.storageState(),
+        });
+        try {
+          const own = await tab.newPage();
+          await own.goto(`${base}/product/contact`);
+          await own.waitForLoadState('networkidle');
+          expectHere(await widePages(own, base, screensToRead, language)).toEqual([]);
+        } finally {
+          await tab.close();
+        }
+      },
+    );
+  },
+);
