@@ -104,10 +104,17 @@ export async function seedDemo(
     const audax = i === 0;
     const drawn = 1800 + Math.floor(random() * 5400);
     const seconds = audax ? 10 * 3600 : drawn;
+    // What an amateur with FTP 250 W rides: an audax near 60 % of FTP on gentle terrain,
+    // training rides and commutes near 65-72 % with 5-15 m of climbing per km, indoor
+    // intervals a little harder.
+    const intensity = audax ? 0.59 : indoor ? 0.72 + random() * 0.08 : 0.64 + random() * 0.1;
+    const hilliness = audax ? 0.15 : 0.14 + random() * 0.12;
     const ride = simulateRide({
       seconds,
       seed: 100 + i,
       indoor,
+      intensity,
+      hilliness,
       ftpWatts: 250,
       maxHeartRate: 188,
       start: { latitude: 22.5 + random() * 0.2, longitude: 113.9 + random() * 0.2 },

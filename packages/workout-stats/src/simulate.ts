@@ -43,6 +43,17 @@ export interface SimulationOptions {
   readonly start?: { readonly latitude: number; readonly longitude: number };
   /** Stops along the way (traffic lights, café), as [start second, length]; speed and power 0. */
   readonly stops?: readonly (readonly [number, number])[];
+  /**
+   * The rider's usual effort in a block, as a fraction of FTP. 0.8 by default: with the
+   * default hills, a hard test ride of IF 1.1-1.3 (the benchmarks' ride). On gentle terrain
+   * 0.59 gives an audax pace (IF about 0.62), 0.65-0.7 a training ride or commute (IF 0.7).
+   */
+  readonly intensity?: number;
+  /**
+   * How hilly the terrain is: 1 by default (steep rolling hills, 30-60 m of climbing per
+   * km); 0.15-0.25 is a usual amateur ride of 5-15 m per km.
+   */
+  readonly hilliness?: number;
 }
 
 /** A small deterministic PRNG (mulberry32). */
@@ -110,7 +121,7 @@ export function simulateRide(options: SimulationOptions): RideStreams {
   // Terrain: a few sine waves over distance; effort blocks change every 1-10 minutes.
   const waves = Array.from({ length: 4 }, () => ({
     length: 800 + random() * 6000,
-    height: 5 + random() * 40,
+    height: (5 + random() * 40) * (options.hilliness ?? 1),
     phase: random() * Math.PI * 2,
   }));
   const terrain = (metres: number) =>
@@ -120,6 +131,7 @@ export function simulateRide(options: SimulationOptions): RideStreams {
         sum + wave.height * Math.sin((metres / wave.length) * Math.PI * 2 + wave.phase),
       0,
     );
+  const effortScale = (options.intensity ?? 0.8) / 0.8;
   let effortLeft = 0;
   let effort = 0.75;
   let hr = maxHr * 0.55;
@@ -138,6 +150,7 @@ export function simulateRide(options: SimulationOptions): RideStreams {
           : roll < 0.25
             ? 0.45 + random() * 0.2
             : 0.65 + random() * 0.3;
+      effort *= effortScale;
       effortLeft = 60 + Math.floor(random() * (roll < 0.1 ? 240 : 540));
     }
     effortLeft--;
