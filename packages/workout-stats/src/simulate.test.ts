@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { simulateRide } from './simulate.ts';
 
-const mean = (values: ArrayLike<number>) =>
-  Array.prototype.reduce.call(values, (sum: number, value: number) => sum + value, 0) /
-  values.length;
+const mean = (values: ArrayLike<number> = []) => {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i]!;
+  return sum / values.length;
+};
 
-const climbing = (altitude: ArrayLike<number>) => {
+const climbing = (altitude: ArrayLike<number> = []) => {
   let gain = 0;
   for (let i = 1; i < altitude.length; i++) gain += Math.max(0, altitude[i]! - altitude[i - 1]!);
   return gain;
@@ -23,8 +25,7 @@ describe('simulateRide', () => {
     const easy = simulateRide({ seconds: 3600, seed: 9, intensity: 0.6, hilliness: 0.2 });
     expect(mean(easy.power) / 250).toBeLessThan(0.7);
     expect(mean(easy.power)).toBeLessThan(mean(hard.power) * 0.8);
-    const perKm = (ride: typeof hard) =>
-      climbing(ride.altitude!) / (ride.distance[ride.distance.length - 1]! / 1000);
+    const perKm = (ride: typeof hard) => climbing(ride.altitude) / (ride.distance!.at(-1)! / 1000);
     expect(perKm(easy)).toBeLessThan(20);
     expect(perKm(hard)).toBeGreaterThan(25);
   });
