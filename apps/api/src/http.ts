@@ -7,18 +7,22 @@ export class ApiError extends Error {
   readonly code: Code;
   readonly errors: readonly { path: string; message: string }[] | undefined;
   readonly headers: Record<string, string>;
+  /** What already holds the same content (a 10409 of an import). */
+  readonly existingId: number | undefined;
   constructor(
     code: Code,
     detail: string,
     options: {
       errors?: { path: string; message: string }[];
       headers?: Record<string, string>;
+      existingId?: number;
     } = {},
   ) {
     super(detail);
     this.code = code;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    this.existingId = options.existingId;
   }
 }
 
@@ -30,10 +34,15 @@ export function sendError(
   code: Code,
   detail: string,
   errors?: readonly { path: string; message: string }[],
+  existingId?: number,
 ): FastifyReply {
-  return reply
-    .status(errorStatus[code])
-    .send({ code, msg: errorMessage[code], detail, ...(errors ? { errors } : {}) });
+  return reply.status(errorStatus[code]).send({
+    code,
+    msg: errorMessage[code],
+    detail,
+    ...(errors ? { errors } : {}),
+    ...(existingId !== undefined ? { existing_id: existingId } : {}),
+  });
 }
 
 /** The success envelope. */

@@ -198,7 +198,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           code: error.code,
         });
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      return sendError(reply, error.code, error.message, error.errors);
+      return sendError(reply, error.code, error.message, error.errors, error.existingId);
     }
     // A full disk (or quota) is the server's trouble, not the rider's: try again later. The
     // database says so with SQLSTATE 53100 (disk_full).

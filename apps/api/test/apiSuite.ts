@@ -564,6 +564,127 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       ).toBe(401);
     });
 
+    it('manages a ride: rename, sport, notes, the original file, and the same file imported twice (also at once) lands once', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const bytes = fitFile(600, 31);
+      const first = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'a.fit',
+        bytes,
+      });
+      expect(first.statusCode).toBe(201);
+      const id = first.json<{ data: { id: number } }>().data.id;
+      // The same bytes again, under another name: 409 naming the ride that holds them.
+      const again = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'copy.fit',
+        bytes,
+      });
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toMatchObject({
+        code: 10409,
+        existing_id: id,
+        errors: [{ path: 'file', message: 'workouts.duplicate' }],
+      });
+      // Two tabs drop the same new file at the same moment: one ride, one 409.
+      const twin = fitFile(600, 32);
+      const racing = await Promise.all(
+        [0, 1].map(() =>
+          upload(h, '/api/v2/workouts/', rider.access, { filename: 'b.fit', bytes: twin }),
+        ),
+      );
+      expect(racing.map((reply) => reply.statusCode).sort()).toEqual([201, 409]);
+      const list = await h.server.inject({
+        method: 'GET',
+        url: '/api/v2/workouts/',
+        headers: bearer(rider.access),
+      });
+      expect(list.json<{ data: { count: number } }>().data.count).toBe(2);
+
+      const patched = await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/workouts/${id}/`,
+        headers: bearer(rider.access),
+        payload: { name: 'Gravel loop', sport_type: 1, notes: 'Windy; new tyres.' },
+      });
+      expect(patched.statusCode).toBe(200);
+      expect(patched.json()).toMatchObject({
+        data: { name: 'Gravel loop', sport_type: 1, notes: 'Windy; new tyres.' },
+      });
+      for (const payload of [{ sport_type: 12 }, { notes: 'x'.repeat(4001) }, { name: ' ' }]) {
+        const bad = await h.server.inject({
+          method: 'PATCH',
+          url: `/api/v2/workouts/${id}/`,
+          headers: bearer(rider.access),
+          payload,
+        });
+        expect(bad.statusCode, JSON.stringify(payload).slice(0, 40)).toBe(400);
+      }
+      const original = await h.server.inject({
+        method: 'GET',
+        url: `/api/v2/workouts/${id}/fit/`,
+        headers: bearer(rider.access),
+      });
+      expect(original.statusCode).toBe(200);
+      expect(new Uint8Array(original.rawPayload)).toEqual(bytes);
+      // Deleted, the same file may come back as a new ride.
+      await h.server.inject({
+        method: 'DELETE',
+        url: `/api/v2/workouts/${id}/`,
+        headers: bearer(rider.access),
+      });
+      const back = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'a.fit',
+        bytes,
+      });
+      expect(back.statusCode).toBe(201);
+    });
+
+    it('refuses settings out of bounds, thresholds from a future date and a From after To, each with its reason', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const patch = (payload: Record<string, unknown>) =>
+        h.server.inject({
+          method: 'PATCH',
+          url: `/api/v2/athlete/${rider.id}/`,
+          headers: bearer(rider.access),
+          payload,
+        });
+      for (const settings of [
+        { ftp: 0 },
+        { ftp: 49 },
+        { ftp: 701 },
+        { max_hr: 0 },
+        { max_hr: 99 },
+        { max_hr: 231 },
+        { privacy_trim_m: -1 },
+      ]) {
+        const reply = await patch({ settings });
+        expect(reply.statusCode, JSON.stringify(settings)).toBe(400);
+        expect(reply.json<{ code: number; detail: string }>()).toMatchObject({ code: 10400 });
+        expect(reply.json<{ detail: string }>().detail).toMatch(/ftp|max_hr|privacy_trim_m/);
+      }
+      expect((await patch({ settings: { ftp: 50, max_hr: 230 } })).statusCode).toBe(200);
+      expect((await patch({ settings: { ftp: null, max_hr: null } })).statusCode).toBe(200);
+      const tomorrow = new Date(h.clock + 86_400_000).toISOString().slice(0, 10);
+      const future = await patch({ settings: { ftp: 250 }, thresholds_from: tomorrow });
+      expect(future.statusCode).toBe(400);
+      expect(future.json<{ detail: string }>().detail).toMatch(/future/);
+      for (const url of [
+        '/api/v2/workouts/?from=2026-03-01&to=2026-02-01',
+        '/api/v2/workouts/totals/?from=2026-03-01&to=2026-02-01',
+      ]) {
+        const backwards = await h.server.inject({
+          method: 'GET',
+          url,
+          headers: bearer(rider.access),
+        });
+        expect(backwards.statusCode).toBe(400);
+        expect(backwards.json<{ errors: { message: string }[] }>().errors).toEqual([
+          { path: 'from', message: 'The From date is after the To date' },
+        ]);
+      }
+    });
+
     it('imports a FIT file through the worker, then lists, details, streams, curves, shares and deletes it', async () => {
       const h = await make();
       const rider = await h.user();

@@ -27,6 +27,8 @@ export interface ApiFailure {
   readonly msg?: string;
   readonly detail?: string;
   readonly errors?: readonly { path: string; message: string }[];
+  /** A 10409 of an import: the id of what already holds the same content. */
+  readonly existingId?: number;
   /** Seconds to wait, from `Retry-After` (rate limits). */
   readonly retryAfterS?: number;
 }
@@ -267,6 +269,7 @@ export class Transport {
       msg?: unknown;
       detail?: unknown;
       errors?: unknown;
+      existing_id?: unknown;
     };
     if (response.ok && envelope.code === 0) return { ok: true, data: envelope.data as ReplyOf<N> };
     const retryAfter = Number(response.headers.get('retry-after'));
@@ -280,6 +283,7 @@ export class Transport {
         ...(Array.isArray(envelope.errors)
           ? { errors: envelope.errors as { path: string; message: string }[] }
           : {}),
+        ...(typeof envelope.existing_id === 'number' ? { existingId: envelope.existing_id } : {}),
         ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterS: retryAfter } : {}),
       },
     };

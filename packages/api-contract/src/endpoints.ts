@@ -75,10 +75,10 @@ export const endpoints = {
   importWorkout: {
     ...routes.importWorkout,
     summary:
-      'Import an activity file: FIT, TCX or GPX with times, each also as .gz (multipart field `file`; optional `Idempotency-Key` header: 8-64 letters, digits, `-` or `_`; reused with another file is 10422); a damaged FIT file is read up to the damage',
+      'Import an activity file: FIT, TCX or GPX with times, each also as .gz (multipart field `file`; optional `Idempotency-Key` header: 8-64 letters, digits, `-` or `_`; reused with another file is 10422); a damaged FIT file is read up to the damage; the same file imported again is 10409 with `existing_id`, the ride that holds it',
     body: 'multipart',
     reply: s.workoutDetailSchema,
-    errors: [10001, 10400, 10413, 10415, 10422, 10503],
+    errors: [10001, 10400, 10409, 10413, 10415, 10422, 10503],
   },
   unshareAll: {
     ...routes.unshareAll,

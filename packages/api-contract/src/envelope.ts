@@ -9,6 +9,8 @@ export const errorEnvelopeSchema = z.object({
   msg: z.string(),
   detail: z.string(),
   errors: z.array(fieldErrorSchema).optional(),
+  /** A 10409 of an import: the id of the ride that already holds this file. */
+  existing_id: z.number().int().optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 

@@ -8,6 +8,7 @@ export {
 export { originRoutes, ownerOfPath, type OriginOwner } from './originRoutes.ts';
 export * from './schemas.ts';
 export { isTokenExpiry } from './expiry.ts';
+export { settingBounds } from './bounds.ts';
 export { RANGE_MAX_S, pathFor, routes, type Access, type Route, type RouteName } from './routes.ts';
 export {
   endpoints,

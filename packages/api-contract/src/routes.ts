@@ -6,6 +6,7 @@
 // This module is also the package's `./routes` entry: everything a client needs, no zod.
 export { ErrorCode, errorMessage, errorStatus, isErrorCode } from './errorCodes.ts';
 export { isTokenExpiry } from './expiry.ts';
+export { settingBounds } from './bounds.ts';
 export { originRoutes, ownerOfPath, type OriginOwner } from './originRoutes.ts';
 export type { ArgsOf, EndpointName, ReplyOf } from './endpoints.ts';
 

@@ -1,5 +1,6 @@
 import { RANGE_MAX_S } from './routes.ts';
 import { z } from './zod.ts';
+import { settingBounds } from './bounds.ts';
 
 // Request and reply bodies of the XOSS API (api.md). Objects are strict: unknown members of
 // a request are a validation error, so a PATCH cannot smuggle `owner_id` or `id`.
@@ -40,6 +41,9 @@ export const refreshReplySchema = z.object({ access: z.string(), refresh: z.stri
 
 // --- Athlete (spec 3, 7) -------------------------------------------------------------------
 
+const bounded = (name: keyof typeof settingBounds) =>
+  z.number().int().min(settingBounds[name].min).max(settingBounds[name].max);
+
 export const athleteSettingsSchema = z.object({
   ftp: z.number().int().min(0).max(2000).nullable(),
   max_hr: z.number().int().min(0).max(260).nullable(),
@@ -62,7 +66,15 @@ export const athleteSchema = z.object({
 });
 export const athletePatchSchema = z.strictObject({
   username: z.string().trim().min(1).max(64).optional(),
-  settings: athleteSettingsSchema.partial().strict().optional(),
+  settings: athleteSettingsSchema
+    .extend({
+      ftp: bounded('ftp').nullable(),
+      max_hr: bounded('max_hr').nullable(),
+      privacy_trim_m: bounded('privacy_trim_m'),
+    })
+    .partial()
+    .strict()
+    .optional(),
   /**
    * The date (ISO) from which a new FTP or max heart rate applies; default today. Rides from
    * that date (until the next change) are recomputed with it.
@@ -156,6 +168,8 @@ export const workoutSessionSchema = z.object({
 
 export const workoutDetailSchema = workoutListItemSchema.extend({
   share_id: z.string().nullable(),
+  /** The rider's notes ('' when none). */
+  notes: z.string(),
   /** What the share link shows (the ride's choice, else the rider's default). */
   share_heart_rate: z.boolean(),
   share_power: z.boolean(),
@@ -203,9 +217,18 @@ const workoutFilter = {
   to: z.iso.date().optional(),
 };
 
-export const workoutListQuerySchema = pageQuerySchema.extend(workoutFilter);
+/** A `from` after `to` covers nothing: a mistake to say, not an empty list to show. */
+const orderedDates = (query: { from?: string | undefined; to?: string | undefined }) =>
+  query.from === undefined || query.to === undefined || query.from <= query.to;
+const datesMessage = { message: 'The From date is after the To date', path: ['from'] };
 
-export const workoutTotalsQuerySchema = z.strictObject(workoutFilter);
+export const workoutListQuerySchema = pageQuerySchema
+  .extend(workoutFilter)
+  .refine(orderedDates, datesMessage);
+
+export const workoutTotalsQuerySchema = z
+  .strictObject(workoutFilter)
+  .refine(orderedDates, datesMessage);
 
 /** Sums over every workout the filter covers, however many. */
 export const workoutTotalsSchema = z.object({
@@ -220,6 +243,9 @@ const workoutNameSchema = z.string().trim().min(1).max(120);
 
 export const workoutPatchSchema = z.strictObject({
   name: workoutNameSchema.optional(),
+  sport_type: sportTypeSchema.optional(),
+  /** The rider's own words about the ride (how it felt, the weather), up to 4,000 characters. */
+  notes: z.string().max(4000).optional(),
   shared: z.boolean().optional(),
   /** What the share link shows of this ride; unset rides follow the rider's settings. */
   share_heart_rate: z.boolean().optional(),

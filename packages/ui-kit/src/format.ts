@@ -20,3 +20,32 @@ export function formatShortDuration(seconds: number): string {
   const m = Math.round((seconds % 3600) / 60);
   return m === 0 ? `${h}h` : `${h}h${m}m`;
 }
+
+/**
+ * A file size in the unit that fits (decimal, as drives and downloads count): `78 kB`,
+ * `3.4 MB`, `1.25 GB`; never "0 MB" for a file that has bytes.
+ */
+export function formatBytes(bytes: number, locale: string): string {
+  const units = [
+    [1e9, 'gigabyte'],
+    [1e6, 'megabyte'],
+    [1e3, 'kilobyte'],
+  ] as const;
+  const [size, unit] = units.find(([scale]) => bytes >= scale) ?? [1, 'byte'];
+  const value = bytes / size;
+  return new Intl.NumberFormat(locale, {
+    style: 'unit',
+    unit,
+    // Three significant figures at most: 1.25 GB, 12.5 MB, 125 kB.
+    maximumFractionDigits: value >= 100 || unit === 'byte' ? 0 : value >= 10 ? 1 : 2,
+  }).format(value);
+}
+
+/**
+ * An import time as hours and minutes, rounded up to the next minute: any work takes at
+ * least a minute (never "0 h 0 min"), and an estimate that errs long disappoints no one.
+ */
+export function importEstimate(seconds: number): { hours: number; minutes: number } {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return { hours: Math.floor(minutes / 60), minutes: minutes % 60 };
+}

@@ -59,5 +59,5 @@ export {
   type RegionPickerProps,
   type RouteMapProps,
 } from './maps.tsx';
-export { formatClock, formatShortDuration } from './format.ts';
+export { formatBytes, formatClock, formatShortDuration, importEstimate } from './format.ts';
 export { MOBILE_QUERY, useLayout, useMediaQuery, type Layout } from './useMediaQuery.ts';

@@ -13,6 +13,7 @@ import XYZ from 'ol/source/XYZ.js';
 import { Circle, Fill, Stroke, Style, Text } from 'ol/style.js';
 import { defaults as defaultControls } from 'ol/control/defaults.js';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
+import { formatBytes } from './format.ts';
 
 /** A longitude/latitude pair in degrees. */
 export type LonLat = readonly [number, number];
@@ -244,11 +245,7 @@ export function RegionPicker({
   const total = regions
     .filter((region) => value.includes(region.id))
     .reduce((sum, region) => sum + region.bytes, 0);
-  const size = new Intl.NumberFormat(locale, {
-    style: 'unit',
-    unit: total >= 1e9 ? 'gigabyte' : 'megabyte',
-    maximumFractionDigits: 1,
-  }).format(total >= 1e9 ? total / 1e9 : total / 1e6);
+  const size = formatBytes(total, locale);
   return (
     <div className="xoss-region-picker xoss-root">
       <div

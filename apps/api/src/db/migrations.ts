@@ -213,4 +213,10 @@ ALTER TABLE refresh_tokens
   ADD COLUMN successor_iat bigint,
   ADD COLUMN successor_access uuid
 `,
+  // 9: ride management: the rider's notes, and the digest of the imported file, so the same
+  // file imported twice is caught (and concurrent twins cannot both land).
+  `
+ALTER TABLE workouts ADD COLUMN notes text NOT NULL DEFAULT '', ADD COLUMN file_sha256 text;
+CREATE UNIQUE INDEX workouts_user_file ON workouts (user_id, file_sha256) WHERE file_sha256 IS NOT NULL
+`,
 ];

@@ -64,12 +64,18 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   );
   route(app, services, 'patchAthlete', async ({ userId, params, body }) => {
     const row = await own(userId, params.id);
+    const today = new Date(services.now()).toISOString().slice(0, 10);
+    if (body.thresholds_from && body.thresholds_from > today)
+      throw new ApiError(
+        ErrorCode.ValidationFailed,
+        'New thresholds can apply from today or an earlier date, not from a future one',
+      );
     const settings = { ...athleteReply(row).settings, ...body.settings };
     const updated = await db.transaction(async (tx) => {
       if (settings.ftp !== row.ftp || settings.max_hr !== row.max_hr || body.thresholds_from) {
         // A new FTP or max HR applies from a date (default today): the rides from then on are
         // measured against it, in the same transaction.
-        const from = body.thresholds_from ?? new Date(services.now()).toISOString().slice(0, 10);
+        const from = body.thresholds_from ?? today;
         await changeThresholds(tx, row.id, from, { ftp: settings.ftp, maxHr: settings.max_hr });
       }
       const [changed] = await tx.query<AthleteRow>(

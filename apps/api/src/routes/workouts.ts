@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   ErrorCode,
   type Comparison,
@@ -80,6 +80,7 @@ export interface WorkoutRow {
   max_hr_source: 'file' | 'settings' | null;
   share_heart_rate: boolean | null;
   share_power: boolean | null;
+  notes: string;
 }
 
 /** Zone times as last computed, keyed by the ride's thresholds (not the estimates) they used. */
@@ -294,6 +295,7 @@ async function detail(services: Services, row: WorkoutRow): Promise<WorkoutDetai
   return {
     ...listItem(row),
     share_id: row.share_id,
+    notes: row.notes,
     share_heart_rate: shows.heartRate,
     share_power: shows.power,
     summary: summaryReply(row.summary, row.device_summary),
@@ -397,7 +399,12 @@ async function storeWorkout(
   userId: number,
   bytes: Uint8Array,
   analysis: Analysis,
-  options: { name?: string; idempotencyKey?: string; idempotencyHash?: string } = {},
+  options: {
+    name?: string;
+    idempotencyKey?: string;
+    idempotencyHash?: string;
+    fileSha256?: string;
+  } = {},
 ): Promise<number> {
   const format = `${analysis.format}${analysis.compressed ? '.gz' : ''}` as const;
   const fileKey = `workouts/${randomUUID()}.${format}`;
@@ -422,9 +429,9 @@ async function storeWorkout(
         `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
            speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes,
            idempotency_key, timer_time_s, timer, sessions, damage, file_format, file_ftp, file_max_hr, ftp, ftp_source,
-           max_hr, max_hr_source, idempotency_hash)
+           max_hr, max_hr_source, idempotency_hash, file_sha256)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-           $23, $24, $25, $26, $27, $28, $29, $30, $31) RETURNING id`,
+           $23, $24, $25, $26, $27, $28, $29, $30, $31, $32) RETURNING id`,
         [
           userId,
           name,
@@ -457,6 +464,7 @@ async function storeWorkout(
           thresholds.maxHr,
           thresholds.maxHrSource,
           options.idempotencyHash ?? null,
+          options.fileSha256 ?? null,
         ],
       );
       const id = row!.id;
@@ -508,6 +516,35 @@ function analysisError(error: unknown): unknown {
 }
 
 /**
+ * The same file imported again (byte for byte): 409 naming the ride that holds it, so the
+ * rider is taken there instead of getting a second copy.
+ */
+async function refuseDuplicate(services: Services, userId: number, fileSha256: string) {
+  const [existing] = await services.db.query<{ id: number; name: string }>(
+    'SELECT id, name FROM workouts WHERE user_id = $1 AND file_sha256 = $2',
+    [userId, fileSha256],
+  );
+  if (existing)
+    throw new ApiError(
+      ErrorCode.Conflict,
+      `You have imported this file already: "${existing.name}"`,
+      { errors: [{ path: 'file', message: 'workouts.duplicate' }], existingId: existing.id },
+    );
+}
+
+/** Whether a failed insert lost to a row with the same key of `index` (SQLSTATE 23505). */
+const lostUniqueRace = (error: unknown, index: string) => {
+  const { code, constraint, message } = error as {
+    code?: unknown;
+    constraint?: unknown;
+    message?: unknown;
+  };
+  const where =
+    typeof constraint === 'string' ? constraint : typeof message === 'string' ? message : '';
+  return code === '23505' && where.includes(index);
+};
+
+/**
  * Reads (in a worker), analyses and stores an activity file: FIT, TCX or GPX, each also
  * gzipped. A file that holds no readable activity is 415 with the reason.
  */
@@ -519,6 +556,7 @@ async function importActivity(
     name?: string;
     idempotencyKey?: string;
     idempotencyHash?: string;
+    fileSha256?: string;
     signal?: AbortSignal | undefined;
   } = {},
 ): Promise<number> {
@@ -687,6 +725,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     const fields = parse(workoutImportFieldsSchema, upload.fields, 'fields');
     const idempotencyKey = idempotencyKeyOf(request);
     const idempotencyHash = idempotencyKey ? uploadDigest(file, upload.fields) : undefined;
+    const fileSha256 = createHash('sha256').update(file).digest('hex');
     if (idempotencyKey) {
       const [existing] = await db.query<WorkoutRow>(
         'SELECT * FROM workouts WHERE user_id = $1 AND idempotency_key = $2',
@@ -697,9 +736,11 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
         return detail(services, existing);
       }
     }
+    await refuseDuplicate(services, userId!, fileSha256);
     let id: number;
     try {
       id = await importActivity(services, userId!, file, {
+        fileSha256,
         signal: deadlineSignal(request),
         ...(fields.name ? { name: fields.name } : {}),
         ...(idempotencyKey ? { idempotencyKey, idempotencyHash: idempotencyHash! } : {}),
@@ -716,6 +757,9 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
           return detail(services, existing);
         }
       }
+      // A twin of this file landed first (two tabs, a double drop): that ride is the one.
+      if (lostUniqueRace(error, 'workouts_user_file'))
+        await refuseDuplicate(services, userId!, fileSha256);
       throw error;
     }
     reply.status(201);
@@ -737,7 +781,8 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     // Sharing on: the ride keeps the rider's current defaults unless it chose its own.
     const defaults = shareId !== null ? await shareChoices(services, row) : undefined;
     await db.query(
-      `UPDATE workouts SET name = $1, share_id = $2, share_heart_rate = $3, share_power = $4
+      `UPDATE workouts SET name = $1, share_id = $2, share_heart_rate = $3, share_power = $4,
+         sport_type = $6, notes = $7
        WHERE id = $5`,
       [
         body.name ?? row.name,
@@ -745,6 +790,8 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
         body.share_heart_rate ?? row.share_heart_rate ?? defaults?.heartRate ?? null,
         body.share_power ?? row.share_power ?? defaults?.power ?? null,
         row.id,
+        body.sport_type ?? row.sport_type,
+        body.notes ?? row.notes,
       ],
     );
     forgetPreview(row.share_id);

@@ -1,8 +1,18 @@
 import { useState } from 'react';
+import { settingBounds } from '@xoss/api-contract/routes';
+import type { MessageId } from '@xoss/i18n';
 import { Message, useT } from '@xoss/i18n/react';
 import { Alert, ChoiceGroup, SubmitButton } from '@xoss/ui-kit';
 import { api, client } from '../client.ts';
 import { Loaded, formText, useFailureText, useToast } from './common.tsx';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+const fieldLabels = {
+  ftp: 'settings.ftp',
+  max_hr: 'settings.maxHr',
+  privacy_trim_m: 'settings.privacyTrim',
+} as const satisfies Record<keyof typeof settingBounds, MessageId>;
 
 /** Settings: FTP, max heart rate, distance and temperature units; figures follow them. */
 export function SettingsPage() {
@@ -28,6 +38,21 @@ export function SettingsPage() {
       share_power: form.get('share_power') === 'on',
     } as const;
     const from = formText(form, 'thresholds_from');
+    // Said here, in the page's language, before anything is sent; the API holds the same line.
+    const outOfRange = (['ftp', 'max_hr', 'privacy_trim_m'] as const).find((name) => {
+      const value = settings[name];
+      const { min, max } = settingBounds[name];
+      return value !== null && (!Number.isInteger(value) || value < min || value > max);
+    });
+    if (outOfRange) {
+      const { min, max } = settingBounds[outOfRange];
+      setProblem(t('settings.outOfRange', { field: t(fieldLabels[outOfRange]), min, max }));
+      return;
+    }
+    if (from > today()) {
+      setProblem(t('settings.futureDate'));
+      return;
+    }
     const result = await save({
       params: { id },
       body: { settings, ...(from ? { thresholds_from: from } : {}) },
@@ -52,6 +77,7 @@ export function SettingsPage() {
         {(profile) => (
           <form
             className="portal__form"
+            noValidate
             onSubmit={(event) => {
               event.preventDefault();
               void submit(new FormData(event.currentTarget));
@@ -63,8 +89,8 @@ export function SettingsPage() {
                 className="xoss-select"
                 name="ftp"
                 type="number"
-                min={0}
-                max={2000}
+                min={settingBounds.ftp.min}
+                max={settingBounds.ftp.max}
                 defaultValue={profile.settings.ftp ?? ''}
               />
             </label>
@@ -74,8 +100,8 @@ export function SettingsPage() {
                 className="xoss-select"
                 name="max_hr"
                 type="number"
-                min={0}
-                max={260}
+                min={settingBounds.max_hr.min}
+                max={settingBounds.max_hr.max}
                 defaultValue={profile.settings.max_hr ?? ''}
               />
             </label>
@@ -85,8 +111,8 @@ export function SettingsPage() {
                 className="xoss-select"
                 name="thresholds_from"
                 type="date"
-                max={new Date().toISOString().slice(0, 10)}
-                defaultValue={new Date().toISOString().slice(0, 10)}
+                max={today()}
+                defaultValue={today()}
               />
             </label>
             <UnitChoice
@@ -117,8 +143,8 @@ export function SettingsPage() {
                   className="xoss-select"
                   name="privacy_trim_m"
                   type="number"
-                  min={0}
-                  max={5000}
+                  min={settingBounds.privacy_trim_m.min}
+                  max={settingBounds.privacy_trim_m.max}
                   step={50}
                   defaultValue={profile.settings.privacy_trim_m}
                 />

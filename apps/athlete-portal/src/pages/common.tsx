@@ -24,7 +24,13 @@ export function useFailureText() {
     // A missing id renders as the id itself: then the server's words are better.
     const readable =
       translated && translated !== reasonId ? `${translated}${where ? ` ${where}` : ''}` : detail;
-    return t(id, { limit: values.limit ?? '', reason: values.withDetail ? (readable ?? '') : '' });
+    const limit = values.limit ?? '';
+    // The server's detail may already be the whole sentence ("This file cannot be read: …"):
+    // then it is shown once, not inside the same sentence again.
+    const bare = t(id, { limit, reason: '' }).replace(/[\s:：]+$/, '');
+    if (values.withDetail && readable && readable === detail && bare && detail.startsWith(bare))
+      return detail;
+    return t(id, { limit, reason: values.withDetail ? (readable ?? '') : '' });
   };
 }
 

@@ -2,7 +2,15 @@ import { use, useState } from 'react';
 import type { MapRegion as ApiRegion } from '@xoss/api-contract';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { Alert, DownloadTable, EmptyState, RegionPicker, type MapRegion } from '@xoss/ui-kit';
+import {
+  Alert,
+  DownloadTable,
+  EmptyState,
+  RegionPicker,
+  formatBytes,
+  importEstimate,
+  type MapRegion,
+} from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { track } from '../navigation.ts';
 import { Steps } from './Steps.tsx';
@@ -35,18 +43,7 @@ const downloadHref = (region: ApiRegion) => `/api/v2/maps/regions/${region.id}/d
 
 function useBytes() {
   const locale = useLocale();
-  return (bytes: number) =>
-    bytes >= 1e9
-      ? new Intl.NumberFormat(locale, {
-          style: 'unit',
-          unit: 'gigabyte',
-          maximumFractionDigits: 2,
-        }).format(bytes / 1e9)
-      : new Intl.NumberFormat(locale, {
-          style: 'unit',
-          unit: 'megabyte',
-          maximumFractionDigits: 0,
-        }).format(bytes / 1e6);
+  return (bytes: number) => formatBytes(bytes, locale);
 }
 
 const sprintSteps: readonly MessageId[] = [
@@ -131,10 +128,7 @@ function PickAndDownload({ regions, maxBytes }: { regions: ApiRegion[]; maxBytes
         {...(maxBytes ? { maxBytes } : {})}
       />
       <p aria-live="polite">
-        {t('maps.estimate', {
-          hours: Math.floor(seconds / 3600),
-          minutes: Math.round((seconds % 3600) / 60),
-        })}
+        {picked.length > 0 ? t('maps.estimate', importEstimate(seconds)) : null}
       </p>
       <p className="site__actions">
         <button

@@ -1,0 +1,10 @@
+/**
+ * What a rider may set, in one place: the API refuses values outside these and the portal's
+ * form says so before sending. FTP from a beginner's 50 W to beyond a world-class 700 W;
+ * a maximum heart rate a human heart reaches (100-230 bpm); a date no later than today.
+ */
+export const settingBounds = {
+  ftp: { min: 50, max: 700 },
+  max_hr: { min: 100, max: 230 },
+  privacy_trim_m: { min: 0, max: 5000 },
+} as const;

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, importEstimate } from './format.ts';
+
+describe('formatBytes', () => {
+  it('picks the unit that fits, with up to three significant figures', () => {
+    expect(formatBytes(78_120, 'en-US')).toBe('78.1 kB');
+    expect(formatBytes(64 * 1024, 'en-US')).toBe('65.5 kB');
+    expect(formatBytes(3_400_000, 'en-US')).toBe('3.4 MB');
+    expect(formatBytes(512_000_000, 'en-US')).toBe('512 MB');
+    expect(formatBytes(1_250_000_000, 'en-US')).toBe('1.25 GB');
+    expect(formatBytes(900, 'en-US')).toBe('900 byte');
+    expect(formatBytes(2_500_000, 'de')).toBe('2,5 MB');
+  });
+
+  it('never says 0 MB for a file that has bytes', () => {
+    for (const bytes of [1, 999, 1000, 70_000, 999_999])
+      expect(formatBytes(bytes, 'en-US')).not.toMatch(/^0\b/);
+  });
+});
+
+describe('importEstimate', () => {
+  it('rounds up to whole minutes and is never zero', () => {
+    expect(importEstimate(0)).toEqual({ hours: 0, minutes: 1 });
+    expect(importEstimate(12)).toEqual({ hours: 0, minutes: 1 });
+    expect(importEstimate(61)).toEqual({ hours: 0, minutes: 2 });
+    expect(importEstimate(3600)).toEqual({ hours: 1, minutes: 0 });
+    expect(importEstimate(3601)).toEqual({ hours: 1, minutes: 1 });
+  });
+});
