@@ -22,6 +22,7 @@ export const visitorNavItems: readonly NavItem[] = [
 /** Spec 2's entries for signed-in riders, beside the visitor ones. */
 export const riderNavItems: readonly NavItem[] = [
   { id: 'dashboard', label: 'nav.dashboard', href: '/dashboard/main' },
+  { id: 'training', label: 'nav.training', href: '/dashboard/training/log' },
   { id: 'device', label: 'nav.device', href: '/dashboard/device/list' },
   { id: 'settings', label: 'nav.settings', href: '/dashboard/settings' },
 ];

@@ -75,6 +75,17 @@ export function Dashboard() {
         <Totals from={starts.week} label="workouts.week" />
         <Totals from={starts.year} label="workouts.year" />
       </div>
+      <nav className="portal__actions" aria-label={t('nav.training')}>
+        <Link className="xoss-button" to="/dashboard/training/log">
+          <Message id="training.log" />
+        </Link>
+        <Link className="xoss-button" to="/dashboard/training/fitness">
+          <Message id="training.fitness" />
+        </Link>
+        <Link className="xoss-button" to="/dashboard/training/bests">
+          <Message id="training.bests" />
+        </Link>
+      </nav>
       <section aria-labelledby="recent">
         <h2 id="recent">
           <Message id="workouts.recent" />
