@@ -1,5 +1,6 @@
 import { fitnessSeries } from '@xoss/workout-stats';
 import { describe, expect, it } from 'vitest';
+import { migrations } from '../src/db/migrations.ts';
 import { bearer, fitFile, upload, type Harness } from './harness.ts';
 
 const DAY_S = 86_400;
@@ -133,6 +134,30 @@ export function defineTrainingSuite(make: () => Promise<Harness>): void {
       afterFtp.days.forEach((day, i) => {
         expect(day.tss).toBeCloseTo(expectedFtp[i]!.tss, 6);
         expect(day.ctl).toBeCloseTo(expectedFtp[i]!.ctl, 6);
+      });
+
+      // The migration's backfill of rides stored before the daily totals existed gives the
+      // same rows as the import, delete and FTP-change path.
+      type DayRow = { user_id: number; day: string; tss: number; ctl: number; atl: number };
+      const dailyRows = () =>
+        h.db.query<DayRow>(
+          `SELECT user_id, to_char(day, 'YYYY-MM-DD') AS day, tss, ctl, atl FROM daily_load
+            WHERE rides > 0 ORDER BY user_id, day`,
+        );
+      const incremental = await dailyRows();
+      const backfill = migrations
+        .find((sql) => sql.includes('CREATE TABLE daily_load'))!
+        .split(/;\s*\n/)
+        .filter((statement) => /^\s*(INSERT INTO|UPDATE) daily_load/.test(statement));
+      expect(backfill).toHaveLength(2);
+      await h.db.query('DELETE FROM daily_load');
+      for (const statement of backfill) await h.db.query(statement);
+      const migrated = await dailyRows();
+      expect(migrated.map((row) => row.day)).toEqual(incremental.map((row) => row.day));
+      migrated.forEach((row, i) => {
+        expect(row.tss).toBeCloseTo(incremental[i]!.tss, 6);
+        expect(row.ctl).toBeCloseTo(incremental[i]!.ctl, 6);
+        expect(row.atl).toBeCloseTo(incremental[i]!.atl, 6);
       });
 
       // Another rider's rides never show; a rider without rides gets zeros.

@@ -73,7 +73,11 @@ export function trainingRoutes(app: FastifyInstance, services: Services): void {
     );
     const firstDay = first?.day ?? null;
     const to = query.to ?? addDays(today(), 1);
-    const from = query.from ?? firstDay ?? addDays(to, -1);
+    // All time: from the first ride, at most the longest range back.
+    const earliest = addDays(to, -FITNESS_MAX_DAYS);
+    const from =
+      query.from ??
+      (firstDay === null ? addDays(to, -1) : firstDay < earliest ? earliest : firstDay);
     checkRange(from, to, FITNESS_MAX_DAYS);
     const days = await fitnessRange(db, userId!, from, to);
     return { from, to, first_day: firstDay, days };

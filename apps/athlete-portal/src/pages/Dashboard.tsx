@@ -75,7 +75,7 @@ export function Dashboard() {
         <Totals from={starts.week} label="workouts.week" />
         <Totals from={starts.year} label="workouts.year" />
       </div>
-      <nav className="portal__actions" aria-label={t('nav.training')}>
+      <div className="portal__actions">
         <Link className="xoss-button" to="/dashboard/training/log">
           <Message id="training.log" />
         </Link>
@@ -85,7 +85,7 @@ export function Dashboard() {
         <Link className="xoss-button" to="/dashboard/training/bests">
           <Message id="training.bests" />
         </Link>
-      </nav>
+      </div>
       <section aria-labelledby="recent">
         <h2 id="recent">
           <Message id="workouts.recent" />

@@ -20,7 +20,7 @@ const mondayOf = (day: string) => addDays(day, -((new Date(parseDay(day)).getUTC
 /** Tabs between the three training pages. */
 function TrainingNav() {
   return (
-    <nav className="portal__actions" aria-label={useT()('nav.training')}>
+    <div className="portal__actions">
       <Link className="xoss-button" to="/dashboard/training/log">
         <Message id="training.log" />
       </Link>
@@ -30,7 +30,7 @@ function TrainingNav() {
       <Link className="xoss-button" to="/dashboard/training/bests">
         <Message id="training.bests" />
       </Link>
-    </nav>
+    </div>
   );
 }
 
