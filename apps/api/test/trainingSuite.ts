@@ -1,6 +1,7 @@
 import { fitnessSeries } from '@xoss/workout-stats';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../src/db/migrations.ts';
+import { backfillBests } from '../src/workouts/training.ts';
 import { bearer, fitFile, upload, type Harness } from './harness.ts';
 
 const DAY_S = 86_400;
@@ -300,6 +301,20 @@ export function defineTrainingSuite(make: () => Promise<Harness>): void {
           );
         }
       }
+
+      // A ride stored before best efforts were kept gets the same ones from its stored
+      // streams and curve, after start.
+      await h.db.query('DELETE FROM workout_bests WHERE workout_id = $1', [rides[0]!.id]);
+      await h.db.query('UPDATE workouts SET bests_pending = true WHERE id = $1', [rides[0]!.id]);
+      expect(await backfillBests(h.db)).toBe(1);
+      expect(await backfillBests(h.db)).toBe(0);
+      const backfilled = await r.get<Bests>(`/api/v2/workouts/${rides[0]!.id}/bests/`);
+      expect(backfilled.efforts.map((e) => e.effort)).toEqual(
+        bestsOf[0]!.efforts.map((e) => e.effort),
+      );
+      backfilled.efforts.forEach((effort, i) =>
+        expect(effort.value).toBeCloseTo(bestsOf[0]!.efforts[i]!.value, 6),
+      );
 
       type BestsPage = {
         year: number | null;

@@ -217,7 +217,8 @@ ALTER TABLE refresh_tokens
   // distance, climbing, rides) with the fitness (CTL) and fatigue (ATL) at the end of that
   // day, kept in step on import, delete and FTP change, so the fitness chart of any range
   // starts from the last row before it; and each ride's personal-best efforts (score: the
-  // power, or minus the seconds, so higher is always better).
+  // power, or minus the seconds, so higher is always better), computed at import; the rides
+  // stored before are marked `bests_pending` and computed after start (`backfillBests`).
   `
 CREATE TABLE daily_load (
   user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -252,6 +253,8 @@ CREATE TABLE workout_bests (
   PRIMARY KEY (workout_id, effort)
 );
 CREATE INDEX workout_bests_rank ON workout_bests (user_id, effort, score DESC, start_time);
-ALTER TABLE users ADD COLUMN weight_kg double precision, ADD COLUMN ftp_rule text NOT NULL DEFAULT 'hour'
+ALTER TABLE users ADD COLUMN weight_kg double precision, ADD COLUMN ftp_rule text NOT NULL DEFAULT 'hour';
+ALTER TABLE workouts ADD COLUMN bests_pending boolean NOT NULL DEFAULT true;
+ALTER TABLE workouts ALTER COLUMN bests_pending SET DEFAULT false
 `,
 ];

@@ -104,6 +104,29 @@ export function effortClock(
 
 const orNull = (values: (number | undefined)[]) => values.map((value) => value ?? null);
 
+/**
+ * A ride's best efforts: power from its mean-max curve (over moving time), fastest distances
+ * from its distance channel on `effortClock` (`running`: the timer seconds of each sample).
+ */
+export function rideBests(
+  streams: RideStreams,
+  powerCurve: Float64Array | null,
+  running: ArrayLike<number>,
+): RideBests {
+  return {
+    powerW: orNull(bestPowers(powerCurve)),
+    timeS: streams.distance
+      ? orNull(
+          fastestDistances(
+            effortClock(streams.time, streams.distance, running),
+            streams.distance,
+            BEST_DISTANCES_M,
+          ),
+        )
+      : BEST_DISTANCES_M.map(() => null),
+  };
+}
+
 export type AnalysisResult =
   | { readonly ok: true; readonly analysis: Analysis }
   | { readonly ok: false; readonly error: ActivityFileError };
@@ -346,18 +369,7 @@ export function analyseActivity(
     ? boundedMeanMaxCurve(oneHertzSeries(streams.speed, line, 'moving'))
     : null;
   const bounds = boundsOf(streams);
-  const bests: RideBests = {
-    powerW: orNull(bestPowers(powerCurve)),
-    timeS: streams.distance
-      ? orNull(
-          fastestDistances(
-            effortClock(streams.time, streams.distance, line.running),
-            streams.distance,
-            BEST_DISTANCES_M,
-          ),
-        )
-      : BEST_DISTANCES_M.map(() => null),
-  };
+  const bests = rideBests(streams, powerCurve, line.running);
   return {
     ok: true,
     analysis: {

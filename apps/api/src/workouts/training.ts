@@ -1,5 +1,6 @@
 import {
   ATL_DAYS,
+  timeline,
   BEST_DISTANCES_M,
   BEST_POWER_DURATIONS_S,
   CTL_DAYS,
@@ -7,9 +8,11 @@ import {
   fitnessSeries,
   loadGain,
   type FitnessDay,
+  type TimerIntervals,
 } from '@xoss/workout-stats';
 import type { Queryable } from '../db/db.ts';
-import type { RideBests } from './analyse.ts';
+import { rideBests, rideStreamsOf, type RideBests } from './analyse.ts';
+import { readStreams, unpackCurve } from './streams.ts';
 
 export const DAY_MS = 86_400_000;
 
@@ -170,3 +173,53 @@ export async function fitnessRange(
 }
 
 export { addDays };
+
+/**
+ * Computes the best efforts of rides stored before they were kept (`bests_pending`), a
+ * batch at a time, from their stored streams and power curve; returns how many it did.
+ * The API runs it in the background after start; each ride is its own transaction.
+ */
+export async function backfillBests(
+  db: Queryable & { transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> },
+  options: { batch?: number; signal?: AbortSignal } = {},
+): Promise<number> {
+  let done = 0;
+  while (!options.signal?.aborted) {
+    const rides = await db.query<{
+      id: number;
+      user_id: number;
+      start_time: Date;
+      timer: TimerIntervals | null;
+    }>(
+      'SELECT id, user_id, start_time, timer FROM workouts WHERE bests_pending ORDER BY id LIMIT $1',
+      [options.batch ?? 20],
+    );
+    if (rides.length === 0) return done;
+    for (const ride of rides) {
+      if (options.signal?.aborted) break;
+      const stored = await readStreams(db, ride.id);
+      const streams = stored ? rideStreamsOf(stored) : undefined;
+      const [curves] = await db.query<{ power: Uint8Array | null }>(
+        'SELECT power FROM workout_curves WHERE workout_id = $1',
+        [ride.id],
+      );
+      const bests = streams
+        ? rideBests(
+            streams,
+            unpackCurve(curves?.power ?? null),
+            timeline(streams, ride.timer ? { timer: ride.timer } : {}).running,
+          )
+        : { powerW: [], timeS: [] };
+      await db.transaction(async (tx) => {
+        // Still pending (not deleted or done by another replica meanwhile).
+        const [pending] = await tx.query(
+          'UPDATE workouts SET bests_pending = false WHERE id = $1 AND bests_pending RETURNING id',
+          [ride.id],
+        );
+        if (pending) await storeBests(tx, ride.id, ride.user_id, new Date(ride.start_time), bests);
+      });
+      done++;
+    }
+  }
+  return done;
+}
