@@ -70,6 +70,9 @@ export async function createApp(
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.staticRoots ? { staticRoots: options.staticRoots } : {}),
   });
+  // Stops the best-efforts backfill (below) before the database closes.
+  const stopped = new AbortController();
+  server.addHook('onClose', () => stopped.abort());
   server.addHook('onClose', () => db.close());
   if (kept)
     server.log.warn(
@@ -78,8 +81,6 @@ export async function createApp(
   await server.ready();
   if (options.demo) await seedDemo(server, db, blobs);
   // Rides stored before best efforts were kept get theirs in the background.
-  const stopped = new AbortController();
-  server.addHook('onClose', () => stopped.abort());
   void backfillBests(db, { signal: stopped.signal })
     .then((count) => {
       if (count > 0) server.log.info(`best efforts computed for ${count} earlier rides`);

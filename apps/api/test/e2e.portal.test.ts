@@ -80,6 +80,10 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.getByRole('slider', { name: 'Ride charts' }).waitFor();
     expect(await page.locator('.xoss-streams__panel').count()).toBeGreaterThanOrEqual(4);
     await expect.poll(() => page.title()).toBe('XOSS — GPS bike computers and sensors');
+    // The audax holds every best effort (power 5 s-60 min, 10-40 km), each with its ranks.
+    const rideBests = page.getByRole('table', { name: 'Best efforts of this ride' });
+    await rideBests.waitFor();
+    expect(await rideBests.getByRole('row').count()).toBe(9);
 
     // Drag across the speed chart: the statistics switch to the selected range.
     const hit = page.locator('.xoss-streams__hit').first();

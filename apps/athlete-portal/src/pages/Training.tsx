@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Effort, PeriodTotals, TrainingLogReply } from '@xoss/api-contract';
+import type { PeriodTotals, TrainingLogReply } from '@xoss/api-contract';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { Alert, EmptyState, FitnessChart, TotalsChart, TrainingCalendar } from '@xoss/ui-kit';
@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { api, client } from '../client.ts';
 import { useUnits } from '../units.ts';
 import { Loaded, formatDuration, useFailureText, useSportName, useToast } from './common.tsx';
+import { POWER_EFFORTS, useEffortValue } from './RideBests.tsx';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -320,26 +321,6 @@ export function FitnessPage() {
       </Loaded>
     </>
   );
-}
-
-const POWER_EFFORTS: Effort[] = [
-  'power_5s',
-  'power_60s',
-  'power_300s',
-  'power_1200s',
-  'power_3600s',
-];
-
-/** An effort's value as riders read it: watts (and W/kg), or a time. */
-function useEffortValue(weightKg: number | null | undefined) {
-  const t = useT();
-  const number = new Intl.NumberFormat(useLocale(), { maximumFractionDigits: 1 });
-  return (effort: Effort, value: number) =>
-    POWER_EFFORTS.includes(effort)
-      ? `${Math.round(value)} W${
-          weightKg ? ` (${t('training.ftp.wkg', { value: number.format(value / weightKg) })})` : ''
-        }`
-      : formatDuration(value);
 }
 
 /** The FTP estimate of the season, its rule, a suggestion and the threshold history. */
