@@ -42,7 +42,7 @@ import {
   unpackCurve,
 } from '../workouts/streams.ts';
 import { shownTss, thresholdHistory, thresholdsOn } from '../workouts/thresholds.ts';
-import { addToDay, dayOf, rideDelta, storeBests } from '../workouts/training.ts';
+import { addToDay, dayOf, lockRider, rideDelta, storeBests } from '../workouts/training.ts';
 import { forgetPreview } from '../share/previewCache.ts';
 import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
 import { assertStreamsFit } from './quota.ts';
@@ -767,6 +767,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
   route(app, services, 'deleteWorkout', async ({ userId, params }) => {
     const row = await ownWorkout(services, userId, params.id);
     await db.transaction(async (tx) => {
+      await lockRider(tx, row.user_id);
       const [gone] = await tx.query<WorkoutRow>('DELETE FROM workouts WHERE id = $1 RETURNING *', [
         row.id,
       ]);

@@ -1,6 +1,6 @@
 import { withFtp, type WorkoutSummary } from '@xoss/workout-stats';
 import type { Queryable } from '../db/db.ts';
-import { addToDay, dayOf } from './training.ts';
+import { addToDay, dayOf, lockRider } from './training.ts';
 
 /** The FTP and max heart rate a ride is measured against, and where each comes from. */
 export interface RideThresholds {
@@ -68,6 +68,8 @@ export async function changeThresholds(
   from: string,
   values: { ftp: number | null; maxHr: number | null },
 ): Promise<number> {
+  // Before its rides are read: their TSS changes go into the daily totals below.
+  await lockRider(db, userId);
   // The first setting a rider makes holds for every ride before it too; a later change holds
   // from its date on, replacing any change after that date.
   const [{ count } = { count: 0 }] = await db.query<{ count: number }>(

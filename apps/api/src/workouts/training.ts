@@ -48,6 +48,15 @@ export function rideDelta(
 }
 
 /**
+ * One writer of a rider's daily totals at a time (their `users` row, until the transaction
+ * ends), so a new row's starting state cannot miss another's TSS. A transaction that changes
+ * existing rides takes it before touching them, so two such never wait on each other.
+ */
+export async function lockRider(tx: Queryable, userId: number): Promise<void> {
+  await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+}
+
+/**
  * Adds `delta` to the rider's totals of `day` and carries its TSS into the fitness and
  * fatigue of that day and every later stored day: a day's TSS adds `TSS·(1 − e^(−1/τ))·
  * e^(−n/τ)` to the average n days later (the same recurrence as `fitnessSeries`), so one
@@ -60,8 +69,7 @@ export async function addToDay(
   day: string,
   delta: DayDelta,
 ): Promise<void> {
-  // One writer per rider at a time, so a new row's starting state cannot miss another's TSS.
-  await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  await lockRider(tx, userId);
   await tx.query(
     `INSERT INTO daily_load (user_id, day, tss, moving_time_s, distance_m, elevation_gain_m, rides, ctl, atl)
      SELECT $1, $2::date, 0, 0, 0, 0, 0,
