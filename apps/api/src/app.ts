@@ -9,6 +9,7 @@ import { openDatabase, type Database } from './db/db.ts';
 import { seedDemo } from './seed.ts';
 import { buildServer, type StaticRoots } from './server.ts';
 import { sweepOrphanFiles } from './sweep.ts';
+import { backfillBests } from './workouts/training.ts';
 
 export interface AppOptions {
   /** Folder for the embedded database and the local blob store. */
@@ -69,6 +70,9 @@ export async function createApp(
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.staticRoots ? { staticRoots: options.staticRoots } : {}),
   });
+  // Stops the best-efforts backfill (below) before the database closes.
+  const stopped = new AbortController();
+  server.addHook('onClose', () => stopped.abort());
   server.addHook('onClose', () => db.close());
   if (kept)
     server.log.warn(
@@ -76,5 +80,14 @@ export async function createApp(
     );
   await server.ready();
   if (options.demo) await seedDemo(server, db, blobs);
+  // Rides stored before best efforts were kept get theirs in the background.
+  void backfillBests(db, { signal: stopped.signal })
+    .then((count) => {
+      if (count > 0) server.log.info(`best efforts computed for ${count} earlier rides`);
+    })
+    .catch((error: unknown) => {
+      // Closing mid-batch: the rest is done on the next start.
+      if (!stopped.signal.aborted) server.log.error({ err: error }, 'best efforts backfill failed');
+    });
   return { server, db };
 }

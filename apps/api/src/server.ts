@@ -24,6 +24,7 @@ import { deviceRoutes } from './routes/devices.ts';
 import { routebookRoutes } from './routes/routebooks.ts';
 import { shareCardTags, shareRoutes } from './routes/share.ts';
 import { workoutRoutes } from './routes/workouts.ts';
+import { trainingRoutes } from './routes/training.ts';
 import type { Services } from './services.ts';
 import { AnalysisPool } from './workouts/pool.ts';
 
@@ -230,6 +231,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   runAfterReply(app);
   authRoutes(app, services);
   workoutRoutes(app, services);
+  trainingRoutes(app, services);
   shareRoutes(app, services);
   deviceRoutes(app, services);
   routebookRoutes(app, services);

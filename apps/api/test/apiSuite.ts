@@ -13,12 +13,14 @@ import {
   type DatabaseFactory,
   type Harness,
 } from './harness.ts';
+import { defineTrainingSuite } from './trainingSuite.ts';
 
 const DAY_MS = 86_400_000;
 
 /** The API's integration suite, run on the embedded database and on a real PostgreSQL. */
 export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): void {
   const make = suiteHarnesses(makeFactory);
+  defineTrainingSuite(() => make());
 
   describe('login and tokens (security 1-9)', () => {
     it('logs in with the spec shape; unknown e-mail, wrong password and inactive user look the same', async () => {

@@ -80,6 +80,10 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.getByRole('slider', { name: 'Ride charts' }).waitFor();
     expect(await page.locator('.xoss-streams__panel').count()).toBeGreaterThanOrEqual(4);
     await expect.poll(() => page.title()).toBe('XOSS — GPS bike computers and sensors');
+    // The audax holds every best effort (power 5 s-60 min, 10-40 km), each with its ranks.
+    const rideBests = page.getByRole('table', { name: 'Best efforts of this ride' });
+    await rideBests.waitFor();
+    expect(await rideBests.getByRole('row').count()).toBe(9);
 
     // Drag across the speed chart: the statistics switch to the selected range.
     const hit = page.locator('.xoss-streams__hit').first();
@@ -121,6 +125,36 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.getByRole('table', { name: 'Heart rate zones' }).waitFor();
     // Spec 2: the workout summary page keeps its own title.
     await expect.poll(() => page.title()).toBe(`${name} · XOSS`);
+  });
+
+  it('shows the training log, the fitness chart and the personal bests from the dashboard', async () => {
+    await page.goto(`${base}/dashboard/main`);
+    await page.getByRole('link', { name: 'Training log' }).click();
+    const month = new Intl.DateTimeFormat('en-US', {
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }).format(new Date());
+    const calendar = page.getByRole('table', { name: month });
+    await calendar.waitFor();
+    // A header row and six weeks, each ending with its totals.
+    expect(await calendar.getByRole('row').count()).toBe(7);
+    await page.getByLabel('View').first().selectOption('week');
+    await expect.poll(() => page.locator('.xoss-calendar tbody tr').count()).toBe(1);
+    await page.getByRole('heading', { name: /^Totals of \d{4}$/ }).waitFor();
+
+    await page.getByRole('link', { name: 'Fitness, fatigue and form' }).first().click();
+    await page.getByRole('img', { name: 'Fitness, fatigue and form' }).waitFor();
+    await page.getByLabel('Period').selectOption('all');
+    await page.getByText('Fitness (CTL)').first().waitFor();
+
+    await page.getByRole('link', { name: 'Personal bests' }).first().click();
+    const bests = page.getByRole('table', { name: 'Personal bests · All time' });
+    await bests.waitFor();
+    // The demo rides hold power and distance: every effort up to 20 km has a best ride.
+    const fiveSeconds = bests.getByRole('row', { name: /Best average power 5 s/ });
+    expect(await fiveSeconds.getByRole('link').count()).toBe(3);
+    await page.getByRole('heading', { name: 'FTP estimate' }).waitFor();
   });
 
   it('shares a ride: the link opens the ride for a visitor, and stops when sharing is off', async () => {

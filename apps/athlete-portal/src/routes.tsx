@@ -99,6 +99,22 @@ export const routes: RouteObject[] = [
             handle: { keepTitle: true },
           },
           {
+            path: 'dashboard/training',
+            element: <Navigate to="/dashboard/training/log" replace />,
+          },
+          {
+            path: 'dashboard/training/log',
+            lazy: page(() => import('./pages/Training.tsx'), 'TrainingLogPage'),
+          },
+          {
+            path: 'dashboard/training/fitness',
+            lazy: page(() => import('./pages/Training.tsx'), 'FitnessPage'),
+          },
+          {
+            path: 'dashboard/training/bests',
+            lazy: page(() => import('./pages/Training.tsx'), 'BestsPage'),
+          },
+          {
             path: 'dashboard/device/list',
             lazy: page(() => import('./pages/Devices.tsx'), 'DeviceList'),
           },

@@ -26,6 +26,9 @@ export function useUnits(locale: string) {
       value === null || value === undefined
         ? '—'
         : `${number(digits).format(value)} ${unit}`.trim(),
+    /** Metres in km or mi (charts of totals). */
+    distanceFactor: miles ? 1 / METRES_PER_MILE : 1 / 1000,
+    distanceUnit: miles ? 'mi' : 'km',
     /** Speed stream values (m/s) in km/h or mph. */
     speedFactor: miles ? 3600 / METRES_PER_MILE : 3.6,
     speedUnit: miles ? 'mph' : 'km/h',

@@ -124,6 +124,31 @@ export function createXossApi(transport: Transport) {
           { type: 'Workout', id: LIST },
         ],
       }),
+      // Training over time follows every import, delete and threshold change.
+      workoutBests: build.query<ReplyOf<'workoutBests'>, ArgsOf<'workoutBests'>>({
+        query: call('workoutBests'),
+        providesTags: [{ type: 'Workout', id: LIST }],
+      }),
+      trainingFitness: build.query<ReplyOf<'trainingFitness'>, ArgsOf<'trainingFitness'>>({
+        query: call('trainingFitness'),
+        providesTags: [{ type: 'Workout', id: LIST }],
+      }),
+      trainingLog: build.query<ReplyOf<'trainingLog'>, ArgsOf<'trainingLog'>>({
+        query: call('trainingLog'),
+        providesTags: [{ type: 'Workout', id: LIST }],
+      }),
+      trainingTotals: build.query<ReplyOf<'trainingTotals'>, ArgsOf<'trainingTotals'>>({
+        query: call('trainingTotals'),
+        providesTags: [{ type: 'Workout', id: LIST }],
+      }),
+      personalBests: build.query<ReplyOf<'personalBests'>, ArgsOf<'personalBests'>>({
+        query: call('personalBests'),
+        providesTags: [{ type: 'Workout', id: LIST }],
+      }),
+      ftpEstimate: build.query<ReplyOf<'ftpEstimate'>, ArgsOf<'ftpEstimate'>>({
+        query: call('ftpEstimate'),
+        providesTags: [{ type: 'Workout', id: LIST }, 'Athlete'],
+      }),
       unshareAll: build.mutation<ReplyOf<'unshareAll'>, ArgsOf<'unshareAll'>>({
         query: call('unshareAll'),
         invalidatesTags: [{ type: 'Workout', id: LIST }],

@@ -139,6 +139,51 @@ export const endpoints = {
     reply: s.powerCurveReplySchema,
     errors: authErrors,
   },
+  workoutBests: {
+    ...routes.workoutBests,
+    summary:
+      "A ride's best efforts (power over 5 s-60 min, time over 10-40 km) and their rank in its year and of all time",
+    params: id,
+    reply: s.workoutBestsReplySchema,
+    errors: authErrors,
+  },
+  trainingFitness: {
+    ...routes.trainingFitness,
+    summary:
+      'Fitness (CTL), fatigue (ATL), form and ramp rate of each day `[from, to)` from the daily TSS; all time without `from`; at most 7,320 days',
+    query: s.fitnessQuerySchema,
+    reply: s.fitnessReplySchema,
+    errors: [10001, 10400],
+  },
+  trainingLog: {
+    ...routes.trainingLog,
+    summary: 'The rides and totals of each day `[from, to)` (at most 62 days) and of its weeks',
+    query: s.trainingLogQuerySchema,
+    reply: s.trainingLogReplySchema,
+    errors: [10001, 10400],
+  },
+  trainingTotals: {
+    ...routes.trainingTotals,
+    summary: 'Weekly or monthly totals (time, distance, climbing, TSS) of a year',
+    query: s.trainingTotalsQuerySchema,
+    reply: s.trainingTotalsReplySchema,
+    errors: [10001, 10400],
+  },
+  personalBests: {
+    ...routes.personalBests,
+    summary: 'The best efforts of a year or of all time, with their rides',
+    query: s.personalBestsQuerySchema,
+    reply: s.personalBestsReplySchema,
+    errors: [10001, 10400],
+  },
+  ftpEstimate: {
+    ...routes.ftpEstimate,
+    summary:
+      "The FTP estimate of the season's best efforts by the rider's rule, a suggestion when it beats the FTP in force, and the threshold history",
+    query: s.ftpEstimateQuerySchema,
+    reply: s.ftpEstimateReplySchema,
+    errors: [10001, 10400],
+  },
   sharedWorkout: {
     ...routes.sharedWorkout,
     summary:

@@ -48,6 +48,12 @@ export const routes = {
   },
   workoutRange: { method: 'GET', path: '/api/v2/workouts/{id}/range/', access: 'owner' },
   powerCurve: { method: 'GET', path: '/api/v2/workouts/{id}/power-curve/', access: 'owner' },
+  workoutBests: { method: 'GET', path: '/api/v2/workouts/{id}/bests/', access: 'owner' },
+  trainingFitness: { method: 'GET', path: '/api/v2/training/fitness/', access: 'bearer' },
+  trainingLog: { method: 'GET', path: '/api/v2/training/log/', access: 'bearer' },
+  trainingTotals: { method: 'GET', path: '/api/v2/training/totals/', access: 'bearer' },
+  personalBests: { method: 'GET', path: '/api/v2/training/bests/', access: 'bearer' },
+  ftpEstimate: { method: 'GET', path: '/api/v2/training/ftp/', access: 'bearer' },
   sharedWorkout: { method: 'GET', path: '/api/v2/share/workouts/{share_id}/', access: 'public' },
   sharedWorkoutStreams: {
     method: 'GET',

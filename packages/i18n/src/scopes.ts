@@ -54,6 +54,7 @@ export const scopeExcludes: Readonly<
     'settings',
     'shared',
     'sport',
+    'training',
     'upload',
     'workouts',
     'zones',

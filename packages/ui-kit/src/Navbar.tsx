@@ -25,8 +25,10 @@ export const visitorNavItems: readonly NavItem[] = [
 /** Spec 2's entries for signed-in riders, beside the visitor ones. */
 export const riderNavItems: readonly NavItem[] = [
   { id: 'dashboard', label: 'nav.dashboard', href: '/dashboard/main' },
-  // Not in spec 2's list, but the workouts (and importing a ride) are what riders come for.
+  // Not in spec 2's list, but the workouts (and importing a ride) and the training log are
+  // what riders come for.
   { id: 'workouts', label: 'nav.workouts', href: '/dashboard/workouts/list' },
+  { id: 'training', label: 'nav.training', href: '/dashboard/training/log' },
   { id: 'device', label: 'nav.device', href: '/dashboard/device/list' },
   { id: 'settings', label: 'nav.settings', href: '/dashboard/settings' },
 ];

@@ -48,6 +48,17 @@ export {
   type StreamSeries,
 } from './StreamCharts.tsx';
 export { CurveChart, type CurveChartProps, type CurveSeries } from './CurveChart.tsx';
+export {
+  FitnessChart,
+  TotalsChart,
+  TrainingCalendar,
+  type CalendarDay,
+  type FitnessChartProps,
+  type FitnessPoint,
+  type TotalsBar,
+  type TotalsChartProps,
+  type TrainingCalendarProps,
+} from './TrainingCharts.tsx';
 export { ZoneBars, type ZoneBarsProps, type ZoneTime } from './ZoneBars.tsx';
 export {
   DEFAULT_TILE_URL,

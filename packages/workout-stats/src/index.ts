@@ -61,3 +61,18 @@ export {
   type RideStreams,
   type SimulationOptions,
 } from './simulate.ts';
+export {
+  ATL_DAYS,
+  BEST_DISTANCES_M,
+  BEST_POWER_DURATIONS_S,
+  CTL_DAYS,
+  RAMP_DAYS,
+  bestPowers,
+  decayLoad,
+  fastestDistances,
+  fitnessSeries,
+  loadGain,
+  nextLoad,
+  type FitnessDay,
+  type LoadState,
+} from './training.ts';

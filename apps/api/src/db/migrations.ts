@@ -219,4 +219,48 @@ ALTER TABLE refresh_tokens
 ALTER TABLE workouts ADD COLUMN notes text NOT NULL DEFAULT '', ADD COLUMN file_sha256 text;
 CREATE UNIQUE INDEX workouts_user_file ON workouts (user_id, file_sha256) WHERE file_sha256 IS NOT NULL
 `,
+  // 10: training over time. Each rider's totals per UTC day with rides (TSS, moving time,
+  // distance, climbing, rides) with the fitness (CTL) and fatigue (ATL) at the end of that
+  // day, kept in step on import, delete and FTP change, so the fitness chart of any range
+  // starts from the last row before it; and each ride's personal-best efforts (score: the
+  // power, or minus the seconds, so higher is always better), computed at import; the rides
+  // stored before are marked `bests_pending` and computed after start (`backfillBests`).
+  `
+CREATE TABLE daily_load (
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  day date NOT NULL,
+  tss double precision NOT NULL,
+  moving_time_s double precision NOT NULL,
+  distance_m double precision NOT NULL,
+  elevation_gain_m double precision NOT NULL,
+  rides integer NOT NULL,
+  ctl double precision NOT NULL,
+  atl double precision NOT NULL,
+  PRIMARY KEY (user_id, day)
+);
+INSERT INTO daily_load (user_id, day, tss, moving_time_s, distance_m, elevation_gain_m, rides, ctl, atl)
+  SELECT user_id, (start_time AT TIME ZONE 'UTC')::date, coalesce(sum(tss), 0), sum(moving_time_s),
+         sum(distance_m), coalesce(sum(elevation_gain_m), 0), count(*), 0, 0
+    FROM workouts GROUP BY 1, 2;
+UPDATE daily_load d SET ctl = s.ctl, atl = s.atl FROM (
+  SELECT a.user_id, a.day,
+         sum(b.tss * (1 - exp(-1 / 42.0::float8)) * exp(-(a.day - b.day) / 42.0::float8)) AS ctl,
+         sum(b.tss * (1 - exp(-1 / 7.0::float8)) * exp(-(a.day - b.day) / 7.0::float8)) AS atl
+    FROM daily_load a JOIN daily_load b ON b.user_id = a.user_id AND b.day <= a.day
+   GROUP BY a.user_id, a.day) s
+ WHERE d.user_id = s.user_id AND d.day = s.day;
+CREATE TABLE workout_bests (
+  workout_id integer NOT NULL REFERENCES workouts (id) ON DELETE CASCADE,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  effort text NOT NULL,
+  value double precision NOT NULL,
+  score double precision NOT NULL,
+  start_time timestamptz NOT NULL,
+  PRIMARY KEY (workout_id, effort)
+);
+CREATE INDEX workout_bests_rank ON workout_bests (user_id, effort, score DESC, start_time);
+ALTER TABLE users ADD COLUMN weight_kg double precision, ADD COLUMN ftp_rule text NOT NULL DEFAULT 'hour';
+ALTER TABLE workouts ADD COLUMN bests_pending boolean NOT NULL DEFAULT true;
+ALTER TABLE workouts ALTER COLUMN bests_pending SET DEFAULT false
+`,
 ];

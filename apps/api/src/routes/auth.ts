@@ -18,6 +18,8 @@ interface AthleteRow {
   privacy_trim_m: number;
   share_heart_rate: boolean;
   share_power: boolean;
+  weight_kg: number | null;
+  ftp_rule: 'hour' | 'twenty';
 }
 
 const athleteReply = (row: AthleteRow) => ({
@@ -34,6 +36,8 @@ const athleteReply = (row: AthleteRow) => ({
     privacy_trim_m: row.privacy_trim_m,
     share_heart_rate: row.share_heart_rate,
     share_power: row.share_power,
+    weight_kg: row.weight_kg,
+    ftp_rule: row.ftp_rule,
   },
 });
 
@@ -80,8 +84,8 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
       }
       const [changed] = await tx.query<AthleteRow>(
         `UPDATE users SET username = $1, ftp = $2, max_hr = $3, distance_unit = $4, temperature_unit = $5,
-           privacy_trim_m = $6, share_heart_rate = $7, share_power = $8
-         WHERE id = $9 RETURNING *`,
+           privacy_trim_m = $6, share_heart_rate = $7, share_power = $8, weight_kg = $9, ftp_rule = $10
+         WHERE id = $11 RETURNING *`,
         [
           body.username ?? row.username,
           settings.ftp,
@@ -91,6 +95,8 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
           settings.privacy_trim_m,
           settings.share_heart_rate,
           settings.share_power,
+          settings.weight_kg,
+          settings.ftp_rule,
           row.id,
         ],
       );

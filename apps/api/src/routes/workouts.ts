@@ -42,6 +42,7 @@ import {
   unpackCurve,
 } from '../workouts/streams.ts';
 import { shownTss, thresholdHistory, thresholdsOn } from '../workouts/thresholds.ts';
+import { addToDay, dayOf, lockRider, rideDelta, storeBests } from '../workouts/training.ts';
 import { forgetPreview } from '../share/previewCache.ts';
 import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
 import { assertStreamsFit } from './quota.ts';
@@ -478,6 +479,18 @@ async function storeWorkout(
         packCurve(analysis.powerCurve),
         packCurve(analysis.speedCurve),
       ]);
+      await storeBests(tx, id, userId, start, analysis.bests);
+      await addToDay(
+        tx,
+        userId,
+        dayOf(start),
+        rideDelta({
+          tss: shownTss(summary, device),
+          moving_time_s: summary.movingTimeS,
+          distance_m: summary.distanceM,
+          elevation_gain_m: shown.elevation_gain_m,
+        }),
+      );
       return id;
     });
   } catch (error) {
@@ -800,7 +813,15 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
 
   route(app, services, 'deleteWorkout', async ({ userId, params }) => {
     const row = await ownWorkout(services, userId, params.id);
-    await db.query('DELETE FROM workouts WHERE id = $1', [row.id]);
+    await db.transaction(async (tx) => {
+      await lockRider(tx, row.user_id);
+      const [gone] = await tx.query<WorkoutRow>('DELETE FROM workouts WHERE id = $1 RETURNING *', [
+        row.id,
+      ]);
+      // Its day's totals and the fitness of the days after lose it in the same transaction.
+      if (gone)
+        await addToDay(tx, gone.user_id, dayOf(new Date(gone.start_time)), rideDelta(gone, -1));
+    });
     forgetPreview(row.share_id);
     forgetStreams(db, row.id);
     await services.blobs.delete(row.file_key).catch(() => undefined);

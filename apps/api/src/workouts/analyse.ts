@@ -11,7 +11,10 @@ import {
   type ActivityOverview,
 } from '@xoss/activity-files';
 import {
+  BEST_DISTANCES_M,
+  bestPowers,
   estimateFtp,
+  fastestDistances,
   gradeSeries,
   meanMaxCurve,
   meanMaxCurveRange,
@@ -69,6 +72,59 @@ export interface Analysis {
   readonly powerCurve: Float64Array | null;
   readonly speedCurve: Float64Array | null;
   readonly ftpEstimate: number | null;
+  /** Personal-best efforts: best power per `BEST_POWER_DURATIONS_S`, fastest time per `BEST_DISTANCES_M`. */
+  readonly bests: RideBests;
+}
+
+/** A ride's best efforts (null where the ride is too short or lacks the channel). */
+export interface RideBests {
+  readonly powerW: readonly (number | null)[];
+  readonly timeS: readonly (number | null)[];
+}
+
+/**
+ * The clock the fastest distances are timed on, at each sample: while the distance grows the
+ * real time passes (a ride cannot cover ground in no time), while it does not only the timer
+ * time does (a stop with the timer paused does not count; one with it running does).
+ */
+export function effortClock(
+  time: ArrayLike<number>,
+  distance: ArrayLike<number>,
+  running: ArrayLike<number>,
+): Float64Array {
+  const clock = new Float64Array(time.length);
+  for (let i = 1; i < time.length; i++) {
+    const gap = time[i]! - time[i - 1]!;
+    const moved = distance[i]! > distance[i - 1]!;
+    const step = moved ? gap : Math.min(gap, running[i - 1] ?? gap);
+    clock[i] = clock[i - 1]! + (Number.isFinite(step) && step > 0 ? step : 0);
+  }
+  return clock;
+}
+
+const orNull = (values: (number | undefined)[]) => values.map((value) => value ?? null);
+
+/**
+ * A ride's best efforts: power from its mean-max curve (over moving time), fastest distances
+ * from its distance channel on `effortClock` (`running`: the timer seconds of each sample).
+ */
+export function rideBests(
+  streams: RideStreams,
+  powerCurve: Float64Array | null,
+  running: ArrayLike<number>,
+): RideBests {
+  return {
+    powerW: orNull(bestPowers(powerCurve)),
+    timeS: streams.distance
+      ? orNull(
+          fastestDistances(
+            effortClock(streams.time, streams.distance, running),
+            streams.distance,
+            BEST_DISTANCES_M,
+          ),
+        )
+      : BEST_DISTANCES_M.map(() => null),
+  };
 }
 
 export type AnalysisResult =
@@ -313,6 +369,7 @@ export function analyseActivity(
     ? boundedMeanMaxCurve(oneHertzSeries(streams.speed, line, 'moving'))
     : null;
   const bounds = boundsOf(streams);
+  const bests = rideBests(streams, powerCurve, line.running);
   return {
     ok: true,
     analysis: {
@@ -346,6 +403,7 @@ export function analyseActivity(
       powerCurve: powerCurve && powerCurve.length > 0 ? powerCurve : null,
       speedCurve: speedCurve && speedCurve.length > 0 ? speedCurve : null,
       ftpEstimate: powerCurve ? (estimateFtp(powerCurve) ?? null) : null,
+      bests,
     },
   };
 }

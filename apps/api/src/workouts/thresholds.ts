@@ -1,5 +1,6 @@
 import { withFtp, type WorkoutSummary } from '@xoss/workout-stats';
 import type { Queryable } from '../db/db.ts';
+import { addToDay, dayOf, lockRider } from './training.ts';
 
 /** The FTP and max heart rate a ride is measured against, and where each comes from. */
 export interface RideThresholds {
@@ -67,6 +68,8 @@ export async function changeThresholds(
   from: string,
   values: { ftp: number | null; maxHr: number | null },
 ): Promise<number> {
+  // Before its rides are read: their TSS changes go into the daily totals below.
+  await lockRider(db, userId);
   // The first setting a rider makes holds for every ride before it too; a later change holds
   // from its date on, replacing any change after that date.
   const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
@@ -91,17 +94,21 @@ export async function changeThresholds(
     file_ftp: number | null;
     file_max_hr: number | null;
     device_summary: Record<string, unknown>;
+    tss: number | null;
   }>(
-    `SELECT id, start_time, summary, file_ftp, file_max_hr, device_summary FROM workouts
+    `SELECT id, start_time, summary, file_ftp, file_max_hr, device_summary, tss FROM workouts
       WHERE user_id = $1 AND start_time >= $2::date`,
     [userId, since],
   );
+  // How much each day's TSS changes: the daily totals and the fitness chart follow.
+  const tssChange = new Map<string, number>();
   for (const ride of rides) {
     const thresholds = thresholdsOn(history, new Date(ride.start_time), {
       ftp: ride.file_ftp,
       maxHr: ride.file_max_hr,
     });
     const summary = withFtp(ride.summary, thresholds.ftp ?? undefined);
+    const tss = shownTss(summary, ride.device_summary);
     await db.query(
       `UPDATE workouts SET ftp = $1, ftp_source = $2, max_hr = $3, max_hr_source = $4,
               summary = $5, tss = $6, zones = NULL WHERE id = $7`,
@@ -111,10 +118,21 @@ export async function changeThresholds(
         thresholds.maxHr,
         thresholds.maxHrSource,
         JSON.stringify(summary),
-        shownTss(summary, ride.device_summary),
+        tss,
         ride.id,
       ],
     );
+    const change = (tss ?? 0) - (ride.tss ?? 0);
+    const day = dayOf(new Date(ride.start_time));
+    if (change !== 0) tssChange.set(day, (tssChange.get(day) ?? 0) + change);
   }
+  for (const [day, tss] of [...tssChange].sort(([a], [b]) => a.localeCompare(b)))
+    await addToDay(db, userId, day, {
+      tss,
+      movingTimeS: 0,
+      distanceM: 0,
+      elevationGainM: 0,
+      rides: 0,
+    });
   return rides.length;
 }

@@ -89,7 +89,19 @@ export function Dashboard() {
         <Totals from={starts.week} label="workouts.week" />
         <Totals from={starts.year} label="workouts.year" />
       </div>
-      <nav aria-labelledby="shortcuts" className="portal__shortcuts">
+      <div className="portal__actions">
+        <Link className="xoss-button" to="/dashboard/training/log">
+          <Message id="training.log" />
+        </Link>
+        <Link className="xoss-button" to="/dashboard/training/fitness">
+          <Message id="training.fitness" />
+        </Link>
+        <Link className="xoss-button" to="/dashboard/training/bests">
+          <Message id="training.bests" />
+        </Link>
+      </div>
+      {/* A plain section: inside the app (embedded) the page shows no navigation landmark. */}
+      <section aria-labelledby="shortcuts" className="portal__shortcuts">
         <h2 id="shortcuts">
           <Message id="dashboard.shortcuts" />
         </h2>
@@ -100,7 +112,7 @@ export function Dashboard() {
             </li>
           ))}
         </ul>
-      </nav>
+      </section>
       <section aria-labelledby="recent">
         <h2 id="recent">
           <Message id="workouts.recent" />

@@ -36,6 +36,8 @@ export function SettingsPage() {
       privacy_trim_m: number('privacy_trim_m') ?? 0,
       share_heart_rate: form.get('share_heart_rate') === 'on',
       share_power: form.get('share_power') === 'on',
+      weight_kg: number('weight_kg'),
+      ftp_rule: formText(form, 'ftp_rule') === 'twenty' ? 'twenty' : 'hour',
     } as const;
     const from = formText(form, 'thresholds_from');
     // Said here, in the page's language, before anything is sent; the API holds the same line.
@@ -115,6 +117,27 @@ export function SettingsPage() {
                 defaultValue={today()}
               />
             </label>
+            <label>
+              <Message id="settings.weight" />
+              <input
+                className="xoss-select"
+                name="weight_kg"
+                type="number"
+                min={20}
+                max={300}
+                step={0.1}
+                defaultValue={profile.settings.weight_kg ?? ''}
+              />
+            </label>
+            <UnitChoice
+              name="ftp_rule"
+              legend={t('settings.ftpRule')}
+              initial={profile.settings.ftp_rule}
+              options={[
+                { value: 'hour', label: t('training.ftp.rule.hour') },
+                { value: 'twenty', label: t('training.ftp.rule.twenty') },
+              ]}
+            />
             <UnitChoice
               name="distance"
               legend={t('settings.distanceUnit')}

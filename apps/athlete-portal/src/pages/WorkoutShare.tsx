@@ -17,6 +17,7 @@ import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
 import { ownRide, sharedRide } from './rideQueries.ts';
 import { Loaded, formatDuration, useToast } from './common.tsx';
+import { RideBests } from './RideBests.tsx';
 
 type Streams = StreamsReply['streams'];
 const values = (streams: Streams, name: keyof Streams) => streams[name] ?? [];
@@ -322,6 +323,7 @@ function Ride({
       ) : (
         <SharedHeader shared={workout as SharedWorkout} />
       )}
+      {owner ? <RideBests id={owner.id} /> : null}
       {owner?.shared && owner.share_id ? (
         <>
           <ShareLink id={owner.id} shareId={owner.share_id} />

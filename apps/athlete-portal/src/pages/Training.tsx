@@ -1,0 +1,512 @@
+import { useState } from 'react';
+import type { PeriodTotals, TrainingLogReply } from '@xoss/api-contract';
+import type { MessageId } from '@xoss/i18n';
+import { Message, useLocale, useT } from '@xoss/i18n/react';
+import { Alert, EmptyState, FitnessChart, TotalsChart, TrainingCalendar } from '@xoss/ui-kit';
+import { Link } from 'react-router';
+import { api, client } from '../client.ts';
+import { useUnits } from '../units.ts';
+import { Loaded, formatDuration, useFailureText, useSportName, useToast } from './common.tsx';
+import { POWER_EFFORTS, useEffortValue } from './RideBests.tsx';
+
+const DAY_MS = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const parseDay = (day: string) => Date.parse(`${day}T00:00:00Z`);
+const addDays = (day: string, days: number) => iso(parseDay(day) + days * DAY_MS);
+/** Today as the API counts days (UTC). */
+const today = () => iso(Date.now());
+/** The Monday of a day's week. */
+const mondayOf = (day: string) => addDays(day, -((new Date(parseDay(day)).getUTCDay() + 6) % 7));
+
+/** Tabs between the three training pages. */
+function TrainingNav() {
+  return (
+    <div className="portal__actions">
+      <Link className="xoss-button" to="/dashboard/training/log">
+        <Message id="training.log" />
+      </Link>
+      <Link className="xoss-button" to="/dashboard/training/fitness">
+        <Message id="training.fitness" />
+      </Link>
+      <Link className="xoss-button" to="/dashboard/training/bests">
+        <Message id="training.bests" />
+      </Link>
+    </div>
+  );
+}
+
+type Metric = 'time' | 'distance' | 'climbing' | 'tss';
+
+/** A period's figures in the rider's units, for a chart or a cell. */
+function useFigures() {
+  const locale = useLocale();
+  const units = useUnits(locale);
+  const number = (digits: number) =>
+    new Intl.NumberFormat(locale, { maximumFractionDigits: digits });
+  const value = (totals: PeriodTotals, metric: Metric) =>
+    metric === 'time'
+      ? totals.moving_time_s / 3600
+      : metric === 'distance'
+        ? totals.distance_m * units.distanceFactor
+        : metric === 'climbing'
+          ? totals.elevation_gain_m * units.elevationFactor
+          : totals.tss;
+  const format = (metric: Metric) => (v: number) =>
+    metric === 'time'
+      ? `${number(1).format(v)} h`
+      : metric === 'distance'
+        ? `${number(0).format(v)} ${units.distanceUnit}`
+        : metric === 'climbing'
+          ? `${number(0).format(v)} ${units.elevationUnit}`
+          : number(0).format(v);
+  return { units, value, format, number };
+}
+
+function DayRides({ day }: { day: TrainingLogReply['days'][number] }) {
+  const units = useUnits(useLocale());
+  const sport = useSportName();
+  if (day.rides_list.length === 0) return null;
+  return (
+    <ul>
+      {day.rides_list.map((ride) => (
+        <li key={ride.id}>
+          <Link to={`/dashboard/workouts/share/${ride.id}`}>{ride.name}</Link>
+          <br />
+          {sport(ride.sport_type)} · {formatDuration(ride.moving_time_s)} ·{' '}
+          {units.distance(ride.distance_m)}
+          {ride.tss !== null ? ` · TSS ${Math.round(ride.tss)}` : ''}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function WeekTotals({ week }: { week: PeriodTotals | undefined }) {
+  const t = useT();
+  const units = useUnits(useLocale());
+  if (!week) return null;
+  return (
+    <>
+      {t('training.rides', { count: week.rides })}
+      {week.rides > 0 ? (
+        <>
+          <br />
+          {formatDuration(week.moving_time_s)}
+          <br />
+          {units.distance(week.distance_m)}
+          <br />
+          {units.elevation(week.elevation_gain_m)}
+          <br />
+          TSS {Math.round(week.tss)}
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** Weekly or monthly totals of a year, one figure at a time. */
+function YearTotals() {
+  const t = useT();
+  const thisYear = new Date().getUTCFullYear();
+  const [year, setYear] = useState(thisYear);
+  const [period, setPeriod] = useState<'week' | 'month'>('week');
+  const [metric, setMetric] = useState<Metric>('distance');
+  const figures = useFigures();
+  const totals = api.useTrainingTotalsQuery({ query: { year, period } });
+  const metrics: Metric[] = ['time', 'distance', 'climbing', 'tss'];
+  return (
+    <section aria-labelledby="year-totals">
+      <h2 id="year-totals">{t('training.totals', { year })}</h2>
+      <div className="portal__actions">
+        <label className="portal__inline">
+          <Message id="training.year" />
+          <select
+            className="xoss-select"
+            value={year}
+            onChange={(event) => setYear(Number(event.target.value))}
+          >
+            {[0, 1, 2, 3, 4].map((back) => (
+              <option key={back} value={thisYear - back}>
+                {thisYear - back}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="portal__inline">
+          <Message id="training.view" />
+          <select
+            className="xoss-select"
+            value={period}
+            onChange={(event) => setPeriod(event.target.value === 'month' ? 'month' : 'week')}
+          >
+            <option value="week">{t('training.weekly')}</option>
+            <option value="month">{t('training.monthly')}</option>
+          </select>
+        </label>
+        <label className="portal__inline">
+          <Message id="training.metric" />
+          <select
+            className="xoss-select"
+            value={metric}
+            onChange={(event) => setMetric(event.target.value as Metric)}
+          >
+            {metrics.map((m) => (
+              <option key={m} value={m}>
+                {t(`training.metric.${m}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <Loaded query={totals}>
+        {(data) => (
+          <TotalsChart
+            title={`${t(`training.metric.${metric}`)} · ${t(
+              period === 'week' ? 'training.weekly' : 'training.monthly',
+            )}`}
+            period={data.period}
+            bars={data.periods.map((p) => ({ start: p.start, value: figures.value(p, metric) }))}
+            format={figures.format(metric)}
+          />
+        )}
+      </Loaded>
+    </section>
+  );
+}
+
+/** `/dashboard/training/log`: a month calendar or a week of rides, and a year's totals. */
+export function TrainingLogPage() {
+  const t = useT();
+  const locale = useLocale();
+  const [view, setView] = useState<'month' | 'week'>('month');
+  const [anchor, setAnchor] = useState(today);
+  const month = anchor.slice(0, 7);
+  const from = view === 'month' ? mondayOf(`${month}-01`) : mondayOf(anchor);
+  const length = view === 'month' ? 42 : 7;
+  const to = addDays(from, length);
+  const log = api.useTrainingLogQuery({ query: { from, to } });
+  const move = (direction: 1 | -1) => {
+    if (view === 'week') setAnchor(addDays(anchor, 7 * direction));
+    else {
+      const date = new Date(parseDay(`${month}-01`));
+      date.setUTCMonth(date.getUTCMonth() + direction);
+      setAnchor(iso(date.getTime()));
+    }
+  };
+  const title =
+    view === 'month'
+      ? new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+          parseDay(`${month}-01`),
+        )
+      : `${new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+          parseDay(from),
+        )} – ${new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+          parseDay(addDays(from, 6)),
+        )}`;
+  return (
+    <>
+      <h1>{t('training.log')}</h1>
+      <TrainingNav />
+      <div className="portal__actions">
+        <button type="button" className="xoss-button" onClick={() => move(-1)}>
+          <Message id="training.previous" />
+        </button>
+        <button type="button" className="xoss-button" onClick={() => setAnchor(today())}>
+          <Message id="training.today" />
+        </button>
+        <button type="button" className="xoss-button" onClick={() => move(1)}>
+          <Message id="training.next" />
+        </button>
+        <label className="portal__inline">
+          <Message id="training.view" />
+          <select
+            className="xoss-select"
+            value={view}
+            onChange={(event) => setView(event.target.value === 'week' ? 'week' : 'month')}
+          >
+            <option value="month">{t('training.month')}</option>
+            <option value="week">{t('training.week')}</option>
+          </select>
+        </label>
+      </div>
+      <Loaded query={log}>
+        {(data) => (
+          <TrainingCalendar
+            title={title}
+            today={today()}
+            {...(view === 'month' ? { month } : {})}
+            days={data.days.map((day) => ({ day: day.start, content: <DayRides day={day} /> }))}
+            weekTotals={Array.from({ length: length / 7 }, (_, i) => (
+              <WeekTotals
+                key={i}
+                week={data.weeks.find((week) => week.start === addDays(from, i * 7))}
+              />
+            ))}
+          />
+        )}
+      </Loaded>
+      <YearTotals />
+    </>
+  );
+}
+
+type FitnessRange = 'days90' | 'season' | 'all';
+
+/** `/dashboard/training/fitness`: fitness, fatigue, form and ramp rate over a period. */
+export function FitnessPage() {
+  const t = useT();
+  const locale = useLocale();
+  const [range, setRange] = useState<FitnessRange>('days90');
+  const end = addDays(today(), 1);
+  const from =
+    range === 'days90'
+      ? addDays(end, -90)
+      : range === 'season'
+        ? `${today().slice(0, 4)}-01-01`
+        : undefined;
+  const fitness = api.useTrainingFitnessQuery({
+    query: { to: end, ...(from ? { from } : {}) },
+  });
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  return (
+    <>
+      <h1>{t('training.fitness')}</h1>
+      <TrainingNav />
+      <label className="portal__inline">
+        <Message id="training.range" />
+        <select
+          className="xoss-select"
+          value={range}
+          onChange={(event) => setRange(event.target.value as FitnessRange)}
+        >
+          {(['days90', 'season', 'all'] as const).map((value) => (
+            <option key={value} value={value}>
+              {t(`training.range.${value}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Loaded query={fitness}>
+        {(data) => {
+          const last = data.days[data.days.length - 1];
+          return (
+            <>
+              {last ? (
+                <dl className="portal__figures">
+                  <div>
+                    <dt>{t('training.ctl')}</dt>
+                    <dd>{number.format(last.ctl)}</dd>
+                  </div>
+                  <div>
+                    <dt>{t('training.atl')}</dt>
+                    <dd>{number.format(last.atl)}</dd>
+                  </div>
+                  <div>
+                    <dt>{t('training.form')}</dt>
+                    <dd>{number.format(last.form)}</dd>
+                  </div>
+                  <div>
+                    <dt>{t('training.ramp')}</dt>
+                    <dd>{t('training.rampValue', { value: number.format(last.ramp) })}</dd>
+                  </div>
+                </dl>
+              ) : null}
+              <FitnessChart title={t('training.fitness')} days={data.days} />
+              <p>
+                <Message id="training.pmcNote" />
+              </p>
+            </>
+          );
+        }}
+      </Loaded>
+    </>
+  );
+}
+
+/** The FTP estimate of the season, its rule, a suggestion and the threshold history. */
+function FtpSection() {
+  const t = useT();
+  const locale = useLocale();
+  const toast = useToast();
+  const failureText = useFailureText();
+  const estimate = api.useFtpEstimateQuery({ query: { days: 365 } });
+  const [save, saving] = api.usePatchAthleteMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  const id = Number(client.session.userId() ?? 0);
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+  const adoptFtp = async (watts: number) => {
+    const result = await save({
+      params: { id },
+      body: { settings: { ftp: watts }, thresholds_from: today() },
+    });
+    if ('error' in result) setProblem(failureText(result.error));
+    else {
+      setProblem(null);
+      toast(t('toast.saveSuccess'));
+    }
+  };
+  return (
+    <section aria-labelledby="ftp">
+      <h2 id="ftp">{t('training.ftp.title')}</h2>
+      <Loaded query={estimate}>
+        {(data) => (
+          <>
+            <p>
+              {t(data.rule === 'hour' ? 'training.ftp.rule.hour' : 'training.ftp.rule.twenty')} ·{' '}
+              {t('training.ftp.season', { days: 365 })}
+            </p>
+            <p>
+              {data.estimate === null ? (
+                t('training.ftp.none')
+              ) : (
+                <strong>
+                  {t('training.ftp.estimate', { watts: data.estimate })}
+                  {data.weight_kg
+                    ? ` · ${t('training.ftp.wkg', { value: number.format(data.estimate / data.weight_kg) })}`
+                    : ''}
+                </strong>
+              )}
+              {data.ftp !== null ? <> · {t('training.ftp.current', { watts: data.ftp })}</> : null}
+            </p>
+            {data.suggestion !== null ? (
+              <p className="portal__card" data-testid="ftp-suggestion">
+                {t('training.ftp.suggestion', { watts: data.suggestion })}{' '}
+                <button
+                  type="button"
+                  className="xoss-button"
+                  disabled={saving.isLoading}
+                  onClick={() => void adoptFtp(data.suggestion!)}
+                >
+                  {t('training.ftp.use', { watts: data.suggestion })}
+                </button>
+              </p>
+            ) : null}
+            {problem ? <Alert>{problem}</Alert> : null}
+            <table className="xoss-table">
+              <caption>{t('training.history')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('training.history.from')}</th>
+                  <th scope="col">FTP</th>
+                  <th scope="col">{t('training.history.maxHr')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.history.map((row) => (
+                  <tr key={row.from}>
+                    <th scope="row">
+                      {row.from === '1970-01-01'
+                        ? '—'
+                        : new Intl.DateTimeFormat(locale, {
+                            dateStyle: 'medium',
+                            timeZone: 'UTC',
+                          }).format(parseDay(row.from))}
+                    </th>
+                    <td>{row.ftp === null ? '—' : `${row.ftp} W`}</td>
+                    <td>{row.max_hr === null ? '—' : `${row.max_hr} bpm`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}
+
+/** `/dashboard/training/bests`: the best efforts of a year or of all time, with their rides. */
+export function BestsPage() {
+  const t = useT();
+  const locale = useLocale();
+  const thisYear = new Date().getUTCFullYear();
+  const [year, setYear] = useState<number | null>(null);
+  const bests = api.usePersonalBestsQuery({ query: year === null ? {} : { year } });
+  const id = Number(client.session.userId() ?? 0);
+  const athlete = api.useGetAthleteQuery({ params: { id } }, { skip: id === 0 });
+  const valueOf = useEffortValue(athlete.data?.settings.weight_kg);
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
+  return (
+    <>
+      <h1>{t('training.bests')}</h1>
+      <TrainingNav />
+      <label className="portal__inline">
+        <Message id="training.year" />
+        <select
+          className="xoss-select"
+          value={year ?? 'all'}
+          onChange={(event) =>
+            setYear(event.target.value === 'all' ? null : Number(event.target.value))
+          }
+        >
+          <option value="all">{t('training.range.all')}</option>
+          {[0, 1, 2, 3, 4].map((back) => (
+            <option key={back} value={thisYear - back}>
+              {thisYear - back}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Loaded query={bests}>
+        {(data) =>
+          data.efforts.every((effort) => effort.bests.length === 0) ? (
+            <EmptyState title={t('training.bests')}>
+              <Message id="training.noBests" />
+            </EmptyState>
+          ) : (
+            <table className="xoss-table">
+              <caption>
+                {t('training.bests')} · {year ?? t('training.range.all')}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('training.effort')}</th>
+                  {[1, 2, 3].map((rank) => (
+                    <th key={rank} scope="col">
+                      {t('training.rank')} {rank}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {data.efforts.map((effort) => (
+                  <tr key={effort.effort} data-effort={effort.effort}>
+                    <th scope="row">
+                      {t(
+                        POWER_EFFORTS.includes(effort.effort)
+                          ? 'training.bestPower'
+                          : 'training.fastestTime',
+                      )}{' '}
+                      {t(`training.effort.${effort.effort}` as MessageId)}
+                    </th>
+                    {[0, 1, 2].map((index) => {
+                      const best = effort.bests[index];
+                      return (
+                        <td key={index}>
+                          {best ? (
+                            <>
+                              <strong>{valueOf(effort.effort, best.value)}</strong>
+                              <br />
+                              <Link to={`/dashboard/workouts/share/${best.workout_id}`}>
+                                {best.name}
+                              </Link>
+                              <br />
+                              {date.format(new Date(best.start_time))}
+                            </>
+                          ) : (
+                            '—'
+                          )}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Loaded>
+      <FtpSection />
+    </>
+  );
+}
