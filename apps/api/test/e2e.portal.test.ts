@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
 import type { Browser, Page } from 'playwright-core';
@@ -496,6 +497,76 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     const stats = page.locator('section[aria-labelledby="range-stats"]');
     for (const label of ['Time', 'Moving time', 'Elapsed time'])
       await stats.getByText(label, { exact: true }).waitFor();
+  });
+
+  it('manages rides: several files in one import with a result each, the same file twice taken to its ride, edit, download, delete; filters survive a reload', async () => {
+    const ride = simulateRide({ seconds: 1800, seed: 91, intensity: 0.65, hilliness: 0.2 });
+    const fit = Buffer.from(
+      encodeFit(activityFromStreams(ride, { startTime: 1_767_254_400, sport: 2 })), // 2026-01-01
+    );
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page.getByText('32 workouts').waitFor();
+    await page.locator('input[type=file]').setInputFiles([
+      { name: 'new-year.fit', mimeType: 'application/octet-stream', buffer: fit },
+      { name: 'new-year copy.fit', mimeType: 'application/octet-stream', buffer: fit },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a ride') },
+    ]);
+    const results = page.getByRole('list', { name: 'Import results' });
+    await results.getByText(/^new-year\.fit · Imported/).waitFor({ timeout: 30_000 });
+    await results.getByText(/^new-year copy\.fit · Already imported/).waitFor();
+    await results.getByText(/^notes\.txt · Not imported: /).waitFor();
+    await page.getByText('33 workouts').waitFor();
+    // The copy leads to the ride that holds the file.
+    await results.getByRole('listitem').nth(1).getByRole('link', { name: 'Open the ride' }).click();
+    await page.getByRole('heading', { name: 'Ride 2026-01-01', level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Name').fill('New year loop');
+    await page.getByLabel('Sport').selectOption({ label: 'Running' });
+    await page.getByLabel('Notes').fill('Cold, first ride of the year.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'New year loop', level: 1 }).waitFor();
+    await page.getByText('Cold, first ride of the year.').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download the original file (FIT)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('New year loop.fit');
+    const saved = await readFile((await download.path())!);
+    expect(saved.equals(fit)).toBe(true);
+
+    // Filters and page live in the address: a reload keeps them.
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page.getByLabel('Sport').selectOption({ label: 'Running' });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('1 workout', { exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.get('sport')).toBe('1');
+    await page.reload();
+    await page.getByText('1 workout', { exact: true }).waitFor();
+    expect(await page.getByLabel('Sport').inputValue()).toBe('1');
+    await page.getByRole('link', { name: 'New year loop' }).click();
+    await page.getByRole('button', { name: 'Delete workout' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/\/dashboard\/workouts\/list$/);
+    await page.getByText('32 workouts').waitFor();
+
+    await page.getByLabel('From').fill('2026-03-01');
+    await page.getByLabel('To').fill('2026-02-01');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('The From date is after the To date.').waitFor();
+    await page.getByLabel('Sport').selectOption({ label: 'Swimming' });
+    await page.getByLabel('From').fill('');
+    await page.getByLabel('To').fill('');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No workouts match these filters.').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByText('32 workouts').waitFor();
+
+    // Settings out of bounds are refused in the page's words before anything is sent.
+    await page.goto(`${base}/dashboard/settings`);
+    await page.getByLabel('FTP (W)').fill('0');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('FTP (W): enter a number from 50 to 700.').waitFor();
   });
 
   it('refreshes an expired token once for all waiting calls and keeps the rider in; a refused refresh goes to /login', async () => {

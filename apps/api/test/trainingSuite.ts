@@ -361,17 +361,17 @@ export function defineTrainingSuite(make: () => Promise<Harness>): void {
         method: 'PATCH',
         url: `/api/v2/athlete/${r.id}/`,
         headers: bearer(r.access),
-        payload: { settings: { ftp_rule: 'twenty', weight_kg: 68.5, ftp: 1000 } },
+        payload: { settings: { ftp_rule: 'twenty', weight_kg: 68.5, ftp: 700 } },
       });
       const twentyRule = await r.get<Ftp>('/api/v2/training/ftp/?days=300');
       expect(twentyRule).toMatchObject({
         rule: 'twenty',
         estimate: Math.round(twenty * 0.95),
-        ftp: 1000,
+        ftp: 700,
         suggestion: null,
         weight_kg: 68.5,
       });
-      expect(twentyRule.history.map((row) => row.ftp)).toEqual([150, 1000]);
+      expect(twentyRule.history.map((row) => row.ftp)).toEqual([150, 700]);
       expect((await r.get<Bests>(`/api/v2/workouts/${rides[0]!.id}/bests/`)).ftp_suggestion).toBe(
         null,
       );

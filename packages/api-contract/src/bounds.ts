@@ -7,4 +7,6 @@ export const settingBounds = {
   ftp: { min: 50, max: 700 },
   max_hr: { min: 100, max: 230 },
   privacy_trim_m: { min: 0, max: 5000 },
+  /** Body weight in kg (one decimal), for W/kg. */
+  weight_kg: { min: 20, max: 300 },
 } as const;

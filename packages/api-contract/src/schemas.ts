@@ -56,7 +56,11 @@ export const athleteSettingsSchema = z.object({
   share_heart_rate: z.boolean(),
   share_power: z.boolean(),
   /** Body weight in kg, for W/kg; null when not given. */
-  weight_kg: z.number().min(20).max(300).nullable(),
+  weight_kg: z
+    .number()
+    .min(settingBounds.weight_kg.min)
+    .max(settingBounds.weight_kg.max)
+    .nullable(),
   /**
    * How the FTP estimate is read from the season's power curve: `hour` the best 60-minute
    * average power, `twenty` 95 % of the best 20-minute average.

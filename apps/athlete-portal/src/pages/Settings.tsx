@@ -12,6 +12,7 @@ const fieldLabels = {
   ftp: 'settings.ftp',
   max_hr: 'settings.maxHr',
   privacy_trim_m: 'settings.privacyTrim',
+  weight_kg: 'settings.weight',
 } as const satisfies Record<keyof typeof settingBounds, MessageId>;
 
 /** Settings: FTP, max heart rate, distance and temperature units; figures follow them. */
@@ -41,10 +42,14 @@ export function SettingsPage() {
     } as const;
     const from = formText(form, 'thresholds_from');
     // Said here, in the page's language, before anything is sent; the API holds the same line.
-    const outOfRange = (['ftp', 'max_hr', 'privacy_trim_m'] as const).find((name) => {
+    const outOfRange = (['ftp', 'max_hr', 'privacy_trim_m', 'weight_kg'] as const).find((name) => {
       const value = settings[name];
       const { min, max } = settingBounds[name];
-      return value !== null && (!Number.isInteger(value) || value < min || value > max);
+      const whole = name !== 'weight_kg';
+      return (
+        value !== null &&
+        (Number.isNaN(value) || (whole && !Number.isInteger(value)) || value < min || value > max)
+      );
     });
     if (outOfRange) {
       const { min, max } = settingBounds[outOfRange];
@@ -123,8 +128,8 @@ export function SettingsPage() {
                 className="xoss-select"
                 name="weight_kg"
                 type="number"
-                min={20}
-                max={300}
+                min={settingBounds.weight_kg.min}
+                max={settingBounds.weight_kg.max}
                 step={0.1}
                 defaultValue={profile.settings.weight_kg ?? ''}
               />

@@ -382,7 +382,7 @@ function FtpSection() {
               </p>
             ) : null}
             {problem ? <Alert>{problem}</Alert> : null}
-            <table className="xoss-table">
+            <table className="xoss-table" data-stack>
               <caption>{t('training.history')}</caption>
               <thead>
                 <tr>
@@ -402,8 +402,10 @@ function FtpSection() {
                             timeZone: 'UTC',
                           }).format(parseDay(row.from))}
                     </th>
-                    <td>{row.ftp === null ? '—' : `${row.ftp} W`}</td>
-                    <td>{row.max_hr === null ? '—' : `${row.max_hr} bpm`}</td>
+                    <td data-label="FTP">{row.ftp === null ? '—' : `${row.ftp} W`}</td>
+                    <td data-label={t('training.history.maxHr')}>
+                      {row.max_hr === null ? '—' : `${row.max_hr} bpm`}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -454,7 +456,7 @@ export function BestsPage() {
               <Message id="training.noBests" />
             </EmptyState>
           ) : (
-            <table className="xoss-table">
+            <table className="xoss-table" data-stack>
               <caption>
                 {t('training.bests')} · {year ?? t('training.range.all')}
               </caption>
@@ -482,7 +484,7 @@ export function BestsPage() {
                     {[0, 1, 2].map((index) => {
                       const best = effort.bests[index];
                       return (
-                        <td key={index}>
+                        <td key={index} data-label={`${t('training.rank')} ${index + 1}`}>
                           {best ? (
                             <>
                               <strong>{valueOf(effort.effort, best.value)}</strong>

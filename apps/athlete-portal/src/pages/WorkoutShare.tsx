@@ -18,6 +18,7 @@ import { useUnits } from '../units.ts';
 import { ownRide, sharedRide } from './rideQueries.ts';
 import { Loaded, formatDuration, useToast } from './common.tsx';
 import { RideBests } from './RideBests.tsx';
+import { RideManagement } from './RideManagement.tsx';
 
 type Streams = StreamsReply['streams'];
 const values = (streams: Streams, name: keyof Streams) => streams[name] ?? [];
@@ -407,6 +408,7 @@ function OwnRide({ id }: { id: number }) {
       {(detail) => (
         <>
           <h1>{detail.name}</h1>
+          <RideManagement workout={detail} />
           <Loaded query={streams}>
             {(data) => <Ride workout={detail} streams={data.streams} source={{ id }} />}
           </Loaded>

@@ -1,7 +1,7 @@
 import { useId, useState, type DragEvent } from 'react';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { Alert, EmptyState, Loading } from '@xoss/ui-kit';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, client } from '../client.ts';
 import { useUnits } from '../units.ts';
 import {
@@ -22,6 +22,36 @@ const PAGE_SIZE = 20;
  * filters and pages; an activity file (.fit, .tcx, .gpx, also .gz) is imported by choosing it
  * or dropping it on the page.
  */
+/** What became of each file of an import, in the order they were chosen. */
+type ImportResult =
+  | { readonly name: string; readonly state: 'waiting' }
+  | { readonly name: string; readonly state: 'uploading'; readonly share: number }
+  | { readonly name: string; readonly state: 'imported'; readonly id: number }
+  | { readonly name: string; readonly state: 'duplicate'; readonly id: number }
+  | { readonly name: string; readonly state: 'failed'; readonly reason: string };
+
+/** The list's filters and page, kept in the address so a reload or a shared link keeps them. */
+function useListState() {
+  const [params, setParams] = useSearchParams();
+  const sportText = params.get('sport') ?? '';
+  const filters = {
+    ...(/^\d+$/.test(sportText) ? { sport_type: Number(sportText) } : {}),
+    ...(params.get('from') ? { from: params.get('from')! } : {}),
+    ...(params.get('to') ? { to: params.get('to')! } : {}),
+  };
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const update = (next: { sport?: string; from?: string; to?: string; page?: number }) =>
+    setParams((current) => {
+      const out = new URLSearchParams(current);
+      for (const [key, value] of Object.entries(next)) {
+        if (value === undefined || value === '' || (key === 'page' && value === 1)) out.delete(key);
+        else out.set(key, String(value));
+      }
+      return out;
+    });
+  return { filters, page, update, filtered: Object.keys(filters).length > 0 };
+}
+
 export function WorkoutsList() {
   const t = useT();
   const locale = useLocale();
@@ -30,15 +60,18 @@ export function WorkoutsList() {
   const toast = useToast();
   const failureText = useFailureText();
   const inputId = useId();
-  const [page, setPage] = useState(1);
-  const [filters, setFilters] = useState<{ sport_type?: number; from?: string; to?: string }>({});
+  const { filters, page, update, filtered } = useListState();
   const list = api.useListWorkoutsQuery({ query: { page, page_size: PAGE_SIZE, ...filters } });
-  const [importing, setImporting] = useState<{ name: string; share: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [results, setResults] = useState<readonly ImportResult[]>([]);
+  const [filterProblem, setFilterProblem] = useState<string | null>(null);
+  const importing = results.some(
+    (result) => result.state === 'waiting' || result.state === 'uploading',
+  );
 
-  const importFile = async (file: File) => {
-    setError(null);
-    setImporting({ name: file.name, share: 0 });
+  const importOne = async (file: File, index: number) => {
+    const set = (result: ImportResult) =>
+      setResults((all) => all.map((old, at) => (at === index ? result : old)));
+    set({ name: file.name, state: 'uploading', share: 0 });
     const body = new FormData();
     body.set('file', file);
     // Straight through the transport for its upload progress; the list refreshes after.
@@ -47,22 +80,38 @@ export function WorkoutsList() {
       { body },
       {
         headers: { 'Idempotency-Key': crypto.randomUUID() },
-        onUploadProgress: (sent, total) => setImporting({ name: file.name, share: sent / total }),
+        onUploadProgress: (sent, total) =>
+          set({ name: file.name, state: 'uploading', share: sent / total }),
       },
     );
-    setImporting(null);
-    if (!result.ok) {
-      setError(failureText(result.error, { limit: '32 MB', withDetail: true }));
-    } else {
+    if (result.ok) set({ name: file.name, state: 'imported', id: result.data.id });
+    else if (result.error.code === 10409 && result.error.existingId !== undefined)
+      set({ name: file.name, state: 'duplicate', id: result.error.existingId });
+    else
+      set({
+        name: file.name,
+        state: 'failed',
+        reason: failureText(result.error, { limit: '32 MB', withDetail: true }),
+      });
+    return result.ok;
+  };
+
+  /** Several files in one go, one after another (each with its progress and its result). */
+  const importFiles = async (files: readonly File[]) => {
+    if (files.length === 0) return;
+    setResults(files.map((file) => ({ name: file.name, state: 'waiting' as const })));
+    let imported = 0;
+    for (const [index, file] of files.entries()) if (await importOne(file, index)) imported += 1;
+    if (imported > 0) {
       client.store.dispatch(api.util.invalidateTags([{ type: 'Workout', id: 'LIST' }]));
-      toast(t('workouts.imported', { name: file.name }));
-      setPage(1);
+      if (files.length === 1) toast(t('workouts.imported', { name: files[0]!.name }));
+      // The new rides are the newest: show the first page, unfiltered.
+      update({ sport: '', from: '', to: '', page: 1 });
     }
   };
   const onDrop = (event: DragEvent<HTMLElement>) => {
     event.preventDefault();
-    const file = event.dataTransfer.files[0];
-    if (file) void importFile(file);
+    if (!importing) void importFiles([...event.dataTransfer.files]);
   };
 
   return (
@@ -92,46 +141,57 @@ export function WorkoutsList() {
         <input
           id={inputId}
           type="file"
+          multiple
           accept=".fit,.tcx,.gpx,.gz"
           className="xoss-visually-hidden"
-          disabled={importing !== null}
+          disabled={importing}
           onChange={(event) => {
-            const file = event.target.files?.[0];
+            const files = [...(event.target.files ?? [])];
             event.target.value = '';
-            if (file) void importFile(file);
+            void importFiles(files);
           }}
         />
         <p>
           <Message id="workouts.drop" />
         </p>
-        {importing && importing.share < 1 ? (
-          <label className="portal__upload">
-            {t('workouts.uploading', { name: importing.name, share: importing.share })}
-            <progress max={1} value={importing.share} />
-          </label>
+        {results.length > 0 ? (
+          <ul
+            className="portal__imports"
+            aria-label={t('workouts.importResults')}
+            aria-live="polite"
+          >
+            {results.map((result, index) => (
+              <li key={`${index}-${result.name}`} data-state={result.state}>
+                <ImportLine result={result} />
+              </li>
+            ))}
+          </ul>
         ) : null}
-        {importing && importing.share >= 1 ? (
-          <Loading label={t('workouts.importing', { name: importing.name })} />
-        ) : null}
-        <Alert>{error}</Alert>
       </section>
       <form
         className="portal__filters"
+        noValidate
+        key={JSON.stringify(filters)}
         onSubmit={(event) => {
           event.preventDefault();
           const form = new FormData(event.currentTarget);
-          const sportValue = formText(form, 'sport');
-          setFilters({
-            ...(sportValue ? { sport_type: Number(sportValue) } : {}),
-            ...(formText(form, 'from') ? { from: formText(form, 'from') } : {}),
-            ...(formText(form, 'to') ? { to: formText(form, 'to') } : {}),
-          });
-          setPage(1);
+          const from = formText(form, 'from');
+          const to = formText(form, 'to');
+          if (from && to && from > to) {
+            setFilterProblem(t('workouts.filter.backwards'));
+            return;
+          }
+          setFilterProblem(null);
+          update({ sport: formText(form, 'sport'), from, to, page: 1 });
         }}
       >
         <label>
           <Message id="workouts.filter.sport" />
-          <select name="sport" className="xoss-select" defaultValue="">
+          <select
+            name="sport"
+            className="xoss-select"
+            defaultValue={filters.sport_type !== undefined ? String(filters.sport_type) : ''}
+          >
             <option value="">{t('workouts.filter.all')}</option>
             {Array.from({ length: 12 }, (_, type) => (
               <option key={type} value={type}>
@@ -142,21 +202,36 @@ export function WorkoutsList() {
         </label>
         <label>
           <Message id="workouts.filter.from" />
-          <input type="date" name="from" className="xoss-select" />
+          <input
+            type="date"
+            name="from"
+            className="xoss-select"
+            defaultValue={filters.from ?? ''}
+          />
         </label>
         <label>
           <Message id="workouts.filter.to" />
-          <input type="date" name="to" className="xoss-select" />
+          <input type="date" name="to" className="xoss-select" defaultValue={filters.to ?? ''} />
         </label>
         <button type="submit" className="xoss-button">
           <Message id="common.apply" />
         </button>
+        {filtered ? (
+          <button
+            type="button"
+            className="xoss-button"
+            onClick={() => update({ sport: '', from: '', to: '', page: 1 })}
+          >
+            <Message id="workouts.filter.clear" />
+          </button>
+        ) : null}
       </form>
+      <Alert>{filterProblem}</Alert>
       <Loaded query={list}>
         {(data) =>
           data.results.length === 0 ? (
             <EmptyState title={t('workouts.count', { count: 0 })}>
-              <Message id="workouts.empty" />
+              <Message id={filtered ? 'workouts.filter.noMatch' : 'workouts.empty'} />
             </EmptyState>
           ) : (
             <>
@@ -206,11 +281,58 @@ export function WorkoutsList() {
                   </tbody>
                 </table>
               </div>
-              <Pager page={page} pageSize={PAGE_SIZE} list={data} onPage={setPage} />
+              <Pager
+                page={page}
+                pageSize={PAGE_SIZE}
+                list={data}
+                onPage={(next) => update({ page: next })}
+              />
             </>
           )
         }
       </Loaded>
     </>
   );
+}
+
+/** One file of an import: its name, where it stands, and a link to the ride it made or met. */
+function ImportLine({ result }: { result: ImportResult }) {
+  const t = useT();
+  switch (result.state) {
+    case 'waiting':
+      return (
+        <span>
+          {result.name} · {t('workouts.importResult.waiting')}
+        </span>
+      );
+    case 'uploading':
+      return result.share < 1 ? (
+        <label className="portal__upload">
+          {t('workouts.uploading', { name: result.name, share: result.share })}
+          <progress max={1} value={result.share} />
+        </label>
+      ) : (
+        <Loading label={t('workouts.importing', { name: result.name })} />
+      );
+    case 'imported':
+      return (
+        <span>
+          {result.name} · {t('workouts.importResult.imported')} ·{' '}
+          <Link to={`/dashboard/workouts/share/${result.id}`}>{t('workouts.openExisting')}</Link>
+        </span>
+      );
+    case 'duplicate':
+      return (
+        <span>
+          {result.name} · {t('workouts.importResult.duplicate')}: {t('workouts.duplicate')}{' '}
+          <Link to={`/dashboard/workouts/share/${result.id}`}>{t('workouts.openExisting')}</Link>
+        </span>
+      );
+    case 'failed':
+      return (
+        <span role="alert">
+          {result.name} · {t('workouts.importResult.failed')}: {result.reason}
+        </span>
+      );
+  }
 }
