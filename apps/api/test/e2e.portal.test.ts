@@ -532,7 +532,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
       page.getByRole('button', { name: 'Download the original file (FIT)' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('New year loop.fit');
-    const saved = await readFile((await download.path()));
+    const saved = await readFile(await download.path());
     expect(saved.equals(fit)).toBe(true);
 
     // Filters and page live in the address: a reload keeps them.
