@@ -133,7 +133,8 @@ export const endpoints = {
   },
   powerCurve: {
     ...routes.powerCurve,
-    summary: 'Mean-max power and speed curves, with a comparison period',
+    summary:
+      'Mean-max power and speed curves at log-spaced durations (`points`, default 200), or at one duration (`at`), exact at each; with the best curves of a comparison period (one stored row per period)',
     params: id,
     query: s.powerCurveQuerySchema,
     reply: s.powerCurveReplySchema,

@@ -331,11 +331,42 @@ export const comparisonSchema = z.union([
   z.literal('currentYear'),
   z.string().regex(/^year:\d{4}$/),
 ]);
-export const powerCurveQuerySchema = z.strictObject({ compare: comparisonSchema.default('none') });
+/** Durations per curve the curve endpoint sends when not asked (a phone's chart is ~300 px). */
+export const CURVE_POINTS_DEFAULT = 200;
+/** Most durations per curve it sends. */
+export const CURVE_POINTS_MAX = 2000;
+export const powerCurveQuerySchema = z.strictObject({
+  compare: comparisonSchema.default('none'),
+  points: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(CURVE_POINTS_MAX)
+    .default(CURVE_POINTS_DEFAULT)
+    .describe(
+      'Largest number of durations per curve (default 200, at most 2000): 1 s, the longest, and log-spaced between (every second up to ~20 s)',
+    ),
+  at: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(RANGE_MAX_S)
+    .optional()
+    .describe(
+      'One duration in seconds: every curve answers with that duration alone (the exact value the rider points at); none when the curve is shorter',
+    ),
+});
 export const curveSchema = z.object({
-  /** Durations in seconds, 1..n (every second; no gaps). */
-  durations: z.array(z.number().int()),
-  values: z.array(z.number().nullable()),
+  /**
+   * Durations in seconds, ascending: log-spaced from 1 s to the curve's length (or the one
+   * duration asked with `at`). Each value is the exact mean-max value at its duration.
+   */
+  durations: z
+    .array(z.number().int())
+    .describe('Seconds, ascending, log-spaced from 1 to the longest (or the one asked by `at`)'),
+  values: z
+    .array(z.number().nullable())
+    .describe('The exact mean-max value at each duration (not interpolated)'),
 });
 export const powerCurveReplySchema = z.object({
   power: curveSchema.nullable(),

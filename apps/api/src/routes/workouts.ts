@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   ErrorCode,
-  type Comparison,
   type StreamName,
   type WorkoutDetail,
   type WorkoutListItem,
@@ -11,7 +10,6 @@ import {
   downsampleMinMax,
   estimateFtp,
   heartRateZoneTimes,
-  mergeCurves,
   oneHertzSeries,
   powerZoneTimes,
   summarizeRange,
@@ -33,6 +31,11 @@ import {
   type SessionAnalysis,
 } from '../workouts/analyse.ts';
 import { hasRecordedData } from '../workouts/recorded.ts';
+import {
+  addRideToBestCurves,
+  comparisonCurves,
+  removeRideFromBestCurves,
+} from '../workouts/bestCurves.ts';
 import { AnalysisFailed } from '../workouts/pool.ts';
 import {
   forgetStreams,
@@ -366,21 +369,50 @@ export function streamsFrom(streams: Record<string, Float64Array>, points: numbe
   return { length: indices ? indices.length : length, streams: reply };
 }
 
-const curveReply = (curve: Float64Array | null) =>
-  curve
-    ? {
-        durations: Array.from(curve, (_, index) => index + 1),
-        values: Array.from(curve, (value) => (Number.isFinite(value) ? value : null)),
-      }
-    : null;
-
-function comparisonRange(compare: Comparison, now: number): [Date, Date] | undefined {
-  if (compare === 'none') return undefined;
-  const today = new Date(now);
-  if (compare === 'last6weeks') return [new Date(now - 42 * 86_400_000), today];
-  const year = compare === 'currentYear' ? today.getUTCFullYear() : Number(compare.slice(5));
-  return [new Date(Date.UTC(year, 0, 1)), new Date(Date.UTC(year + 1, 0, 1))];
+/**
+ * The durations a curve of `length` seconds is sent at: `points` of them (all when shorter),
+ * from 1 s to the longest, log-spaced, each step at least a second (so the first seconds
+ * are all there): the chart's log axis gets an even density of points.
+ */
+export function curveDurations(length: number, points: number): number[] {
+  if (length <= points) return Array.from({ length }, (_, index) => index + 1);
+  const durations = [1];
+  let previous = 1;
+  while (durations.length < points - 1) {
+    // Spread the steps still to take evenly on the log scale up to the longest.
+    const ratio = (length / previous) ** (1 / (points - durations.length));
+    const next = Math.max(previous + 1, Math.round(previous * ratio));
+    if (next >= length) break;
+    durations.push(next);
+    previous = next;
+  }
+  durations.push(length);
+  return durations;
 }
+
+/**
+ * A curve as sent: its exact values at `at` alone, else at the log-spaced durations. No
+ * value is interpolated: the chart reads the one the rider points at with `at`.
+ */
+const curveReply = (
+  curve: Float64Array | null,
+  query: { points: number; at?: number | undefined },
+) => {
+  if (!curve) return null;
+  const durations =
+    query.at === undefined
+      ? curveDurations(curve.length, query.points)
+      : query.at <= curve.length
+        ? [query.at]
+        : [];
+  return {
+    durations,
+    values: durations.map((duration) => {
+      const value = curve[duration - 1]!;
+      return Number.isFinite(value) ? value : null;
+    }),
+  };
+};
 
 const MIME: Readonly<Record<WorkoutDetail['file_format'], string>> = {
   fit: 'application/vnd.ant.fit',
@@ -470,6 +502,7 @@ async function storeWorkout(
         packCurve(analysis.powerCurve),
         packCurve(analysis.speedCurve),
       ]);
+      await addRideToBestCurves(tx, userId, start, analysis.powerCurve, analysis.speedCurve);
       return id;
     });
   } catch (error) {
@@ -753,7 +786,10 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
 
   route(app, services, 'deleteWorkout', async ({ userId, params }) => {
     const row = await ownWorkout(services, userId, params.id);
-    await db.query('DELETE FROM workouts WHERE id = $1', [row.id]);
+    await db.transaction(async (tx) => {
+      await tx.query('DELETE FROM workouts WHERE id = $1', [row.id]);
+      await removeRideFromBestCurves(tx, row.user_id, new Date(row.start_time));
+    });
     forgetPreview(row.share_id);
     forgetStreams(db, row.id);
     await services.blobs.delete(row.file_key).catch(() => undefined);
@@ -788,29 +824,20 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     );
     const power = unpackCurve(curves?.power ?? null);
     const speed = unpackCurve(curves?.speed ?? null);
-    const range = comparisonRange(query.compare, services.now());
+    // Each period's best curves are kept on import and delete (`bestCurves.ts`): a
+    // comparison reads a row per period, never the rider's whole history.
     let comparison = null;
-    if (range) {
-      const others = await db.query<{ power: Uint8Array | null; speed: Uint8Array | null }>(
-        `SELECT c.power, c.speed FROM workout_curves c JOIN workouts w ON w.id = c.workout_id
-         WHERE w.user_id = $1 AND w.start_time >= $2 AND w.start_time < $3`,
-        [userId, range[0], range[1]],
-      );
-      const merge = (curves: (Float64Array | null)[]) => {
-        const present = curves.filter(
-          (curve): curve is Float64Array => curve !== null && curve.length > 0,
-        );
-        return present.length > 0 ? curveReply(mergeCurves(present)) : null;
-      };
+    if (query.compare !== 'none') {
+      const best = await comparisonCurves(db, userId!, query.compare, services.now());
       comparison = {
-        power: merge(others.map((other) => unpackCurve(other.power))),
-        speed: merge(others.map((other) => unpackCurve(other.speed))),
-        workouts: others.length,
+        power: curveReply(best.power, query),
+        speed: curveReply(best.speed, query),
+        workouts: best.workouts,
       };
     }
     return {
-      power: curveReply(power),
-      speed: curveReply(speed),
+      power: curveReply(power, query),
+      speed: curveReply(speed, query),
       compare: query.compare,
       comparison,
       ftp_estimate: power ? (estimateFtp(power) ?? null) : null,
