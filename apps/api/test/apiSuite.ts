@@ -687,6 +687,33 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       ).json<{ data: { length: number; streams: Record<string, unknown[]> } }>();
       expect(streams.data.length).toBeLessThanOrEqual(100);
       expect(streams.data.streams.power).toHaveLength(streams.data.length);
+      // Only the streams asked for, each rounded to its resolution, at the same points.
+      const some = (
+        await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${workout.id}/streams/?points=100&streams=time,power,latitude`,
+          headers: auth,
+        })
+      ).json<{ data: { length: number; streams: Record<string, (number | null)[]> } }>();
+      expect(Object.keys(some.data.streams).sort()).toEqual(['latitude', 'power', 'time']);
+      expect(some.data.streams.power).toEqual(streams.data.streams.power);
+      expect(some.data.streams.time).toEqual(streams.data.streams.time);
+      const decimals = (values: (number | null)[], places: number) =>
+        values.every(
+          (value) => value === null || Math.round(value * 10 ** places) / 10 ** places === value,
+        );
+      expect(decimals(some.data.streams.latitude!, 6)).toBe(true);
+      expect(decimals(streams.data.streams.speed as (number | null)[], 3)).toBe(true);
+      expect(decimals(streams.data.streams.altitude as (number | null)[], 2)).toBe(true);
+      for (const bad of ['streams=power,bogus', 'streams=', 'streams=,']) {
+        const reply = await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${workout.id}/streams/?${bad}`,
+          headers: auth,
+        });
+        expect(reply.statusCode, bad).toBe(400);
+        expect(reply.json<{ code: number }>().code).toBe(10400);
+      }
 
       const curve = (
         await h.server.inject({

@@ -290,6 +290,27 @@ export const streamNames = [
   'torque_effectiveness',
   'pedal_smoothness',
 ] as const;
+/**
+ * Decimals each stream is sent with: a sensor's own resolution or finer (0.01 m, 1 mm/s,
+ * 0.1 W, 1e-6 degree ~ 0.1 m of position), not the 17 digits of a computed double. The
+ * statistics of a range are computed on the server from the full-resolution streams.
+ */
+export const STREAM_DECIMALS: Readonly<Record<(typeof streamNames)[number], number>> = {
+  time: 3,
+  distance: 2,
+  speed: 3,
+  power: 1,
+  heart_rate: 1,
+  cadence: 1,
+  altitude: 2,
+  latitude: 6,
+  longitude: 6,
+  temperature: 1,
+  grade: 2,
+  lr_balance: 1,
+  torque_effectiveness: 1,
+  pedal_smoothness: 1,
+};
 /** Points per stream the streams endpoints send when not asked (the ride page asks this). */
 export const STREAM_POINTS_DEFAULT = 4000;
 /** Most points per stream they send: a reply never grows with the ride. */
@@ -300,11 +321,36 @@ export const streamsQuerySchema = z.strictObject({
    * downsamples (min/max preserving).
    */
   points: z.coerce.number().int().min(10).max(STREAM_POINTS_MAX).default(STREAM_POINTS_DEFAULT),
+  streams: z
+    .string()
+    .transform((text, context) => {
+      const names = text.split(',').filter((name) => name !== '');
+      const unknown = names.filter((name) => !(streamNames as readonly string[]).includes(name));
+      if (unknown.length > 0 || names.length === 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `streams: a comma-separated list of ${streamNames.join(', ')}${unknown.length > 0 ? `; unknown: ${unknown.join(', ')}` : ''}`,
+        });
+        return z.NEVER;
+      }
+      return names as (typeof streamNames)[number][];
+    })
+    .optional()
+    .describe(
+      'Comma-separated stream names to send (default: all the ride has): the ride page asks for the ones it draws',
+    ),
 });
 export const streamsReplySchema = z.object({
   length: z.number().int(),
-  /** Seconds from the start; `null` stands for a missing sample (JSON has no NaN). */
-  streams: z.partialRecord(z.enum(streamNames), z.array(z.number().nullable())),
+  /**
+   * Seconds from the start; `null` stands for a missing sample (JSON has no NaN). Each
+   * stream is rounded to its `STREAM_DECIMALS`.
+   */
+  streams: z
+    .partialRecord(z.enum(streamNames), z.array(z.number().nullable()))
+    .describe(
+      'Columns by name, rounded: time 0.001 s, distance 0.01 m, speed 0.001 m/s, altitude and grade 0.01, latitude and longitude 1e-6 degree, the rest 0.1',
+    ),
 });
 
 /** A range of a ride by time: seconds from its start, `to` exclusive. */

@@ -156,6 +156,53 @@ describe('CurveChart', () => {
     await expectAccessible(container);
   });
 
+  it('with log-spaced durations, shows no value between them until the exact one is given', async () => {
+    const curve = meanMaxCurve(hour.power!);
+    // Every second to 20 s, then every 100 s: 60 s is not among them, 20 s is.
+    const durations = [
+      ...Array.from({ length: 20 }, (_, index) => index + 1),
+      ...Array.from({ length: 36 }, (_, index) => 100 * (index + 1)),
+    ];
+    const values = durations.map((duration) => curve[duration - 1]!);
+    const onHover = vi.fn();
+    const chart = (exact?: { duration: number; values: Record<string, number | null> }) => (
+      <div style={{ width: 700 }}>
+        <CurveChart
+          title="Power curve"
+          unit="W"
+          series={[{ id: 'ride', label: 'This ride', durations, values }]}
+          onHover={onHover}
+          {...(exact ? { exact } : {})}
+        />
+      </div>
+    );
+    const { container, rerender } = await renderIn(chart());
+    const hit = container.querySelector('svg[role="img"] rect[fill="transparent"]')!;
+    const box = hit.getBoundingClientRect();
+    const pointAt = (seconds: number) =>
+      fireEvent.pointerMove(hit, {
+        clientX: box.left + (box.width * Math.log(seconds)) / Math.log(3600),
+        clientY: box.top + 5,
+      });
+    const legend = () => within(container.querySelector('.xoss-curve__legend')!);
+    pointAt(60);
+    expect(onHover).toHaveBeenLastCalledWith(60);
+    // Not the value of a neighbouring duration: none until the exact one comes.
+    expect(legend().getByText(/This ride/).textContent).not.toMatch(/@/);
+    rerender(chart({ duration: 60, values: { ride: curve[59]! } }));
+    expect(legend().getByText(/This ride/).textContent).toContain(
+      `${Math.round(curve[59]!)} W @ 1m`,
+    );
+    // A duration the series holds shows at once.
+    pointAt(10);
+    expect(onHover).toHaveBeenLastCalledWith(10);
+    expect(legend().getByText(/This ride/).textContent).toContain(
+      `${Math.round(curve[9]!)} W @ 10s`,
+    );
+    fireEvent.pointerLeave(hit);
+    expect(onHover).toHaveBeenLastCalledWith(null);
+  });
+
   it('formats durations for the axis', () => {
     expect([1, 59, 60, 90, 3600, 5400].map(formatShortDuration)).toEqual([
       '1s',

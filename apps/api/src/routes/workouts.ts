@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   ErrorCode,
+  STREAM_DECIMALS,
   type StreamName,
   type WorkoutDetail,
   type WorkoutListItem,
@@ -345,13 +346,23 @@ export async function sharedWorkout(services: Services, shareId: string): Promis
 }
 
 /** A ride's streams, never more than `points` per stream (the query's default bounds it). */
-async function streamsReply(services: Services, workoutId: number, points: number) {
+async function streamsReply(services: Services, workoutId: number, query: StreamsQuery) {
   const streams = await readStreams(services.db, workoutId);
-  return streams ? streamsFrom(streams, points) : { length: 0, streams: {} };
+  return streams ? streamsFrom(streams, query) : { length: 0, streams: {} };
 }
 
-/** Stored streams as the API sends them: downsampled to `points`, NaN as null, time rebased. */
-export function streamsFrom(streams: Record<string, Float64Array>, points: number) {
+/** What a streams request asks: points per stream and, when given, which streams. */
+export interface StreamsQuery {
+  points: number;
+  streams?: readonly StreamName[] | undefined;
+}
+
+/**
+ * Stored streams as the API sends them: the ones asked for, downsampled to `points`, rounded
+ * to `STREAM_DECIMALS` (17-digit doubles were most of the reply), NaN as null, time rebased.
+ */
+export function streamsFrom(streams: Record<string, Float64Array>, query: StreamsQuery) {
+  const { points } = query;
   const length = Object.values(streams)[0]?.length ?? 0;
   let indices: ArrayLike<number> | undefined;
   if (length > points) {
@@ -360,12 +371,17 @@ export function streamsFrom(streams: Record<string, Float64Array>, points: numbe
     indices = downsampleMinMax(reference, points);
   }
   const reply: Partial<Record<StreamName, (number | null)[]>> = {};
-  for (const [name, column] of Object.entries(streams)) {
-    const values = indices ? Array.from(indices, (index) => column[index]!) : Array.from(column);
-    reply[name as StreamName] = values.map((value) => (Number.isFinite(value) ? value : null));
-  }
   const first = streams.time?.[0] ?? 0;
-  if (reply.time) reply.time = reply.time.map((t) => (t === null ? null : t - first));
+  for (const [name, column] of Object.entries(streams)) {
+    const stream = name as StreamName;
+    if (query.streams && !query.streams.includes(stream)) continue;
+    const values = indices ? Array.from(indices, (index) => column[index]!) : Array.from(column);
+    const scale = 10 ** (STREAM_DECIMALS[stream] ?? 3);
+    const offset = stream === 'time' ? first : 0;
+    reply[stream] = values.map((value) =>
+      Number.isFinite(value) ? Math.round((value - offset) * scale) / scale : null,
+    );
+  }
   return { length: indices ? indices.length : length, streams: reply };
 }
 
@@ -798,7 +814,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
 
   route(app, services, 'workoutStreams', async ({ userId, params, query }) => {
     const row = await ownWorkout(services, userId, params.id);
-    return streamsReply(services, row.id, query.points);
+    return streamsReply(services, row.id, query);
   });
 
   route(app, services, 'workoutFile', async ({ userId, params, reply }) => {
