@@ -26,7 +26,7 @@ import { multipartBody } from '../src/testing/multipart.ts';
 import { DEMO_USER } from '../src/seed.ts';
 import { launchChromium, startProduct } from '../test/product.ts';
 
-const RUNS = 3;
+const RUNS = Number(process.env.MOBILE_RUNS ?? 3);
 const here = dirname(fileURLToPath(import.meta.url));
 const baselineFile = join(here, 'mobile.baseline.json');
 const recordBaseline = process.argv.includes('--record-baseline');
@@ -90,8 +90,17 @@ try {
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     let bytes = 0;
-    cdp.on('Network.loadingFinished', (event: { encodedDataLength: number }) => {
+    const urls = new Map<string, string>();
+    const resources: [string, number][] = [];
+    cdp.on(
+      'Network.requestWillBeSent',
+      (event: { requestId: string; request: { url: string } }) => {
+        urls.set(event.requestId, event.request.url);
+      },
+    );
+    cdp.on('Network.loadingFinished', (event: { requestId: string; encodedDataLength: number }) => {
       bytes += event.encodedDataLength;
+      resources.push([urls.get(event.requestId) ?? '?', event.encodedDataLength]);
     });
     await page.addInitScript({
       content: `
@@ -114,12 +123,17 @@ try {
     const longestTaskMs = await page.evaluate<number>('Math.max(0, ...window.__longTasks)');
     const transferred = bytes;
     await context.close();
+    // `--detail`: what each page transferred, largest first.
+    if (process.argv.includes('--detail'))
+      for (const [url, size] of resources.sort((a, b) => b[1] - a[1]))
+        console.log(`  ${size.toString().padStart(8)} ${url.replace(base, '')}`);
     return { drawnMs, bytes: transferred, longestTaskMs };
   };
 
   // One warm-up load of each page (the server's first read of the ride), then cold loads.
-  for (const { path, drawn } of pages) await load(path, drawn);
-  for (const { name, path, drawn } of pages) {
+  const runPages = !process.argv.includes('--history-only');
+  if (runPages) for (const { path, drawn } of pages) await load(path, drawn);
+  for (const { name, path, drawn } of runPages ? pages : []) {
     const runs: PageFigures[] = [];
     for (let run = 0; run < RUNS; run++) runs.push(await load(path, drawn));
     const median = (pick: (figures: PageFigures) => number) =>

@@ -114,6 +114,20 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     // Compared with the last 6 weeks by default; this year on request.
     const legend = page.locator('.xoss-curve__legend').first();
     await legend.getByText('Last 6 weeks').waitFor();
+    // The curves come at log-spaced durations; pointing anywhere shows the exact values
+    // there, fetched for that duration (`at=`).
+    const asked: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (/\/power-curve\/\?.*\bat=\d+/.test(request.url())) asked.push(request.url());
+    };
+    page.on('request', onRequest);
+    const chart = page.locator('.xoss-curve svg[role="img"] rect[fill="transparent"]').first();
+    const chartBox = (await chart.boundingBox())!;
+    await page.mouse.move(chartBox.x + chartBox.width * 0.77, chartBox.y + chartBox.height / 2);
+    await legend.locator('output').first().waitFor();
+    expect(await legend.locator('output').first().textContent()).toMatch(/\d W @ \d/);
+    page.off('request', onRequest);
+    expect(asked.length).toBeGreaterThanOrEqual(1);
     await page.getByLabel('Compare with').selectOption('currentYear');
     await legend.getByText('This year').waitFor();
     await page.goBack();

@@ -7,6 +7,7 @@ import { useParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
 import { Loaded } from './common.tsx';
+import { curvesOf } from './rideQueries.ts';
 
 /** How long the pointer rests on a duration before its exact values are asked for. */
 const HOVER_ASK_MS = 120;
@@ -36,7 +37,9 @@ export function PowerCurvePage() {
   const units = useUnits(useLocale());
   const id = Number(useParams().id);
   const [compare, setCompare] = useState<Comparison>('last6weeks');
-  const curves = api.usePowerCurveQuery({ params: { id }, query: { compare } });
+  const curves = api.usePowerCurveQuery(
+    compare === 'last6weeks' ? curvesOf(id) : { params: { id }, query: { compare } },
+  );
   const { asked, setPointed } = usePointedDuration();
   const exactReply = api.usePowerCurveQuery(
     asked === null ? skipToken : { params: { id }, query: { compare, at: asked } },

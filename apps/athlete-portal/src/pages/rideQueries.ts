@@ -56,3 +56,20 @@ export function prefetchRide(id: number, shareId: string | null, signedIn: boole
     dispatch(api.util.prefetch('workoutStreams', args.streams, {}));
   }
 }
+
+/** The power-curve page's first call (compared with the last 6 weeks, as the page opens). */
+export const curvesOf = (id: number) => ({
+  params: { id },
+  query: { compare: 'last6weeks' as const },
+});
+
+/**
+ * Starts a ride's summary or curves call with the navigation, beside the page's chunk (the
+ * page's hook then finds it in the cache): one round trip fewer before the page draws.
+ */
+export function prefetchRidePage(page: 'summary' | 'curves', id: number): void {
+  if (!client.session.isLoggedIn() || !Number.isInteger(id) || id <= 0) return;
+  const { dispatch } = client.store;
+  if (page === 'summary') dispatch(api.util.prefetch('getWorkout', { params: { id } }, {}));
+  else dispatch(api.util.prefetch('powerCurve', curvesOf(id), {}));
+}
