@@ -20,7 +20,7 @@ describe('Transport', () => {
       baseUrl: 'https://api.example',
       locks: null,
       fetch: (input) => {
-        urls.push(String(input));
+        urls.push(input instanceof Request ? input.url : input.toString());
         return Promise.resolve(
           new Response(JSON.stringify({ code: 0, msg: 'ok', data: { length: 0, streams: {} } }), {
             status: 200,
