@@ -60,3 +60,4 @@ export {
 } from './maps.tsx';
 export { formatClock, formatShortDuration } from './format.ts';
 export { MOBILE_QUERY, useLayout, useMediaQuery, type Layout } from './useMediaQuery.ts';
+export { useInView } from './useInView.ts';

@@ -213,7 +213,7 @@ ALTER TABLE refresh_tokens
   ADD COLUMN successor_iat bigint,
   ADD COLUMN successor_access uuid
 `,
-  // 9: each rider's best power and speed curves per UTC year and per UTC day (the
+  // 9: each rider's best power and speed curves per UTC year, week and day (the
   // envelope of the rides' stored curves), so a comparison reads a few rows whatever the
   // rider's history. Periods that already have rides are marked stale and rebuilt from
   // their rides the first time they are needed.
@@ -229,6 +229,8 @@ CREATE TABLE best_curves (
 );
 INSERT INTO best_curves (user_id, period, stale)
   SELECT DISTINCT user_id, 'Y' || to_char(start_time AT TIME ZONE 'UTC', 'YYYY'), true FROM workouts;
+INSERT INTO best_curves (user_id, period, stale)
+  SELECT DISTINCT user_id, 'W' || to_char(date_trunc('week', start_time AT TIME ZONE 'UTC'), 'YYYY-MM-DD'), true FROM workouts;
 INSERT INTO best_curves (user_id, period, stale)
   SELECT DISTINCT user_id, 'D' || to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD'), true FROM workouts
 `,

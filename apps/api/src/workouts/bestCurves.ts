@@ -5,11 +5,12 @@ import { packCurve, unpackCurve } from './streams.ts';
 
 /**
  * Each rider's best power and speed curves per period (`best_curves`): the best-of envelope
- * of the stored curves of the rides that started in a UTC year (`Y2026`) or on a UTC day
- * (`D2026-11-23`). An import merges its curves into its year and its day; a delete rebuilds
- * those two periods from the rides left in them. A comparison then reads one row for a year
- * and at most 42 day rows (plus the rides of the two days the window cuts) for the last six
- * weeks, whatever the rider's history. Mean-max curves do not depend on FTP or max heart
+ * of the stored curves of the rides that started in a UTC year (`Y2026`), a UTC week from
+ * Monday (`W2026-11-23`) or on a UTC day (`D2026-11-23`). An import merges its curves into
+ * its year, week and day; a delete rebuilds those three from the rides left in them. A
+ * comparison then reads one row for a year and at most 5 week rows and 12 day rows (plus the
+ * rides of the two days the window cuts) for the last six weeks, whatever the rider's
+ * history. Mean-max curves do not depend on FTP or max heart
  * rate, so a change of thresholds leaves every row as it is.
  *
  * A row marked `stale` (the migration that made the table marks every period that already
@@ -26,8 +27,20 @@ export interface PeriodCurves {
 const DAY_MS = 86_400_000;
 const LAST_WEEKS_DAYS = 42;
 
+const WEEK_MS = 7 * DAY_MS;
+/** 1970-01-05, the first Monday of the epoch: weeks start on Mondays (UTC). */
+const FIRST_MONDAY_MS = 4 * DAY_MS;
+
+const startOfDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+const startOfWeek = (ms: number) =>
+  Math.floor((ms - FIRST_MONDAY_MS) / WEEK_MS) * WEEK_MS + FIRST_MONDAY_MS;
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
 export const yearPeriod = (start: Date) => `Y${start.getUTCFullYear()}`;
-export const dayPeriod = (start: Date) => `D${start.toISOString().slice(0, 10)}`;
+/** A UTC week, named by its Monday. */
+export const weekPeriod = (start: Date) => `W${isoDate(startOfWeek(start.getTime()))}`;
+export const dayPeriod = (start: Date) => `D${isoDate(start.getTime())}`;
+const periodsOf = (start: Date) => [yearPeriod(start), weekPeriod(start), dayPeriod(start)];
 
 /** `[from, to)` of a period key. */
 function periodRange(period: string): [Date, Date] {
@@ -36,7 +49,7 @@ function periodRange(period: string): [Date, Date] {
     return [new Date(Date.UTC(year, 0, 1)), new Date(Date.UTC(year + 1, 0, 1))];
   }
   const from = new Date(`${period.slice(1)}T00:00:00Z`);
-  return [from, new Date(from.getTime() + DAY_MS)];
+  return [from, new Date(from.getTime() + (period.startsWith('W') ? WEEK_MS : DAY_MS))];
 }
 
 const present = (curve: Float64Array | null): curve is Float64Array =>
@@ -96,7 +109,7 @@ async function rebuildPeriod(db: Queryable, userId: number, period: string): Pro
 }
 
 /**
- * Merges a ride just stored (in the same transaction, `tx`) into its year and its day. The
+ * Merges a ride just stored (in the same transaction, `tx`) into its year, week and day. The
  * row is locked first, so imports of one rider running together each add their ride.
  */
 export async function addRideToBestCurves(
@@ -106,7 +119,7 @@ export async function addRideToBestCurves(
   power: Float64Array | null,
   speed: Float64Array | null,
 ): Promise<void> {
-  for (const period of [yearPeriod(start), dayPeriod(start)]) {
+  for (const period of periodsOf(start)) {
     await tx.query(
       `INSERT INTO best_curves (user_id, period, workouts, stale) VALUES ($1, $2, 0, false)
        ON CONFLICT (user_id, period) DO NOTHING`,
@@ -138,13 +151,13 @@ export async function addRideToBestCurves(
   }
 }
 
-/** After a ride was deleted: its year and its day rebuilt from the rides left in them. */
+/** After a ride was deleted: its year, week and day rebuilt from the rides left in them. */
 export async function removeRideFromBestCurves(
   tx: Queryable,
   userId: number,
   start: Date,
 ): Promise<void> {
-  for (const period of [yearPeriod(start), dayPeriod(start)]) {
+  for (const period of periodsOf(start)) {
     await tx.query('SELECT 1 FROM best_curves WHERE user_id = $1 AND period = $2 FOR UPDATE', [
       userId,
       period,
@@ -193,12 +206,11 @@ async function readPeriods(
   return result;
 }
 
-const startOfDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
-
 /**
  * The best curves of a comparison period: a year is one row; the last six weeks (`[now - 42
- * days, now)`) are the rows of the whole UTC days inside it plus the rides of the two days
- * it cuts, read one by one.
+ * days, now)`) are the rows of the whole UTC weeks inside it, of the whole days around
+ * those, and the rides of the two days it cuts, read one by one: at most 5 week rows, 12
+ * day rows and two days of rides, whatever the rider's history.
  */
 export async function comparisonCurves(
   db: Database,
@@ -212,21 +224,37 @@ export async function comparisonCurves(
     return readPeriods(db, userId, 'period = $2', [`Y${year}`]);
   }
   const from = now - LAST_WEEKS_DAYS * DAY_MS;
-  // Whole days: from the first midnight at or after `from` to the last one at or before `now`.
+  const parts: PeriodCurves[] = [];
+  const rides = async (a: number, b: number) => {
+    if (a < b) parts.push(await curvesOfRides(db, userId, new Date(a), new Date(b)));
+  };
+  const rows = async (kind: 'D' | 'W', a: number, b: number) => {
+    if (a < b)
+      parts.push(
+        await readPeriods(db, userId, 'period >= $2 AND period < $3', [
+          `${kind}${isoDate(a)}`,
+          `${kind}${isoDate(b)}`,
+        ]),
+      );
+  };
+  // Whole days: from the first midnight at or after `from` to the last one at or before now.
   const firstDay = startOfDay(from) === from ? from : startOfDay(from) + DAY_MS;
   const endDay = startOfDay(now);
-  const parts: PeriodCurves[] = [];
-  if (firstDay < endDay) {
-    parts.push(
-      await readPeriods(db, userId, 'period >= $2 AND period < $3', [
-        dayPeriod(new Date(firstDay)),
-        dayPeriod(new Date(endDay)),
-      ]),
-    );
-    parts.push(await curvesOfRides(db, userId, new Date(from), new Date(firstDay)));
-    parts.push(await curvesOfRides(db, userId, new Date(endDay), new Date(now)));
+  if (firstDay >= endDay) {
+    await rides(from, now);
   } else {
-    parts.push(await curvesOfRides(db, userId, new Date(from), new Date(now)));
+    await rides(from, firstDay);
+    await rides(endDay, now);
+    const firstWeek =
+      startOfWeek(firstDay) === firstDay ? firstDay : startOfWeek(firstDay) + WEEK_MS;
+    const endWeek = startOfWeek(endDay);
+    if (firstWeek < endWeek) {
+      await rows('D', firstDay, firstWeek);
+      await rows('W', firstWeek, endWeek);
+      await rows('D', endWeek, endDay);
+    } else {
+      await rows('D', firstDay, endDay);
+    }
   }
   return parts.reduce(
     (sum, part) => ({

@@ -4,13 +4,18 @@ import { RANGE_MAX_S } from '@xoss/api-contract/routes';
 import { skipToken } from '@reduxjs/toolkit/query';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { StreamCharts, type IndexRange, type LonLat, type StreamSeries } from '@xoss/ui-kit';
+import {
+  StreamCharts,
+  useInView,
+  type IndexRange,
+  type LonLat,
+  type StreamSeries,
+} from '@xoss/ui-kit';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
 import { ownRide, sharedRide } from './rideQueries.ts';
 import { Loaded, formatDuration, useToast } from './common.tsx';
-import { useInView } from './useInView.ts';
 
 const RideMap = lazy(() => import('./RideMap.tsx').then((module) => ({ default: module.RideMap })));
 

@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 /**
  * True once the element has come within `margin` of the viewport (and from then on): what
  * a page does not show yet (a map, a lower chart) waits until the rider scrolls near it.
- * Without IntersectionObserver it is true at once.
+ * `margin` is a CSS margin around the viewport (`'100% 0px'`: one screen ahead). Without
+ * IntersectionObserver it is true at once.
  */
 export function useInView<T extends Element>(margin = '200px') {
   const ref = useRef<T | null>(null);
