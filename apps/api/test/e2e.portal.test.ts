@@ -137,6 +137,37 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await expect.poll(() => page.title()).toBe(`${name} · XOSS`);
   });
 
+  it('going back to a ride draws it from the cache: its streams are fetched once', async () => {
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page.getByText('30 workouts').waitFor();
+    const links = page.getByRole('rowheader').getByRole('link');
+    const rides = [
+      (await links.nth(1).getAttribute('href'))!,
+      (await links.nth(2).getAttribute('href'))!,
+    ];
+    const streams: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (/\/api\/v2\/workouts\/\d+\/streams\//.test(request.url())) streams.push(request.url());
+    };
+    page.on('request', onRequest);
+    const open = async (href: string) => {
+      await page.getByText('30 workouts').waitFor();
+      await page.locator(`a[href="${href}"]`).click();
+      await page.waitForURL((url) => url.pathname === href);
+      await page.getByRole('slider', { name: 'Ride charts' }).waitFor();
+    };
+    await open(rides[0]!);
+    await page.goBack();
+    await open(rides[1]!);
+    await page.goBack();
+    await open(rides[0]!);
+    page.off('request', onRequest);
+    // One request per ride: the second visit of the first ride came from the cache.
+    expect(streams.map((url) => new URL(url).pathname).sort()).toEqual(
+      rides.map((href) => `/api/v2/workouts/${href.split('/').at(-1)}/streams/`).sort(),
+    );
+  });
+
   it('shares a ride: the link opens the ride for a visitor, and stops when sharing is off', async () => {
     await page.goto(`${base}/dashboard/workouts/list`);
     const first = page.getByRole('rowheader').first().getByRole('link');
