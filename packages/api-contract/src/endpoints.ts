@@ -111,7 +111,7 @@ export const endpoints = {
   workoutStreams: {
     ...routes.workoutStreams,
     summary:
-      'Columnar streams, downsampled to at most `points` per stream (default 4000, at most 20,000)',
+      'Columnar streams, downsampled to at most `points` per stream (default 4000, at most 20,000), each rounded to its resolution (`STREAM_DECIMALS`); `streams` names the ones to send',
     params: id,
     query: s.streamsQuerySchema,
     reply: s.streamsReplySchema,

@@ -390,7 +390,7 @@ export const powerCurveQuerySchema = z.strictObject({
     .max(CURVE_POINTS_MAX)
     .default(CURVE_POINTS_DEFAULT)
     .describe(
-      'Largest number of durations per curve (default 200, at most 2000): 1 s, the longest, and log-spaced between (every second up to ~20 s)',
+      'Durations per curve (default 200, at most 2000; all of a shorter curve): 1 s, the longest, and log-spaced between, every second while the steps would be shorter',
     ),
   at: z.coerce
     .number()
