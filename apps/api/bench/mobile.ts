@@ -11,9 +11,11 @@
 // loading were reworked (`mobile.baseline.json`; `--record-baseline` writes that file from
 // the code checked out).
 //
-// Then the cost of a comparison whatever the rider's history: `compare=currentYear` for a
-// rider with 30 rides and for one with 1,000 (synthetic two-hour rides imported through
-// the API), median of 9 requests each on loopback.
+// Then the cost of a comparison whatever the rider's history: `compare=currentYear` and
+// `last6weeks` for a rider with 30 rides and for one with 1,000 (see `historyBench`),
+// median of 9 requests each on loopback, beside the year read as before (every ride).
+// `--pages-only` and `--history-only` run one part; `--detail` lists each load's
+// resources; `MOBILE_RUNS` sets the loads per page (3).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
