@@ -810,6 +810,33 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       ).json<{ data: { length: number; streams: Record<string, unknown[]> } }>();
       expect(streams.data.length).toBeLessThanOrEqual(100);
       expect(streams.data.streams.power).toHaveLength(streams.data.length);
+      // Only the streams asked for, each rounded to its resolution, at the same points.
+      const some = (
+        await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${workout.id}/streams/?points=100&streams=time,power,latitude`,
+          headers: auth,
+        })
+      ).json<{ data: { length: number; streams: Record<string, (number | null)[]> } }>();
+      expect(Object.keys(some.data.streams).sort()).toEqual(['latitude', 'power', 'time']);
+      expect(some.data.streams.power).toEqual(streams.data.streams.power);
+      expect(some.data.streams.time).toEqual(streams.data.streams.time);
+      const decimals = (values: (number | null)[], places: number) =>
+        values.every(
+          (value) => value === null || Math.round(value * 10 ** places) / 10 ** places === value,
+        );
+      expect(decimals(some.data.streams.latitude!, 6)).toBe(true);
+      expect(decimals(streams.data.streams.speed as (number | null)[], 3)).toBe(true);
+      expect(decimals(streams.data.streams.altitude as (number | null)[], 2)).toBe(true);
+      for (const bad of ['streams=power,bogus', 'streams=', 'streams=,']) {
+        const reply = await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${workout.id}/streams/?${bad}`,
+          headers: auth,
+        });
+        expect(reply.statusCode, bad).toBe(400);
+        expect(reply.json<{ code: number }>().code).toBe(10400);
+      }
 
       const curve = (
         await h.server.inject({
@@ -824,7 +851,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         };
       }>();
       expect(curve.data.power.durations[0]).toBe(1);
-      expect(curve.data.power.durations.at(-1)).toBe(curve.data.power.durations.length);
+      expect(curve.data.power.durations.length).toBeLessThanOrEqual(200);
       expect(curve.data.power.values[0]).toBeGreaterThanOrEqual(curve.data.power.values.at(-1)!);
       expect(
         (
@@ -897,6 +924,215 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       ).toBe(404);
       expect(await h.blobs.list('workouts')).toEqual([]);
     });
+
+    it('compares with per-period best curves kept on import and delete, exact at any duration', async () => {
+      const h = await make();
+      // Now: 2026-11-01 12:00 UTC; the last six weeks start 2026-09-20 12:00.
+      h.clock = Date.UTC(2026, 10, 1, 12);
+      const rider = await h.user();
+      const other = await h.user();
+      const auth = bearer(rider.access);
+      const at = (iso: string) => Date.parse(iso) / 1000;
+      const rides: { start: number; seconds: number; seed: number }[] = [
+        { start: at('2026-09-20T10:00:00Z'), seconds: 700, seed: 21 }, // cut day, before the window
+        { start: at('2026-09-20T14:00:00Z'), seconds: 900, seed: 22 }, // cut day, inside
+        { start: at('2026-10-15T08:00:00Z'), seconds: 1300, seed: 23 },
+        { start: at('2026-10-15T17:00:00Z'), seconds: 600, seed: 24 }, // same day as the one before
+        { start: at('2026-11-01T08:00:00Z'), seconds: 800, seed: 25 }, // today, before now
+        { start: at('2026-11-01T18:00:00Z'), seconds: 1000, seed: 26 }, // today, after now
+        { start: at('2025-06-01T08:00:00Z'), seconds: 1100, seed: 27 }, // last year
+        { start: at('2026-10-28T09:00:00Z'), seconds: 750, seed: 29 }, // this week
+      ];
+      const ids: number[] = [];
+      for (const ride of rides) {
+        const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+          filename: `r${ride.seed}.fit`,
+          bytes: fitFile(ride.seconds, ride.seed, ride.start),
+        });
+        expect(reply.statusCode).toBe(201);
+        ids.push(reply.json<{ data: { id: number } }>().data.id);
+      }
+      // Another rider's ride in the same periods counts for them only.
+      await upload(h, '/api/v2/workouts/', other.access, {
+        filename: 'o.fit',
+        bytes: fitFile(1500, 28, at('2026-10-15T09:00:00Z')),
+      });
+
+      // The expected envelopes: the rides' stored curves merged best-of, read from the database.
+      const storedCurves = async (workoutIds: number[]) => {
+        const rows = await h.db.query<{ power: Uint8Array | null; speed: Uint8Array | null }>(
+          'SELECT power, speed FROM workout_curves WHERE workout_id = ANY($1::int[])',
+          [workoutIds],
+        );
+        const merge = (curves: Float64Array[]) => {
+          const merged = new Float64Array(Math.max(...curves.map((c) => c.length))).fill(-Infinity);
+          for (const curve of curves)
+            curve.forEach((value, i) => {
+              if (value > merged[i]!) merged[i] = value;
+            });
+          return merged;
+        };
+        const unpack = (bytes: Uint8Array) => new Float64Array(new Uint8Array(bytes).buffer);
+        return {
+          power: merge(rows.map((row) => unpack(row.power!))),
+          speed: merge(rows.map((row) => unpack(row.speed!))),
+        };
+      };
+      type Curve = { durations: number[]; values: (number | null)[] };
+      type CurveReply = {
+        power: Curve;
+        speed: Curve;
+        comparison: { power: Curve | null; speed: Curve | null; workouts: number } | null;
+      };
+      const get = async (query: string, id = ids[2]!) => {
+        const reply = await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${id}/power-curve/?${query}`,
+          headers: auth,
+        });
+        expect(reply.statusCode, query).toBe(200);
+        return reply.json<{ data: CurveReply }>().data;
+      };
+      const expectExact = (curve: Curve | null, full: Float64Array) => {
+        expect(curve).not.toBeNull();
+        curve!.durations.forEach((duration, i) =>
+          expect(curve!.values[i]).toBe(full[duration - 1]),
+        );
+      };
+
+      // Log-spaced durations: 1 s, every second at first, the longest last, exact values.
+      const own = await get('compare=none');
+      const [ownCurves] = [await storedCurves([ids[2]!])];
+      expect(own.power.durations[0]).toBe(1);
+      expect(own.power.durations.slice(0, 10)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(own.power.durations.at(-1)).toBe(ownCurves.power.length);
+      expect(own.power.durations.length).toBeLessThanOrEqual(200);
+      expect(own.power.durations.every((d, i, all) => i === 0 || d > all[i - 1]!)).toBe(true);
+      expectExact(own.power, ownCurves.power);
+      expectExact(own.speed, ownCurves.speed);
+      expect((await get('compare=none&points=20')).power.durations).toHaveLength(20);
+      // Any duration the rider points at: its exact value alone.
+      for (const duration of [1, 37, 611, ownCurves.power.length]) {
+        const one = await get(`compare=none&at=${duration}`);
+        expect(one.power).toEqual({
+          durations: [duration],
+          values: [ownCurves.power[duration - 1]],
+        });
+      }
+      expect((await get(`compare=none&at=${ownCurves.power.length + 1}`)).power).toEqual({
+        durations: [],
+        values: [],
+      });
+
+      const sixWeeks = [ids[1]!, ids[2]!, ids[3]!, ids[4]!, ids[7]!];
+      const thisYear = [...ids.slice(0, 6), ids[7]!];
+      const check = async (compare: string, expected: number[]) => {
+        const full = await storedCurves(expected);
+        const reply = await get(`compare=${compare}&points=2000`);
+        expect(reply.comparison!.workouts, compare).toBe(expected.length);
+        expectExact(reply.comparison!.power, full.power);
+        expectExact(reply.comparison!.speed, full.speed);
+        expect(reply.comparison!.power!.durations.at(-1)).toBe(full.power.length);
+        for (const duration of [3, 150, full.power.length - 1]) {
+          const one = await get(`compare=${compare}&at=${duration}`);
+          expect(one.comparison!.power).toEqual({
+            durations: [duration],
+            values: [full.power[duration - 1]],
+          });
+        }
+      };
+      await check('last6weeks', sixWeeks);
+      await check('currentYear', thisYear);
+      await check('year:2025', [ids[6]!]);
+      expect((await get('compare=year:2020')).comparison).toEqual({
+        power: null,
+        speed: null,
+        workouts: 0,
+      });
+      // One row per UTC year, week (from Monday) and day the rider rode.
+      const periods = await h.db.query<{ period: string; workouts: number }>(
+        'SELECT period, workouts FROM best_curves WHERE user_id = $1 ORDER BY period',
+        [rider.id],
+      );
+      expect(periods).toEqual([
+        { period: 'D2025-06-01', workouts: 1 },
+        { period: 'D2026-09-20', workouts: 2 },
+        { period: 'D2026-10-15', workouts: 2 },
+        { period: 'D2026-10-28', workouts: 1 },
+        { period: 'D2026-11-01', workouts: 2 },
+        { period: 'W2025-05-26', workouts: 1 },
+        { period: 'W2026-09-14', workouts: 2 },
+        { period: 'W2026-10-12', workouts: 2 },
+        { period: 'W2026-10-26', workouts: 3 },
+        { period: 'Y2025', workouts: 1 },
+        { period: 'Y2026', workouts: 7 },
+      ]);
+
+      // A change of FTP changes no curve.
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: auth,
+        payload: { settings: { ftp: 310 }, thresholds_from: '2025-01-01' },
+      });
+      await check('currentYear', thisYear);
+
+      // Deleting the ride that holds the year's best rebuilds its year and its day.
+      const delete_ = async (id: number) =>
+        expect(
+          (
+            await h.server.inject({
+              method: 'DELETE',
+              url: `/api/v2/workouts/${id}/`,
+              headers: auth,
+            })
+          ).statusCode,
+        ).toBe(200);
+      await delete_(ids[3]!);
+      await check('last6weeks', [ids[1]!, ids[2]!, ids[4]!, ids[7]!]);
+      await check('currentYear', [ids[0]!, ids[1]!, ids[2]!, ids[4]!, ids[5]!, ids[7]!]);
+      await delete_(ids[6]!);
+      expect((await get('compare=year:2025')).comparison!.workouts).toBe(0);
+      expect(
+        await h.db.query('SELECT period FROM best_curves WHERE user_id = $1 AND period LIKE $2', [
+          rider.id,
+          '%2025%',
+        ]),
+      ).toEqual([]);
+
+      // Periods marked stale (as the migration marks the history it found) are rebuilt on
+      // first use.
+      await h.db.query(
+        'UPDATE best_curves SET power = NULL, speed = NULL, workouts = 0, stale = true WHERE user_id = $1',
+        [rider.id],
+      );
+      await check('last6weeks', [ids[1]!, ids[2]!, ids[4]!, ids[7]!]);
+      await check('currentYear', [ids[0]!, ids[1]!, ids[2]!, ids[4]!, ids[5]!, ids[7]!]);
+      // The rows read are rebuilt: this year, the whole weeks and days inside the window.
+      // The two days it cuts were read ride by ride; the rest was not needed.
+      expect(
+        await h.db.query(
+          'SELECT period FROM best_curves WHERE user_id = $1 AND stale ORDER BY period',
+          [rider.id],
+        ),
+      ).toEqual(
+        ['D2026-09-20', 'D2026-10-15', 'D2026-11-01', 'W2026-09-14', 'W2026-10-26'].map(
+          (period) => ({ period }),
+        ),
+      );
+
+      // Bad input is a 400 naming the parameter.
+      for (const query of ['at=0', 'at=1.5', 'at=x', 'points=1', 'points=5000', 'compare=week']) {
+        const reply = await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${ids[2]}/power-curve/?${query}`,
+          headers: auth,
+        });
+        expect(reply.statusCode, query).toBe(400);
+        expect(reply.json<{ code: number }>().code).toBe(10400);
+      }
+      // Nine imports and fifty requests: more than the default 5 s on a busy machine.
+    }, 60_000);
 
     it('refuses oversized, mistyped and malformed files with no workout stored (security 16, 18)', async () => {
       const h = await make({ maxFitBytes: 200_000 });

@@ -119,6 +119,20 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     // Compared with the last 6 weeks by default; this year on request.
     const legend = page.locator('.xoss-curve__legend').first();
     await legend.getByText('Last 6 weeks').waitFor();
+    // The curves come at log-spaced durations; pointing anywhere shows the exact values
+    // there, fetched for that duration (`at=`).
+    const asked: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (/\/power-curve\/\?.*\bat=\d+/.test(request.url())) asked.push(request.url());
+    };
+    page.on('request', onRequest);
+    const chart = page.locator('.xoss-curve svg[role="img"] rect[fill="transparent"]').first();
+    const chartBox = (await chart.boundingBox())!;
+    await page.mouse.move(chartBox.x + chartBox.width * 0.77, chartBox.y + chartBox.height / 2);
+    await legend.locator('output').first().waitFor();
+    expect(await legend.locator('output').first().textContent()).toMatch(/\d W @ \d/);
+    page.off('request', onRequest);
+    expect(asked.length).toBeGreaterThanOrEqual(1);
     await page.getByLabel('Compare with').selectOption('currentYear');
     await legend.getByText('This year').waitFor();
     await page.goBack();
@@ -156,6 +170,37 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     const fiveSeconds = bests.getByRole('row', { name: /Best average power 5 s/ });
     expect(await fiveSeconds.getByRole('link').count()).toBe(3);
     await page.getByRole('heading', { name: 'FTP estimate' }).waitFor();
+  });
+
+  it('going back to a ride draws it from the cache: its streams are fetched once', async () => {
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page.getByText('30 workouts').waitFor();
+    const links = page.getByRole('rowheader').getByRole('link');
+    const rides = [
+      (await links.nth(1).getAttribute('href'))!,
+      (await links.nth(2).getAttribute('href'))!,
+    ];
+    const streams: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (/\/api\/v2\/workouts\/\d+\/streams\//.test(request.url())) streams.push(request.url());
+    };
+    page.on('request', onRequest);
+    const open = async (href: string) => {
+      await page.getByText('30 workouts').waitFor();
+      await page.locator(`a[href="${href}"]`).click();
+      await page.waitForURL((url) => url.pathname === href);
+      await page.getByRole('slider', { name: 'Ride charts' }).waitFor();
+    };
+    await open(rides[0]!);
+    await page.goBack();
+    await open(rides[1]!);
+    await page.goBack();
+    await open(rides[0]!);
+    page.off('request', onRequest);
+    // One request per ride: the second visit of the first ride came from the cache.
+    expect(streams.map((url) => new URL(url).pathname).sort()).toEqual(
+      rides.map((href) => `/api/v2/workouts/${href.split('/').at(-1)}/streams/`).sort(),
+    );
   });
 
   it('shares a ride: the link opens the ride for a visitor, and stops when sharing is off', async () => {

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser } from 'playwright-core';
 import { createApp } from '../src/app.ts';
 import type { ApiConfig } from '../src/config.ts';
+import type { Database } from '../src/db/db.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
@@ -14,6 +15,8 @@ export const siteDist = join(repo, 'apps', 'public-site', 'dist');
 /** The whole product as `pnpm start` serves it, on a loopback port, with its own data. */
 export interface RunningProduct {
   readonly server: FastifyInstance;
+  /** Its database (benches create riders in it). */
+  readonly db: Database;
   readonly base: string;
   close(): Promise<void>;
 }
@@ -29,7 +32,7 @@ export async function startProduct(
     if (!existsSync(join(dist, 'index.html')))
       throw new Error(`${dist} is missing: run \`pnpm build\` (pnpm test does)`);
   const dir = mkdtempSync(join(tmpdir(), 'xoss-product-'));
-  const { server } = await createApp({
+  const { server, db } = await createApp({
     dataDir: dir,
     demo: options.demo ?? true,
     logger: false,
@@ -41,6 +44,7 @@ export async function startProduct(
   if (!address || typeof address === 'string') throw new Error('no address');
   return {
     server,
+    db,
     base: `http://127.0.0.1:${address.port}`,
     async close() {
       await server.close();

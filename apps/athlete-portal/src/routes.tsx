@@ -4,7 +4,7 @@ import { PageFailed } from '@xoss/ui-kit';
 import type { ComponentType } from 'react';
 import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { client } from './client.ts';
-import { prefetchRide } from './pages/rideQueries.ts';
+import { prefetchRide, prefetchRidePage } from './pages/rideQueries.ts';
 import { Dashboard } from './pages/Dashboard.tsx';
 import { Shell } from './Shell.tsx';
 
@@ -91,10 +91,18 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'dashboard/workouts/powerCurve/:id',
+            loader: ({ params }) => {
+              prefetchRidePage('curves', Number(params.id));
+              return null;
+            },
             lazy: page(() => import('./pages/PowerCurve.tsx'), 'PowerCurvePage'),
           },
           {
             path: 'dashboard/workouts/indoor/model/:id',
+            loader: ({ params }) => {
+              prefetchRidePage('summary', Number(params.id));
+              return null;
+            },
             lazy: page(() => import('./pages/IndoorSummary.tsx'), 'IndoorSummary'),
             handle: { keepTitle: true },
           },

@@ -23,6 +23,9 @@ export const tagTypes = [
 
 const LIST = 'LIST';
 
+/** How long a ride's streams and curves stay cached once no page shows them (seconds). */
+export const RIDE_CACHE_S = 600;
+
 /** The RTK Query base query: every call goes through the transport's re-authentication. */
 export function transportBaseQuery(
   transport: Transport,
@@ -108,6 +111,9 @@ export function createXossApi(transport: Transport) {
       }),
       workoutStreams: build.query<ReplyOf<'workoutStreams'>, ArgsOf<'workoutStreams'>>({
         query: call('workoutStreams'),
+        // A ride's streams never change after import: going back to a ride within the
+        // session draws it from the cache (a delete still drops it through its tag).
+        keepUnusedDataFor: RIDE_CACHE_S,
         providesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }],
       }),
       workoutRange: build.query<ReplyOf<'workoutRange'>, ArgsOf<'workoutRange'>>({
@@ -119,6 +125,7 @@ export function createXossApi(transport: Transport) {
       }),
       powerCurve: build.query<ReplyOf<'powerCurve'>, ArgsOf<'powerCurve'>>({
         query: call('powerCurve'),
+        keepUnusedDataFor: RIDE_CACHE_S,
         providesTags: (_r, _e, arg) => [
           { type: 'Workout', id: idOf(arg) },
           { type: 'Workout', id: LIST },

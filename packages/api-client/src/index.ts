@@ -33,7 +33,14 @@ export {
   type CallResult,
   type TransportOptions,
 } from './transport.ts';
-export { createXossApi, tagTypes, transportBaseQuery, type CallArgs, type XossApi } from './api.ts';
+export {
+  RIDE_CACHE_S,
+  createXossApi,
+  tagTypes,
+  transportBaseQuery,
+  type CallArgs,
+  type XossApi,
+} from './api.ts';
 export {
   createXossClient,
   preferencesSlice,

@@ -211,6 +211,8 @@ export class Transport {
     for (const [key, value] of Object.entries(parts.query ?? {}))
       if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
         search.set(key, String(value));
+      // A list (the streams to send) travels comma-separated, as the API reads it.
+      else if (Array.isArray(value)) search.set(key, value.join(','));
     if (search.size > 0) url += `?${search.toString()}`;
     const headers: Record<string, string> = {
       Accept: 'application/json',

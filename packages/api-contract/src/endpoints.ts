@@ -111,7 +111,7 @@ export const endpoints = {
   workoutStreams: {
     ...routes.workoutStreams,
     summary:
-      'Columnar streams, downsampled to at most `points` per stream (default 4000, at most 20,000)',
+      'Columnar streams, downsampled to at most `points` per stream (default 4000, at most 20,000), each rounded to its resolution (`STREAM_DECIMALS`); `streams` names the ones to send',
     params: id,
     query: s.streamsQuerySchema,
     reply: s.streamsReplySchema,
@@ -133,7 +133,8 @@ export const endpoints = {
   },
   powerCurve: {
     ...routes.powerCurve,
-    summary: 'Mean-max power and speed curves, with a comparison period',
+    summary:
+      'Mean-max power and speed curves at log-spaced durations (`points`, default 200), or at one duration (`at`), exact at each; with the best curves of a comparison period (one stored row per period)',
     params: id,
     query: s.powerCurveQuerySchema,
     reply: s.powerCurveReplySchema,

@@ -327,6 +327,27 @@ export const streamNames = [
   'torque_effectiveness',
   'pedal_smoothness',
 ] as const;
+/**
+ * Decimals each stream is sent with: a sensor's own resolution or finer (0.01 m, 1 mm/s,
+ * 0.1 W, 1e-6 degree ~ 0.1 m of position), not the 17 digits of a computed double. The
+ * statistics of a range are computed on the server from the full-resolution streams.
+ */
+export const STREAM_DECIMALS: Readonly<Record<(typeof streamNames)[number], number>> = {
+  time: 3,
+  distance: 2,
+  speed: 3,
+  power: 1,
+  heart_rate: 1,
+  cadence: 1,
+  altitude: 2,
+  latitude: 6,
+  longitude: 6,
+  temperature: 1,
+  grade: 2,
+  lr_balance: 1,
+  torque_effectiveness: 1,
+  pedal_smoothness: 1,
+};
 /** Points per stream the streams endpoints send when not asked (the ride page asks this). */
 export const STREAM_POINTS_DEFAULT = 4000;
 /** Most points per stream they send: a reply never grows with the ride. */
@@ -337,11 +358,36 @@ export const streamsQuerySchema = z.strictObject({
    * downsamples (min/max preserving).
    */
   points: z.coerce.number().int().min(10).max(STREAM_POINTS_MAX).default(STREAM_POINTS_DEFAULT),
+  streams: z
+    .string()
+    .transform((text, context) => {
+      const names = text.split(',').filter((name) => name !== '');
+      const unknown = names.filter((name) => !(streamNames as readonly string[]).includes(name));
+      if (unknown.length > 0 || names.length === 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `streams: a comma-separated list of ${streamNames.join(', ')}${unknown.length > 0 ? `; unknown: ${unknown.join(', ')}` : ''}`,
+        });
+        return z.NEVER;
+      }
+      return names as (typeof streamNames)[number][];
+    })
+    .optional()
+    .describe(
+      'Comma-separated stream names to send (default: all the ride has): the ride page asks for the ones it draws',
+    ),
 });
 export const streamsReplySchema = z.object({
   length: z.number().int(),
-  /** Seconds from the start; `null` stands for a missing sample (JSON has no NaN). */
-  streams: z.partialRecord(z.enum(streamNames), z.array(z.number().nullable())),
+  /**
+   * Seconds from the start; `null` stands for a missing sample (JSON has no NaN). Each
+   * stream is rounded to its `STREAM_DECIMALS`.
+   */
+  streams: z
+    .partialRecord(z.enum(streamNames), z.array(z.number().nullable()))
+    .describe(
+      'Columns by name, rounded: time 0.001 s, distance 0.01 m, speed 0.001 m/s, altitude and grade 0.01, latitude and longitude 1e-6 degree, the rest 0.1',
+    ),
 });
 
 /** A range of a ride by time: seconds from its start, `to` exclusive. */
@@ -368,11 +414,42 @@ export const comparisonSchema = z.union([
   z.literal('currentYear'),
   z.string().regex(/^year:\d{4}$/),
 ]);
-export const powerCurveQuerySchema = z.strictObject({ compare: comparisonSchema.default('none') });
+/** Durations per curve the curve endpoint sends when not asked (a phone's chart is ~300 px). */
+export const CURVE_POINTS_DEFAULT = 200;
+/** Most durations per curve it sends. */
+export const CURVE_POINTS_MAX = 2000;
+export const powerCurveQuerySchema = z.strictObject({
+  compare: comparisonSchema.default('none'),
+  points: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(CURVE_POINTS_MAX)
+    .default(CURVE_POINTS_DEFAULT)
+    .describe(
+      'Durations per curve (default 200, at most 2000; all of a shorter curve): 1 s, the longest, and log-spaced between, every second while the steps would be shorter',
+    ),
+  at: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(RANGE_MAX_S)
+    .optional()
+    .describe(
+      'One duration in seconds: every curve answers with that duration alone (the exact value the rider points at); none when the curve is shorter',
+    ),
+});
 export const curveSchema = z.object({
-  /** Durations in seconds, 1..n (every second; no gaps). */
-  durations: z.array(z.number().int()),
-  values: z.array(z.number().nullable()),
+  /**
+   * Durations in seconds, ascending: log-spaced from 1 s to the curve's length (or the one
+   * duration asked with `at`). Each value is the exact mean-max value at its duration.
+   */
+  durations: z
+    .array(z.number().int())
+    .describe('Seconds, ascending, log-spaced from 1 to the longest (or the one asked by `at`)'),
+  values: z
+    .array(z.number().nullable())
+    .describe('The exact mean-max value at each duration (not interpolated)'),
 });
 export const powerCurveReplySchema = z.object({
   power: curveSchema.nullable(),

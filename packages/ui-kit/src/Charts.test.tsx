@@ -32,6 +32,22 @@ function drag(hit: Element, from: number, to: number) {
 }
 
 describe('StreamCharts', () => {
+  it('draws a panel only once it comes within a screen of the viewport', async () => {
+    const { container } = await renderIn(
+      <div style={{ width: 800 }}>
+        <div data-testid="spacer" style={{ height: window.innerHeight * 3 }} />
+        <StreamCharts x={hour.time} xKind="time" series={series(hour)} />
+      </div>,
+    );
+    const plots = () => container.querySelectorAll('.xoss-streams__panel .visx-linepath').length;
+    // Laid out (the panels hold their place), not drawn: three screens down.
+    await new Promise((done) => setTimeout(done, 300));
+    expect(container.querySelectorAll('.xoss-streams__panel')).toHaveLength(2);
+    expect(plots()).toBe(0);
+    container.querySelector('.xoss-streams')!.scrollIntoView();
+    await vi.waitFor(() => expect(plots()).toBeGreaterThanOrEqual(1));
+  });
+
   it('zooms by dragging, reverts one step, resets, and reports the range', async () => {
     const onRangeChange = vi.fn();
     const { container } = await renderIn(
@@ -100,8 +116,11 @@ describe('StreamCharts', () => {
     const count = (selector: string) =>
       (container.querySelector(selector)?.getAttribute('d') ?? '').split(/[ML]/).length;
     // About two points per pixel of an 800 px chart, not 36,000; an area also draws its base.
+    // (Drawn once the panel is seen in view: the next frames.)
+    await vi.waitFor(() =>
+      expect(count('.xoss-streams__panel path.visx-linepath')).toBeGreaterThan(400),
+    );
     expect(count('.xoss-streams__panel path.visx-linepath')).toBeLessThan(2 * 800);
-    expect(count('.xoss-streams__panel path.visx-linepath')).toBeGreaterThan(400);
     expect(count('.xoss-streams__panel path.visx-area-closed')).toBeLessThan(2 * 2 * 800);
     expect(container.querySelectorAll('.xoss-streams__panel')).toHaveLength(2);
   });
@@ -154,6 +173,53 @@ describe('CurveChart', () => {
     expect(legend.getByText(/This ride/).textContent).toMatch(/@ 1m/);
     expect(container.querySelectorAll('path[stroke-dasharray]')).toHaveLength(1);
     await expectAccessible(container);
+  });
+
+  it('with log-spaced durations, shows no value between them until the exact one is given', async () => {
+    const curve = meanMaxCurve(hour.power!);
+    // Every second to 20 s, then every 100 s: 60 s is not among them, 20 s is.
+    const durations = [
+      ...Array.from({ length: 20 }, (_, index) => index + 1),
+      ...Array.from({ length: 36 }, (_, index) => 100 * (index + 1)),
+    ];
+    const values = durations.map((duration) => curve[duration - 1]!);
+    const onHover = vi.fn();
+    const chart = (exact?: { duration: number; values: Record<string, number | null> }) => (
+      <div style={{ width: 700 }}>
+        <CurveChart
+          title="Power curve"
+          unit="W"
+          series={[{ id: 'ride', label: 'This ride', durations, values }]}
+          onHover={onHover}
+          {...(exact ? { exact } : {})}
+        />
+      </div>
+    );
+    const { container, rerender } = await renderIn(chart());
+    const hit = container.querySelector('svg[role="img"] rect[fill="transparent"]')!;
+    const box = hit.getBoundingClientRect();
+    const pointAt = (seconds: number) =>
+      fireEvent.pointerMove(hit, {
+        clientX: box.left + (box.width * Math.log(seconds)) / Math.log(3600),
+        clientY: box.top + 5,
+      });
+    const legend = () => within(container.querySelector('.xoss-curve__legend')!);
+    pointAt(60);
+    expect(onHover).toHaveBeenLastCalledWith(60);
+    // Not the value of a neighbouring duration: none until the exact one comes.
+    expect(legend().getByText(/This ride/).textContent).not.toMatch(/@/);
+    rerender(chart({ duration: 60, values: { ride: curve[59]! } }));
+    expect(legend().getByText(/This ride/).textContent).toContain(
+      `${Math.round(curve[59]!)} W @ 1m`,
+    );
+    // A duration the series holds shows at once.
+    pointAt(10);
+    expect(onHover).toHaveBeenLastCalledWith(10);
+    expect(legend().getByText(/This ride/).textContent).toContain(
+      `${Math.round(curve[9]!)} W @ 10s`,
+    );
+    fireEvent.pointerLeave(hit);
+    expect(onHover).toHaveBeenLastCalledWith(null);
   });
 
   it('formats durations for the axis', () => {

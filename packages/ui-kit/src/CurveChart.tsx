@@ -25,6 +25,16 @@ export interface CurveChartProps {
   readonly series: readonly CurveSeries[];
   readonly height?: number;
   readonly digits?: number;
+  /**
+   * Called with the duration (seconds) the rider points at, and `null` when they leave: the
+   * page fetches the exact values there (the series may hold only some durations).
+   */
+  readonly onHover?: (duration: number | null) => void;
+  /** The exact values at one duration, by series id, as the page fetched them. */
+  readonly exact?: {
+    readonly duration: number;
+    readonly values: Readonly<Record<string, number | null>>;
+  };
 }
 
 const MARGIN = { top: 12, right: 16, bottom: 28, left: 52 };
@@ -42,12 +52,28 @@ function indexAtDuration(durations: ArrayLike<number>, target: number) {
   return low;
 }
 
+/** The value of a series at exactly `duration`, when it holds that duration. */
+function valueAt(curve: CurveSeries, duration: number): number | null | undefined {
+  const index = indexAtDuration(curve.durations, duration);
+  return curve.durations[index] === duration ? curve.values[index] : undefined;
+}
+
 /**
  * Power or speed curve on a logarithmic duration axis from 1 s to the ride's length, with
  * comparison curves (last 6 weeks, this year, a past year) dashed; hovering reads every
  * curve at one duration. Points are thinned to about one per pixel along the log axis.
+ * The series may hold only some durations (log-spaced): the value shown at a duration is
+ * the series' own when it holds it, else the page's `exact` one; never interpolated.
  */
-export function CurveChart({ title, unit, series, height = 280, digits = 0 }: CurveChartProps) {
+export function CurveChart({
+  title,
+  unit,
+  series,
+  height = 280,
+  digits = 0,
+  onHover,
+  exact,
+}: CurveChartProps) {
   const t = useT();
   const locale = useLocale();
   const [ref, width] = useElementWidth<HTMLDivElement>(640);
@@ -91,7 +117,13 @@ export function CurveChart({ title, unit, series, height = 280, digits = 0 }: Cu
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: digits });
   const onMove = (event: PointerEvent<SVGRectElement>) => {
     const pixel = event.clientX - event.currentTarget.getBoundingClientRect().left;
-    setHover(Math.max(1, Math.round(xScale.invert(Math.max(0, Math.min(innerWidth, pixel))))));
+    const duration = Math.max(
+      1,
+      Math.round(xScale.invert(Math.max(0, Math.min(innerWidth, pixel)))),
+    );
+    if (duration === hover) return;
+    setHover(duration);
+    onHover?.(duration);
   };
   return (
     <figure className="xoss-curve xoss-root" ref={ref}>
@@ -99,8 +131,13 @@ export function CurveChart({ title, unit, series, height = 280, digits = 0 }: Cu
         <strong>{title}</strong>
         <ul className="xoss-curve__legend">
           {series.map((curve) => {
+            const own = hover === null ? undefined : valueAt(curve, hover);
             const at =
-              hover === null ? undefined : curve.values[indexAtDuration(curve.durations, hover)];
+              own !== undefined
+                ? own
+                : hover !== null && exact?.duration === hover
+                  ? exact.values[curve.id]
+                  : undefined;
             return (
               <li key={curve.id} data-dashed={curve.dashed ?? false}>
                 <svg width="20" height="8" aria-hidden="true">
@@ -170,7 +207,10 @@ export function CurveChart({ title, unit, series, height = 280, digits = 0 }: Cu
             height={innerHeight}
             fill="transparent"
             onPointerMove={onMove}
-            onPointerLeave={() => setHover(null)}
+            onPointerLeave={() => {
+              setHover(null);
+              onHover?.(null);
+            }}
           />
         </Group>
       </svg>

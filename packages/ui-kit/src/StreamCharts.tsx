@@ -17,6 +17,7 @@ import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { downsampleMinMax } from '@xoss/workout-stats';
 import { formatClock } from './format.ts';
 import { useElementWidth } from './useElementWidth.ts';
+import { useInView } from './useInView.ts';
 
 /** One stream of a workout: its values per sample (NaN or null where it has none). */
 export interface StreamSeries {
@@ -271,14 +272,17 @@ function StreamPanel({
   plotted,
   ...handlers
 }: PanelProps) {
+  // A panel more than a screen below the viewport waits until the rider scrolls near it.
+  const [figure, seen] = useInView<HTMLElement>('100% 0px');
   // The visible slice, reduced to about two points per pixel keeping each bucket's extremes.
   const points = useMemo(() => {
+    if (!seen) return [];
     const count = range[1] - range[0] + 1;
     const slice = new Float64Array(count);
     for (let i = 0; i < count; i++) slice[i] = toNumber(stream.values[range[0] + i]);
     const picked = downsampleMinMax(slice, Math.max(8, innerWidth * 2));
     return Array.from(picked, (offset) => ({ x: x[range[0] + offset] ?? 0, y: slice[offset]! }));
-  }, [stream.values, x, range, innerWidth]);
+  }, [stream.values, x, range, innerWidth, seen]);
   const [low, high] = useMemo(() => {
     let min = Infinity;
     let max = -Infinity;
@@ -301,7 +305,7 @@ function StreamPanel({
   );
   const hoverValue = hover === null ? undefined : toNumber(stream.values[hover]);
   return (
-    <figure className="xoss-streams__panel">
+    <figure className="xoss-streams__panel" ref={figure}>
       <figcaption>
         <span>{stream.label}</span>
         <output>
@@ -312,7 +316,7 @@ function StreamPanel({
       </figcaption>
       <svg width={width} height={height} aria-hidden="true">
         <Group left={MARGIN.left} top={MARGIN.top}>
-          {plotted ? (
+          {plotted && seen ? (
             <PanelPlot
               points={points}
               kind={stream.kind ?? 'line'}

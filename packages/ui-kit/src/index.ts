@@ -72,3 +72,4 @@ export {
 } from './maps.tsx';
 export { formatBytes, formatClock, formatShortDuration, importEstimate } from './format.ts';
 export { MOBILE_QUERY, useLayout, useMediaQuery, type Layout } from './useMediaQuery.ts';
+export { useInView } from './useInView.ts';

@@ -263,4 +263,25 @@ ALTER TABLE users ADD COLUMN weight_kg double precision, ADD COLUMN ftp_rule tex
 ALTER TABLE workouts ADD COLUMN bests_pending boolean NOT NULL DEFAULT true;
 ALTER TABLE workouts ALTER COLUMN bests_pending SET DEFAULT false
 `,
+  // 11: each rider's best power and speed curves per UTC year, week and day (the
+  // envelope of the rides' stored curves), so a comparison reads a few rows whatever the
+  // rider's history. Periods that already have rides are marked stale and rebuilt from
+  // their rides the first time they are needed.
+  `
+CREATE TABLE best_curves (
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  period text NOT NULL,
+  power bytea,
+  speed bytea,
+  workouts integer NOT NULL DEFAULT 0,
+  stale boolean NOT NULL DEFAULT false,
+  PRIMARY KEY (user_id, period)
+);
+INSERT INTO best_curves (user_id, period, stale)
+  SELECT DISTINCT user_id, 'Y' || to_char(start_time AT TIME ZONE 'UTC', 'YYYY'), true FROM workouts;
+INSERT INTO best_curves (user_id, period, stale)
+  SELECT DISTINCT user_id, 'W' || to_char(date_trunc('week', start_time AT TIME ZONE 'UTC'), 'YYYY-MM-DD'), true FROM workouts;
+INSERT INTO best_curves (user_id, period, stale)
+  SELECT DISTINCT user_id, 'D' || to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD'), true FROM workouts
+`,
 ];

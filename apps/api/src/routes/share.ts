@@ -206,7 +206,7 @@ export function shareRoutes(app: FastifyInstance, services: Services): void {
   route(app, services, 'sharedWorkoutStreams', async ({ params, query }) => {
     const view = await sharedView(services, params.share_id);
     if (!view.streams.time) return { length: 0, streams: {} };
-    return streamsFrom(sharedStreams(view.streams, view.hidden, view.shows), query.points);
+    return streamsFrom(sharedStreams(view.streams, view.hidden, view.shows), query);
   });
 
   route(app, services, 'sharedWorkoutRange', async ({ params, query }) => {

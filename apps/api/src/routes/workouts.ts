@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   ErrorCode,
-  type Comparison,
+  STREAM_DECIMALS,
   type StreamName,
   type WorkoutDetail,
   type WorkoutListItem,
@@ -11,7 +11,6 @@ import {
   downsampleMinMax,
   estimateFtp,
   heartRateZoneTimes,
-  mergeCurves,
   oneHertzSeries,
   powerZoneTimes,
   summarizeRange,
@@ -33,6 +32,12 @@ import {
   type SessionAnalysis,
 } from '../workouts/analyse.ts';
 import { hasRecordedData } from '../workouts/recorded.ts';
+import { curveDurations } from '../workouts/curveDurations.ts';
+import {
+  addRideToBestCurves,
+  comparisonCurves,
+  removeRideFromBestCurves,
+} from '../workouts/bestCurves.ts';
 import { AnalysisFailed } from '../workouts/pool.ts';
 import {
   forgetStreams,
@@ -345,13 +350,23 @@ export async function sharedWorkout(services: Services, shareId: string): Promis
 }
 
 /** A ride's streams, never more than `points` per stream (the query's default bounds it). */
-async function streamsReply(services: Services, workoutId: number, points: number) {
+async function streamsReply(services: Services, workoutId: number, query: StreamsQuery) {
   const streams = await readStreams(services.db, workoutId);
-  return streams ? streamsFrom(streams, points) : { length: 0, streams: {} };
+  return streams ? streamsFrom(streams, query) : { length: 0, streams: {} };
 }
 
-/** Stored streams as the API sends them: downsampled to `points`, NaN as null, time rebased. */
-export function streamsFrom(streams: Record<string, Float64Array>, points: number) {
+/** What a streams request asks: points per stream and, when given, which streams. */
+export interface StreamsQuery {
+  points: number;
+  streams?: readonly StreamName[] | undefined;
+}
+
+/**
+ * Stored streams as the API sends them: the ones asked for, downsampled to `points`, rounded
+ * to `STREAM_DECIMALS` (17-digit doubles were most of the reply), NaN as null, time rebased.
+ */
+export function streamsFrom(streams: Record<string, Float64Array>, query: StreamsQuery) {
+  const { points } = query;
   const length = Object.values(streams)[0]?.length ?? 0;
   let indices: ArrayLike<number> | undefined;
   if (length > points) {
@@ -360,30 +375,43 @@ export function streamsFrom(streams: Record<string, Float64Array>, points: numbe
     indices = downsampleMinMax(reference, points);
   }
   const reply: Partial<Record<StreamName, (number | null)[]>> = {};
-  for (const [name, column] of Object.entries(streams)) {
-    const values = indices ? Array.from(indices, (index) => column[index]!) : Array.from(column);
-    reply[name as StreamName] = values.map((value) => (Number.isFinite(value) ? value : null));
-  }
   const first = streams.time?.[0] ?? 0;
-  if (reply.time) reply.time = reply.time.map((t) => (t === null ? null : t - first));
+  for (const [name, column] of Object.entries(streams)) {
+    const stream = name as StreamName;
+    if (query.streams && !query.streams.includes(stream)) continue;
+    const values = indices ? Array.from(indices, (index) => column[index]!) : Array.from(column);
+    const scale = 10 ** (STREAM_DECIMALS[stream] ?? 3);
+    const offset = stream === 'time' ? first : 0;
+    reply[stream] = values.map((value) =>
+      Number.isFinite(value) ? Math.round((value - offset) * scale) / scale : null,
+    );
+  }
   return { length: indices ? indices.length : length, streams: reply };
 }
 
-const curveReply = (curve: Float64Array | null) =>
-  curve
-    ? {
-        durations: Array.from(curve, (_, index) => index + 1),
-        values: Array.from(curve, (value) => (Number.isFinite(value) ? value : null)),
-      }
-    : null;
-
-function comparisonRange(compare: Comparison, now: number): [Date, Date] | undefined {
-  if (compare === 'none') return undefined;
-  const today = new Date(now);
-  if (compare === 'last6weeks') return [new Date(now - 42 * 86_400_000), today];
-  const year = compare === 'currentYear' ? today.getUTCFullYear() : Number(compare.slice(5));
-  return [new Date(Date.UTC(year, 0, 1)), new Date(Date.UTC(year + 1, 0, 1))];
-}
+/**
+ * A curve as sent: its exact values at `at` alone, else at the log-spaced durations. No
+ * value is interpolated: the chart reads the one the rider points at with `at`.
+ */
+const curveReply = (
+  curve: Float64Array | null,
+  query: { points: number; at?: number | undefined },
+) => {
+  if (!curve) return null;
+  const durations =
+    query.at === undefined
+      ? curveDurations(curve.length, query.points)
+      : query.at <= curve.length
+        ? [query.at]
+        : [];
+  return {
+    durations,
+    values: durations.map((duration) => {
+      const value = curve[duration - 1]!;
+      return Number.isFinite(value) ? value : null;
+    }),
+  };
+};
 
 const MIME: Readonly<Record<WorkoutDetail['file_format'], string>> = {
   fit: 'application/vnd.ant.fit',
@@ -491,6 +519,7 @@ async function storeWorkout(
           elevation_gain_m: shown.elevation_gain_m,
         }),
       );
+      await addRideToBestCurves(tx, userId, start, analysis.powerCurve, analysis.speedCurve);
       return id;
     });
   } catch (error) {
@@ -821,6 +850,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
       // Its day's totals and the fitness of the days after lose it in the same transaction.
       if (gone)
         await addToDay(tx, gone.user_id, dayOf(new Date(gone.start_time)), rideDelta(gone, -1));
+      if (gone) await removeRideFromBestCurves(tx, gone.user_id, new Date(gone.start_time));
     });
     forgetPreview(row.share_id);
     forgetStreams(db, row.id);
@@ -830,7 +860,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
 
   route(app, services, 'workoutStreams', async ({ userId, params, query }) => {
     const row = await ownWorkout(services, userId, params.id);
-    return streamsReply(services, row.id, query.points);
+    return streamsReply(services, row.id, query);
   });
 
   route(app, services, 'workoutFile', async ({ userId, params, reply }) => {
@@ -856,29 +886,20 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     );
     const power = unpackCurve(curves?.power ?? null);
     const speed = unpackCurve(curves?.speed ?? null);
-    const range = comparisonRange(query.compare, services.now());
+    // Each period's best curves are kept on import and delete (`bestCurves.ts`): a
+    // comparison reads a row per period, never the rider's whole history.
     let comparison = null;
-    if (range) {
-      const others = await db.query<{ power: Uint8Array | null; speed: Uint8Array | null }>(
-        `SELECT c.power, c.speed FROM workout_curves c JOIN workouts w ON w.id = c.workout_id
-         WHERE w.user_id = $1 AND w.start_time >= $2 AND w.start_time < $3`,
-        [userId, range[0], range[1]],
-      );
-      const merge = (curves: (Float64Array | null)[]) => {
-        const present = curves.filter(
-          (curve): curve is Float64Array => curve !== null && curve.length > 0,
-        );
-        return present.length > 0 ? curveReply(mergeCurves(present)) : null;
-      };
+    if (query.compare !== 'none') {
+      const best = await comparisonCurves(db, userId!, query.compare, services.now());
       comparison = {
-        power: merge(others.map((other) => unpackCurve(other.power))),
-        speed: merge(others.map((other) => unpackCurve(other.speed))),
-        workouts: others.length,
+        power: curveReply(best.power, query),
+        speed: curveReply(best.speed, query),
+        workouts: best.workouts,
       };
     }
     return {
-      power: curveReply(power),
-      speed: curveReply(speed),
+      power: curveReply(power, query),
+      speed: curveReply(speed, query),
       compare: query.compare,
       comparison,
       ftp_estimate: power ? (estimateFtp(power) ?? null) : null,

@@ -1,11 +1,32 @@
-import { useState } from 'react';
-import type { Comparison } from '@xoss/api-contract';
+import { useEffect, useState } from 'react';
+import type { Comparison, PowerCurveReply } from '@xoss/api-contract';
+import { skipToken } from '@reduxjs/toolkit/query';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { CurveChart, type CurveSeries } from '@xoss/ui-kit';
 import { useParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
 import { Loaded } from './common.tsx';
+import { curvesOf } from './rideQueries.ts';
+
+/** How long the pointer rests on a duration before its exact values are asked for. */
+const HOVER_ASK_MS = 120;
+
+/**
+ * The duration the rider points at, once the pointer has rested there: the curves arrive
+ * at log-spaced durations, and the value between them is fetched exact (`at=`), never
+ * interpolated.
+ */
+function usePointedDuration() {
+  const [pointed, setPointed] = useState<number | null>(null);
+  const [asked, setAsked] = useState<number | null>(null);
+  useEffect(() => {
+    if (pointed === null) return;
+    const timer = setTimeout(() => setAsked(pointed), HOVER_ASK_MS);
+    return () => clearTimeout(timer);
+  }, [pointed]);
+  return { asked, setPointed };
+}
 
 /**
  * `/dashboard/workouts/powerCurve/{id}`: power and speed curves from 1 s to the ride's
@@ -16,7 +37,28 @@ export function PowerCurvePage() {
   const units = useUnits(useLocale());
   const id = Number(useParams().id);
   const [compare, setCompare] = useState<Comparison>('last6weeks');
-  const curves = api.usePowerCurveQuery({ params: { id }, query: { compare } });
+  const curves = api.usePowerCurveQuery(
+    compare === 'last6weeks' ? curvesOf(id) : { params: { id }, query: { compare } },
+  );
+  const { asked, setPointed } = usePointedDuration();
+  const exactReply = api.usePowerCurveQuery(
+    asked === null ? skipToken : { params: { id }, query: { compare, at: asked } },
+  );
+  const exactOf = (
+    which: 'power' | 'speed',
+    factor: number,
+  ): { duration: number; values: Record<string, number | null> } | undefined => {
+    const data: PowerCurveReply | undefined = exactReply.data;
+    if (asked === null || !data || exactReply.isFetching) return undefined;
+    const pick = (curve: PowerCurveReply['power'] | undefined) => {
+      const value = curve && curve.durations[0] === asked ? curve.values[0] : undefined;
+      return value === null || value === undefined ? null : value * factor;
+    };
+    return {
+      duration: asked,
+      values: { ride: pick(data[which]), compare: pick(data.comparison?.[which]) },
+    };
+  };
   const thisYear = new Date().getFullYear();
   const options: { value: Comparison; label: string }[] = [
     { value: 'none', label: t('workouts.compare.none') },
@@ -82,7 +124,13 @@ export function PowerCurvePage() {
           return (
             <>
               {data.power ? (
-                <CurveChart title={t('workouts.powerCurve')} unit="W" series={curve('power', 1)} />
+                <CurveChart
+                  title={t('workouts.powerCurve')}
+                  unit="W"
+                  series={curve('power', 1)}
+                  onHover={setPointed}
+                  {...optional(exactOf('power', 1))}
+                />
               ) : null}
               {data.speed ? (
                 <CurveChart
@@ -90,6 +138,8 @@ export function PowerCurvePage() {
                   unit={units.speedUnit}
                   digits={1}
                   series={curve('speed', units.speedFactor)}
+                  onHover={setPointed}
+                  {...optional(exactOf('speed', units.speedFactor))}
                 />
               ) : null}
               {data.ftp_estimate ? (
@@ -102,3 +152,5 @@ export function PowerCurvePage() {
     </>
   );
 }
+
+const optional = <T,>(exact: T | undefined) => (exact ? { exact } : {});

@@ -1,24 +1,50 @@
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import type { SharedWorkout, StreamsReply, WorkoutDetail } from '@xoss/api-contract';
 import { RANGE_MAX_S } from '@xoss/api-contract/routes';
 import { skipToken } from '@reduxjs/toolkit/query';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import {
-  RouteMap,
   StreamCharts,
+  useInView,
   type IndexRange,
   type LonLat,
   type StreamSeries,
 } from '@xoss/ui-kit';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api } from '../client.ts';
-import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
 import { ownRide, sharedRide } from './rideQueries.ts';
 import { Loaded, formatDuration, useToast } from './common.tsx';
 import { RideBests } from './RideBests.tsx';
 import { RideManagement } from './RideManagement.tsx';
+
+const RideMap = lazy(() => import('./RideMap.tsx').then((module) => ({ default: module.RideMap })));
+
+/** Holds the map's place; the map's chunk (OpenLayers) and tiles load when it comes into view. */
+function MapWhenSeen({ track, marker }: { track: LonLat[]; marker: number | null }) {
+  const [ref, seen] = useInView<HTMLDivElement>();
+  // The map is built in a task of its own after the charts have painted: no single long
+  // task for both (the portal's 200 ms task budget).
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  const placeholder = <div ref={ref} className="xoss-map__canvas" aria-hidden="true" />;
+  if (!seen || !painted) return placeholder;
+  return (
+    <Suspense fallback={placeholder}>
+      <RideMap track={track} marker={marker} />
+    </Suspense>
+  );
+}
 
 type Streams = StreamsReply['streams'];
 const values = (streams: Streams, name: keyof Streams) => streams[name] ?? [];
@@ -224,19 +250,6 @@ function Ride({
   const toast = useToast();
   const [hover, setHover] = useState<number | null>(null);
   const [range, setRange] = useState<IndexRange | null>(null);
-  // The map is built in a task of its own after the charts have painted: no single long
-  // task for both (the portal's 200 ms task budget).
-  const [mapReady, setMapReady] = useState(false);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setMapReady(true), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, []);
   const [patch, patching] = api.usePatchWorkoutMutation();
   const share = async (id: number, shared: boolean) => {
     const result = await patch({ params: { id }, body: { shared } });
@@ -331,14 +344,7 @@ function Ride({
           <ShareChoices workout={owner} />
         </>
       ) : null}
-      {track.length > 1 ? (
-        mapReady ? (
-          <RouteMap track={track} marker={hover} tileUrl={TILE_URL} />
-        ) : (
-          // Holds the map's place while the charts paint first.
-          <div className="xoss-map__canvas" aria-hidden="true" />
-        )
-      ) : null}
+      {track.length > 1 ? <MapWhenSeen track={track} marker={hover} /> : null}
       {owner ? <RideNotes workout={owner} /> : null}
       {summary ? (
         <Stats summary={summary} zoomed={range !== null} loading={ranged.isFetching} />

@@ -1,3 +1,4 @@
+import type { StreamName } from '@xoss/api-contract';
 import { api, client } from '../client.ts';
 
 /**
@@ -6,17 +7,40 @@ import { api, client } from '../client.ts';
  * them in the cache (same arguments, same cache entry).
  */
 
-/** Points per stream the charts ask for: about two per pixel of a wide screen. */
-export const RIDE_POINTS = 4000;
+/**
+ * Points per stream the charts ask for: four per CSS pixel of the window's width (each
+ * bucket keeps its minimum and its maximum, and a zoom to a quarter still has one per
+ * pixel), from 1,000 on a phone's width to 4,000 on a wide screen.
+ */
+export const ridePoints = (width: number) =>
+  Math.min(4000, Math.max(1000, Math.round((width * 4) / 100) * 100));
+
+/** Fixed once per page load, so the loader's prefetch and the page's hooks share an entry. */
+export const RIDE_POINTS = ridePoints(typeof window === 'undefined' ? 1280 : window.innerWidth);
+
+/**
+ * The streams the ride page draws (the charts, and the map's track): the ride's others
+ * (distance, grade, temperature, pedalling dynamics) stay on the server.
+ */
+export const RIDE_STREAMS: StreamName[] = [
+  'time',
+  'speed',
+  'altitude',
+  'heart_rate',
+  'cadence',
+  'power',
+  'latitude',
+  'longitude',
+];
 
 export const ownRide = (id: number) => ({
   workout: { params: { id } },
-  streams: { params: { id }, query: { points: RIDE_POINTS } },
+  streams: { params: { id }, query: { points: RIDE_POINTS, streams: RIDE_STREAMS } },
 });
 
 export const sharedRide = (shareId: string) => ({
   workout: { params: { share_id: shareId } },
-  streams: { params: { share_id: shareId }, query: { points: RIDE_POINTS } },
+  streams: { params: { share_id: shareId }, query: { points: RIDE_POINTS, streams: RIDE_STREAMS } },
 });
 
 /** Starts the ride's calls: the owner's when signed in, the public copy for a share link. */
@@ -31,4 +55,21 @@ export function prefetchRide(id: number, shareId: string | null, signedIn: boole
     dispatch(api.util.prefetch('getWorkout', args.workout, {}));
     dispatch(api.util.prefetch('workoutStreams', args.streams, {}));
   }
+}
+
+/** The power-curve page's first call (compared with the last 6 weeks, as the page opens). */
+export const curvesOf = (id: number) => ({
+  params: { id },
+  query: { compare: 'last6weeks' as const },
+});
+
+/**
+ * Starts a ride's summary or curves call with the navigation, beside the page's chunk (the
+ * page's hook then finds it in the cache): one round trip fewer before the page draws.
+ */
+export function prefetchRidePage(page: 'summary' | 'curves', id: number): void {
+  if (!client.session.isLoggedIn() || !Number.isInteger(id) || id <= 0) return;
+  const { dispatch } = client.store;
+  if (page === 'summary') dispatch(api.util.prefetch('getWorkout', { params: { id } }, {}));
+  else dispatch(api.util.prefetch('powerCurve', curvesOf(id), {}));
 }
