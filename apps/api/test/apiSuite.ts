@@ -628,6 +628,20 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       });
       expect(original.statusCode).toBe(200);
       expect(new Uint8Array(original.rawPayload)).toEqual(bytes);
+      // The curve offers to compare with the past years the rider rode, and only those.
+      const old = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'old.fit',
+        bytes: fitFile(600, 33, Date.UTC(2024, 5, 1) / 1000),
+      });
+      expect(old.statusCode).toBe(201);
+      const curve = await h.server.inject({
+        method: 'GET',
+        url: `/api/v2/workouts/${id}/power-curve/`,
+        headers: bearer(rider.access),
+      });
+      expect(curve.json<{ data: { years_with_rides: number[] } }>().data.years_with_rides).toEqual([
+        2024,
+      ]);
       // Deleted, the same file may come back as a new ride.
       await h.server.inject({
         method: 'DELETE',

@@ -135,6 +135,8 @@ async function widePages(page: Page, base: string, paths: readonly string[], lan
       '[document.documentElement.scrollWidth, window.innerWidth, document.documentElement.lang]',
     );
     if (lang !== language) wide.push(`${path} is in ${lang}, not ${language}`);
+    if (new URL(page.url()).pathname === '/login' && !path.startsWith('/login'))
+      wide.push(`${path} sent the rider to /login`);
     if (scroll > inner) wide.push(`${path} in ${language} (${scroll} px)`);
   }
   return wide;
@@ -176,6 +178,8 @@ describe(
       await page.goto(`${base}/login`);
       await page.getByLabel('E-mail').fill(DEMO_USER.email);
       await page.getByLabel('Password').fill(DEMO_USER.password);
+      // Remembered, so the other languages' tabs start signed in from the stored session.
+      await page.getByRole('checkbox', { name: 'Remember me' }).check();
       await page.getByRole('checkbox', { name: /I agree/ }).check();
       await page.getByRole('button', { name: 'Log In' }).click();
       await page.waitForURL((url) => url.pathname !== '/login');

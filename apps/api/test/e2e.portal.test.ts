@@ -59,6 +59,8 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.getByText('Wrong username or password').waitFor();
     // Spec 5: the password is trimmed before login.
     await page.getByLabel('Password').fill(`  ${DEMO_USER.password} `);
+    // Remembered: the tokens stay 7 days (the refresh steps below edit them there).
+    await page.getByRole('checkbox', { name: 'Remember me' }).check();
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.waitForURL(/\/dashboard\/workouts\/list$/);
     await page.getByText('30 workouts').waitFor();
@@ -324,6 +326,31 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.getByText('Save Successfully').waitFor();
     await page.reload();
     await expect.poll(() => pages.count()).toBe(5);
+
+    // The field step: sizes, and Next walks the slots.
+    await preview.getByRole('button').first().click();
+    await page.getByRole('group', { name: 'Field size' }).waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect
+      .poll(() => preview.getByRole('button').nth(1).getAttribute('aria-pressed'))
+      .toBe('true');
+    // An unsaved change asks before the page is left; Cancel stays, Confirm leaves.
+    await page.getByRole('button', { name: 'Cadence', exact: true }).click();
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    const leave = page.getByRole('dialog').filter({ hasText: 'Leave without saving?' });
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/device/list/manager');
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    await leave.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/\/dashboard\/main$/);
+
+    // A device with fixed pages (G+ 2nd gen) offers no Add or Delete.
+    await page.goto(`${base}/dashboard/device/list`);
+    await page.getByRole('link', { name: /^Manage: G2\+/ }).click();
+    await page.getByRole('link', { name: 'Data pages' }).click();
+    await page.getByText('This device has 3 fixed pages').waitFor();
+    expect(await page.getByRole('button', { name: 'Add page' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Delete page' }).count()).toBe(0);
   });
 
   it("exports a device's data pages as panels.json from the developer page", async () => {
@@ -664,7 +691,11 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.waitForTimeout(ACCESS_TTL_S * 1000 + 500);
     // Settings asks for the profile, not cached in this page yet.
     await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
+    // The server's word stays up for its second (spec 8) before the page leaves.
+    await page.getByText('Token expired').first().waitFor();
     await page.waitForURL(/\/login/);
+    // The login brings the rider back to the page they were on.
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard/settings');
     expect(await page.evaluate(`localStorage.getItem('xoss_token')`)).toBeNull();
     page.off('request', onRequest);
   });

@@ -269,6 +269,70 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it('names the language a ?lang= link chose in the menu, and English switches back', async () => {
+    await page.goto(`${base}/product/contact?lang=de`);
+    await page.getByRole('heading', { name: 'Kontakt', level: 1 }).waitFor();
+    const menu = page.getByLabel('Sprache');
+    expect(await menu.inputValue()).toBe('de');
+    await menu.selectOption('en-US');
+    await page.getByRole('heading', { name: 'Contact', level: 1 }).waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('en-US');
+  });
+
+  it('keeps a session 7 days only when remembered and cookies are not declined, and remembers the e-mail', async () => {
+    const tab = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const own = await tab.newPage();
+    const signIn = async (remember: boolean) => {
+      await own.goto(`${base}/login`);
+      await own.getByLabel('E-mail').fill(DEMO_USER.email);
+      await own.getByLabel('Password').fill(DEMO_USER.password);
+      await own.getByRole('checkbox', { name: 'Remember me' }).setChecked(remember);
+      await own.getByRole('checkbox', { name: /I agree/ }).check();
+      await own.getByRole('button', { name: 'Log In' }).click();
+      await own.waitForURL((url) => url.pathname !== '/login');
+      await own.waitForLoadState('networkidle');
+    };
+    const kept = () =>
+      own.evaluate<[boolean, boolean]>(
+        `[localStorage.getItem('xoss_refresh_token') !== null, sessionStorage.getItem('xoss_refresh_token') !== null]`,
+      );
+    try {
+      // Not remembered: this browser session only; a browser opened later is signed out.
+      await signIn(false);
+      expect(await kept()).toEqual([false, true]);
+      const later = await browser.newContext({ storageState: await tab.storageState() });
+      const page2 = await later.newPage();
+      await page2.goto(`${base}/dashboard/main`);
+      await page2.waitForURL(/\/login\?redirect=/);
+      await later.close();
+      expect(await own.evaluate(`localStorage.getItem('xoss_remembered_email')`)).toBeNull();
+      await own.getByRole('button', { name: /Log Out/ }).click();
+      await own.getByRole('link', { name: 'Log In' }).first().waitFor();
+
+      // Remembered: 7 days, and the form starts with the e-mail next time.
+      await signIn(true);
+      expect(await kept()).toEqual([true, false]);
+      await own.getByRole('button', { name: /Log Out/ }).click();
+      await own.getByRole('link', { name: 'Log In' }).first().waitFor();
+      await own.goto(`${base}/login`);
+      expect(await own.getByLabel('E-mail').inputValue()).toBe(DEMO_USER.email);
+      expect(await own.getByRole('checkbox', { name: 'Remember me' }).isChecked()).toBe(true);
+      await signIn(true);
+
+      // Declining cookies afterwards: nothing of the rider outlives the browser session.
+      await own.goto(`${base}/product/contact`);
+      await own.getByRole('button', { name: 'Decline' }).click();
+      expect(await kept()).toEqual([false, true]);
+      expect(await own.evaluate(`localStorage.getItem('xoss_remembered_email')`)).toBeNull();
+      expect(await own.evaluate(`localStorage.getItem('xoss_user_info')`)).toBeNull();
+      // Still signed in for now.
+      await own.goto(`${base}/dashboard/main`);
+      await own.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('answers a bad article id with the spec message, then likes and comments once signed in', async () => {
     for (const bad of ['abc', '0', '99999999'] as const) {
       await page.goto(`${base}/post/content/${bad}`);

@@ -1,7 +1,7 @@
 import '@xoss/ui-kit/styles.css';
 import './portal.css';
 import { StrictMode, useEffect } from 'react';
-import { selectPreferences } from '@xoss/api-client';
+import { EXPIRY_NOTICE_MS, loginPathFor, selectPreferences } from '@xoss/api-client';
 import { loadMessages, localeFor } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { createRoot } from 'react-dom/client';
@@ -13,8 +13,13 @@ import { routes } from './routes.tsx';
 
 let router: ReturnType<typeof createBrowserRouter> | undefined;
 client.setNavigate((path, { replace }) => {
-  // /login belongs to the public site: leave the portal with a full page load.
-  if (path.startsWith('/login')) window.location.replace(path);
+  // /login belongs to the public site: leave the portal with a full page load. When the
+  // session has ended (a plain /login), the server's message stays up its second first
+  // (spec 8), and the login brings the rider back to the page they were on.
+  if (path === '/login') {
+    const here = `${window.location.pathname}${window.location.search}`;
+    setTimeout(() => window.location.replace(loginPathFor(here)), EXPIRY_NOTICE_MS);
+  } else if (path.startsWith('/login')) window.location.replace(path);
   else void router?.navigate(path, { replace });
 });
 

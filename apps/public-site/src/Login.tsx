@@ -17,7 +17,8 @@ export function Login() {
   const t = useT();
   const location = useLocation();
   const id = useId();
-  const remembered = client.session.flag<string>('remembered_user') ?? '';
+  const remembered =
+    client.session.rememberedEmail() ?? client.session.flag<string>('remembered_user') ?? '';
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [showForgot, setShowForgot] = useState(false);
@@ -40,7 +41,8 @@ export function Login() {
       return;
     }
     setBusy(true);
-    const outcome = await client.logIn(text('email'), text('password'));
+    const remember = form.get('remember') === 'on';
+    const outcome = await client.logIn(text('email'), text('password'), { remember });
     setBusy(false);
     if (!outcome.ok) {
       setMessage(
@@ -50,8 +52,9 @@ export function Login() {
       );
       return;
     }
-    if (form.get('remember') === 'on') client.session.setFlag('remembered_user', text('email'));
+    if (remember) client.session.setFlag('remembered_user', text('email'));
     else client.session.removeFlag('remembered_user');
+    client.session.setRememberedEmail(remember ? text('email').trim() : null);
     afterLogin.go(returnPathAfterLogin(location.search));
   };
 

@@ -21,6 +21,9 @@ export async function renderPage(path: string, language = 'en-US'): Promise<stri
   const messages = await loadMessages(language, 'site');
   // Waits for pages in chunks of their own (React.lazy), which a plain renderToString would
   // leave as their fallback.
+  // An error while rendering would leave the page to the browser (a client-rendered
+  // boundary, inline scripts the CSP refuses): the build stops and says which page.
+  const errors: unknown[] = [];
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
       <XossIntlProvider language={language} messages={messages}>
@@ -29,10 +32,20 @@ export async function renderPage(path: string, language = 'en-US'): Promise<stri
         </StaticRouter>
       </XossIntlProvider>
     </StrictMode>,
+    {
+      onError: (error) => void errors.push(error),
+      // Every boundary inline, however large the page (the manuals' table): React would
+      // otherwise move a big one behind inline scripts, which the CSP refuses.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+    },
   );
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
   const html = Buffer.concat(chunks).toString('utf8');
+  if (errors.length > 0)
+    throw new Error(`${path} (${language}) failed to render: ${String(errors[0])}`, {
+      cause: errors[0],
+    });
   // A redirect renders no heading here: not a page to write.
   if (!html.includes('<h1')) throw new Error(`${path} rendered no page; it is not prerendered`);
   return html;

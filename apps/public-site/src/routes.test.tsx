@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { Provider } from 'react-redux';
@@ -185,8 +185,11 @@ describe('login', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Please agree to the Terms of Use and the Privacy Policy first',
     );
-    expect(screen.getByRole('link', { name: 'Terms of Use' }).getAttribute('href')).toBe(
-      '/copyright/terms',
-    );
+    // The form's own link (the footer has one too).
+    expect(
+      within(screen.getByRole('main'))
+        .getByRole('link', { name: 'Terms of Use' })
+        .getAttribute('href'),
+    ).toBe('/copyright/terms');
   });
 });

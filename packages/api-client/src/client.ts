@@ -187,7 +187,15 @@ export function createXossClient(options: XossClientOptions) {
      * Spec 5, 7, 8: logs in with the trimmed password, stores the tokens, then fetches the
      * profile for the user info; a failed profile call still completes the login.
      */
-    async logIn(email: string, password: string): Promise<LoginOutcome> {
+    /**
+     * Signs in; `remember: false` keeps the session for this browser session only (as does
+     * a declined cookie notice), else the tokens stay 7 days.
+     */
+    async logIn(
+      email: string,
+      password: string,
+      options: { readonly remember?: boolean } = {},
+    ): Promise<LoginOutcome> {
       const result = await transport.call('login', {
         body: { email: email.trim(), password: password.trim() },
       });
@@ -205,7 +213,7 @@ export function createXossClient(options: XossClientOptions) {
         return { ok: false, messageId: 'errors.loginFailed', message: 'login failed' };
       }
       const { access, refresh, id } = result.data;
-      session.setTokens({ access, refresh });
+      session.setTokens({ access, refresh }, { remember: options.remember ?? true });
       const profile = await transport.call('getAthlete', { params: { id: Number(id) } });
       if (profile.ok) {
         session.setUser({

@@ -35,6 +35,9 @@ export type NavigationDecision =
 
 const pathOf = (to: string) => to.split(/[?#]/, 1)[0] ?? '/';
 
+/** The login page that brings the rider back to `returnTo` (path with search) afterwards. */
+export const loginPathFor = (returnTo: string) => `/login?redirect=${encodeURIComponent(returnTo)}`;
+
 /**
  * The navigation guard of spec 4 as a pure function, for both apps' routers: a signed-in
  * rider going to a white-listed path (login) goes home; a visitor going to a signed-in path
@@ -54,7 +57,7 @@ export function guardNavigation(input: NavigationInput): NavigationDecision {
   if (!input.loggedIn && needsLogin(path))
     return {
       action: 'redirect',
-      to: `/login?redirect=${encodeURIComponent(input.to)}`,
+      to: loginPathFor(input.to),
       replace: true,
       noGoBack: true,
     };

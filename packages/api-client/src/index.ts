@@ -59,6 +59,7 @@ export {
   DEFAULT_WHITE_LIST,
   guardNavigation,
   requiresLogin,
+  loginPathFor,
   returnPathAfterLogin,
   type NavigationDecision,
   type NavigationInput,

@@ -43,6 +43,7 @@ export const storageKeys = {
   distanceUnit: 'distance_unit',
   temperatureUnit: 'temperature_unit',
   cookieConsent: 'cookie_consent',
+  rememberedEmail: 'remembered_email',
 } as const;
 
 export const DEFAULT_LANGUAGE = 'en-US';
@@ -71,6 +72,8 @@ export interface SessionStoreOptions {
 export class SessionStore {
   readonly #local: PrefixedStorage;
   readonly #session: PrefixedStorage;
+  /** Whether there is per-tab storage apart from `local` (a browser; not a test's memory). */
+  readonly #hasTab: boolean;
   readonly #placeholder: string;
   #memoryUser: UserInfo | undefined;
 
@@ -78,20 +81,56 @@ export class SessionStore {
     const now = options.now ?? Date.now;
     this.#local = createPrefixedStorage(options.local, { now });
     this.#session = createPrefixedStorage(options.session ?? options.local, { now });
+    this.#hasTab = options.session !== undefined && options.session !== options.local;
     this.#placeholder = options.placeholderName ?? DEFAULT_USER_NAME;
   }
 
+  /** The tokens from where they are kept: this tab's session (not remembered), else local. */
   tokens(): Tokens | undefined {
-    const access = this.#local.get<unknown>(storageKeys.token);
-    const refresh = this.#local.get<unknown>(storageKeys.refreshToken);
-    return typeof access === 'string' && typeof refresh === 'string'
-      ? { access, refresh }
-      : undefined;
+    for (const store of [this.#session, this.#local]) {
+      const access = store.get<unknown>(storageKeys.token);
+      const refresh = store.get<unknown>(storageKeys.refreshToken);
+      if (typeof access === 'string' && typeof refresh === 'string') return { access, refresh };
+    }
+    return undefined;
   }
 
-  setTokens(tokens: Tokens): void {
-    this.#local.set(storageKeys.token, tokens.access, SEVEN_DAYS_MS);
-    this.#local.set(storageKeys.refreshToken, tokens.refresh, SEVEN_DAYS_MS);
+  /** Whether the tokens are kept beyond this browser session (7 days, spec 3). */
+  remembered(): boolean {
+    return !this.#hasTab || this.#session.get<unknown>(storageKeys.refreshToken) === undefined;
+  }
+
+  /**
+   * Keeps the tokens for 7 days (spec 3) when the rider asked to be remembered and has not
+   * declined cookies; else for this browser session only (session storage: gone when the
+   * browser closes, as a bank does it). A refresh (no `remember`) keeps them where they are.
+   */
+  setTokens(tokens: Tokens, options: { readonly remember?: boolean } = {}): void {
+    const persist =
+      options.remember === undefined
+        ? this.remembered()
+        : options.remember && this.cookieConsent() !== 'declined';
+    const [keep, drop] =
+      persist || !this.#hasTab ? [this.#local, this.#session] : [this.#session, this.#local];
+    keep.set(storageKeys.token, tokens.access, SEVEN_DAYS_MS);
+    keep.set(storageKeys.refreshToken, tokens.refresh, SEVEN_DAYS_MS);
+    if (this.#hasTab) {
+      drop.remove(storageKeys.token);
+      drop.remove(storageKeys.refreshToken);
+    }
+  }
+
+  /** The e-mail the login form starts with: kept when the rider ticked Remember me. */
+  rememberedEmail(): string | undefined {
+    const value = this.#local.get<unknown>(storageKeys.rememberedEmail);
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  }
+
+  /** Remembers (or, with null, forgets) the e-mail; never after cookies were declined. */
+  setRememberedEmail(email: string | null): void {
+    if (email === null || this.cookieConsent() === 'declined')
+      this.#local.remove(storageKeys.rememberedEmail);
+    else this.#local.set(storageKeys.rememberedEmail, email);
   }
 
   isLoggedIn(): boolean {
@@ -132,8 +171,10 @@ export class SessionStore {
 
   /** Logs out locally: tokens, user info and the tab's session flags go. */
   clear(): void {
-    this.#local.remove(storageKeys.token);
-    this.#local.remove(storageKeys.refreshToken);
+    for (const store of [this.#local, this.#session]) {
+      store.remove(storageKeys.token);
+      store.remove(storageKeys.refreshToken);
+    }
     this.#local.remove(storageKeys.userInfo);
     this.#memoryUser = undefined;
     for (const key of sessionFlagKeys) this.#session.remove(key);
@@ -169,12 +210,21 @@ export class SessionStore {
     return value === 'accepted' || value === 'declined' ? value : undefined;
   }
 
-  /** Accepting stores the user info kept in memory; declining removes the stored one. */
+  /**
+   * Accepting stores the user info kept in memory. Declining removes the stored user info
+   * and remembered e-mail, and moves the tokens to this browser session: nothing of the
+   * rider outlives it (the site's cookie policy).
+   */
   setCookieConsent(consent: CookieConsent): void {
     this.#local.set(storageKeys.cookieConsent, consent);
     if (consent === 'accepted' && this.#memoryUser)
       this.#local.set(storageKeys.userInfo, this.#memoryUser, SEVEN_DAYS_MS);
-    if (consent === 'declined') this.#local.remove(storageKeys.userInfo);
+    if (consent === 'declined') {
+      this.#local.remove(storageKeys.userInfo);
+      this.#local.remove(storageKeys.rememberedEmail);
+      const tokens = this.tokens();
+      if (tokens) this.setTokens(tokens, { remember: false });
+    }
   }
 
   flag<T = unknown>(key: SessionFlag): T | undefined {

@@ -111,6 +111,7 @@ describe('routes entry', () => {
     };
     await visit('./routes.ts');
     expect([...seen].sort()).toEqual([
+      './bounds.ts',
       './errorCodes.ts',
       './expiry.ts',
       './originRoutes.ts',

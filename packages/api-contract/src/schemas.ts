@@ -459,6 +459,8 @@ export const powerCurveReplySchema = z.object({
     .object({ power: curveSchema.nullable(), speed: curveSchema.nullable(), workouts: z.number() })
     .nullable(),
   ftp_estimate: z.number().nullable(),
+  /** The past years (UTC) in which the rider rode, newest first: what `year:` can compare. */
+  years_with_rides: z.array(z.number().int()),
 });
 
 // --- Training over time --------------------------------------------------------------------

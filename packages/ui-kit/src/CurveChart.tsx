@@ -40,6 +40,19 @@ export interface CurveChartProps {
 const MARGIN = { top: 12, right: 16, bottom: 28, left: 52 };
 const TICKS = [1, 5, 15, 30, 60, 300, 600, 1200, 3600, 7200, 18_000, 36_000];
 
+/**
+ * The ticks whose labels do not run into each other: each at least 40 px from the last one
+ * kept (on a phone "15s30s1m" would otherwise overlap).
+ */
+function spacedTicks(ticks: readonly number[], at: (tick: number) => number): number[] {
+  const kept: number[] = [];
+  for (const tick of ticks) {
+    const previous = kept[kept.length - 1];
+    if (previous === undefined || at(tick) - at(previous) >= 40) kept.push(tick);
+  }
+  return kept;
+}
+
 /** Nearest point index at or below a duration, in ascending durations. */
 function indexAtDuration(durations: ArrayLike<number>, target: number) {
   let low = 0;
@@ -190,7 +203,10 @@ export function CurveChart({
           <AxisBottom
             top={innerHeight}
             scale={xScale}
-            tickValues={TICKS.filter((tick) => tick <= maxDuration)}
+            tickValues={spacedTicks(
+              TICKS.filter((tick) => tick <= maxDuration),
+              (tick) => xScale(tick),
+            )}
             tickFormat={(value) => formatShortDuration(Number(value))}
           />
           {hover !== null ? (

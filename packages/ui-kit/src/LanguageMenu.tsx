@@ -12,10 +12,16 @@ export interface LanguageMenuProps {
   readonly languages?: readonly string[];
 }
 
-/** The language menu: a labelled native select, keyboard- and screen-reader-friendly. */
+/**
+ * The language menu: a labelled native select, keyboard- and screen-reader-friendly. It
+ * offers the configured languages; a page in another of the text languages (a `?lang=`
+ * link, the app's setting) shows that one too, so the menu always names the page's real
+ * language and choosing English from it is a change.
+ */
 export function LanguageMenu({ value, onChange, languages = menuLanguages }: LanguageMenuProps) {
   const id = useId();
   const current = normalizeLanguage(value);
+  const offered = languages.includes(current) ? languages : [...languages, current];
   return (
     <span className="xoss-root">
       <label htmlFor={id} className="xoss-visually-hidden">
@@ -24,10 +30,10 @@ export function LanguageMenu({ value, onChange, languages = menuLanguages }: Lan
       <select
         id={id}
         className="xoss-select"
-        value={languages.includes(current) ? current : languages[0]}
+        value={current}
         onChange={(event) => onChange(normalizeLanguage(event.target.value))}
       >
-        {languages.map((language) => (
+        {offered.map((language) => (
           <option key={language} value={language} lang={language}>
             {languageNames[language as keyof typeof languageNames] ?? language}
           </option>

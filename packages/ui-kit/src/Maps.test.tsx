@@ -70,7 +70,7 @@ describe('RegionPicker', () => {
     await userEvent.click(screen.getByRole('checkbox', { name: 'Switzerland' }));
     expect(screen.getByText(/1 region selected, 420 MB/)).toBeTruthy();
     await userEvent.click(screen.getByRole('checkbox', { name: 'Germany' }));
-    expect(screen.getByText(/2 regions selected, 3.3 GB/)).toBeTruthy();
+    expect(screen.getByText(/2 regions selected, 3.32 GB/)).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
     await userEvent.click(screen.getByRole('checkbox', { name: 'Austria' }));
     expect(screen.getByRole('alert').textContent).toContain('3.6 GB');

@@ -115,6 +115,20 @@ describe('LanguageMenu', () => {
     expect(onChange).toHaveBeenCalledWith('zh-CN');
     await expectAccessible(container);
   });
+
+  it("names the page's language when it is not on the menu, so choosing English changes it", async () => {
+    const onChange = vi.fn();
+    await renderIn(<LanguageMenu value="de" onChange={onChange} />, 'de');
+    const select = screen.getByRole('combobox', { name: 'Sprache' });
+    expect((select as HTMLSelectElement).value).toBe('de');
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['English', '简体中文', '繁體中文', 'Deutsch']);
+    await userEvent.selectOptions(select, 'en-US');
+    expect(onChange).toHaveBeenCalledWith('en-US');
+  });
 });
 
 describe('CookieNotice', () => {

@@ -15,7 +15,7 @@ import { scaleLinear } from '@visx/scale';
 import { AreaClosed, LinePath } from '@visx/shape';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { downsampleMinMax } from '@xoss/workout-stats';
-import { formatClock } from './format.ts';
+import { formatClock, timeTicks } from './format.ts';
 import { useElementWidth } from './useElementWidth.ts';
 import { useInView } from './useInView.ts';
 
@@ -50,7 +50,7 @@ export interface StreamChartsProps {
   readonly distanceUnit?: 'km' | 'mi';
 }
 
-const MARGIN = { top: 8, right: 12, bottom: 24, left: 48 };
+const MARGIN = { top: 8, right: 16, bottom: 30, left: 48 };
 const toNumber = (value: number | null | undefined) =>
   value === null || value === undefined ? Number.NaN : value;
 
@@ -122,6 +122,16 @@ export function StreamCharts({
     indexAtX(x, xScale.invert(Math.min(innerWidth, Math.max(0, pixel))), range[0], range[1]);
   const pixelOf = (event: PointerEvent<SVGRectElement>) =>
     event.clientX - event.currentTarget.getBoundingClientRect().left;
+
+  // Round steps (time: 5 min, 15 min, 1 h…; distance: 1-2-5), none so close to the right
+  // end that its label would be cut off.
+  const xTicks = useMemo(() => {
+    const [from = 0, to = 0] = xScale.domain();
+    const max = Math.max(2, Math.floor(innerWidth / 110));
+    const ticks = xKind === 'time' ? timeTicks(from, to, max) : xScale.ticks(max);
+    const room = ticks.filter((tick) => xScale(tick) <= innerWidth - 24);
+    return room.length > 0 ? room : ticks.slice(0, 1);
+  }, [xScale, xKind, innerWidth]);
 
   const formatX = useMemo(() => {
     if (xKind === 'time') return formatClock;
@@ -205,6 +215,7 @@ export function StreamCharts({
             hover={visibleHover}
             drag={drag}
             formatX={formatX}
+            xTicks={xTicks}
             locale={locale}
             plotted={plotted}
             onPointerDown={(event) => {
@@ -247,6 +258,7 @@ interface PanelProps {
   hover: number | null;
   drag: { from: number; to: number } | null;
   formatX: (value: number) => string;
+  xTicks: readonly number[];
   locale: string;
   /** False in the first render: the panel is laid out, its plot drawn in the next. */
   plotted: boolean;
@@ -268,6 +280,7 @@ function StreamPanel({
   hover,
   drag,
   formatX,
+  xTicks,
   locale,
   plotted,
   ...handlers
@@ -323,10 +336,10 @@ function StreamPanel({
               color={stream.color ?? 'var(--xoss-color-brand)'}
               xScale={xScale}
               yScale={yScale}
-              innerWidth={innerWidth}
               innerHeight={innerHeight}
               number={number}
               formatX={formatX}
+              xTicks={xTicks}
             />
           ) : null}
           {drag ? (
@@ -386,20 +399,20 @@ const PanelPlot = memo(function PanelPlot({
   color,
   xScale,
   yScale,
-  innerWidth,
   innerHeight,
   number,
   formatX,
+  xTicks,
 }: {
   points: readonly { x: number; y: number }[];
   kind: 'line' | 'area';
   color: string;
   xScale: Scale;
   yScale: Scale;
-  innerWidth: number;
   innerHeight: number;
   number: Intl.NumberFormat;
   formatX: (value: number) => string;
+  xTicks: readonly number[];
 }) {
   return (
     <>
@@ -434,7 +447,7 @@ const PanelPlot = memo(function PanelPlot({
       <AxisBottom
         top={innerHeight}
         scale={xScale}
-        numTicks={Math.max(2, Math.floor(innerWidth / 110))}
+        tickValues={[...xTicks]}
         tickFormat={(value) => formatX(Number(value))}
         tickComponent={bottomTick}
       />

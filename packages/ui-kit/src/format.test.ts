@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, importEstimate } from './format.ts';
+import { formatBytes, importEstimate, timeTicks } from './format.ts';
 
 describe('formatBytes', () => {
   it('picks the unit that fits, with up to three significant figures', () => {
@@ -25,5 +25,24 @@ describe('importEstimate', () => {
     expect(importEstimate(61)).toEqual({ hours: 0, minutes: 2 });
     expect(importEstimate(3600)).toEqual({ hours: 1, minutes: 0 });
     expect(importEstimate(3601)).toEqual({ hours: 1, minutes: 1 });
+  });
+});
+
+describe('timeTicks', () => {
+  it('steps in round times a rider reads, never 8:20 or 16:40', () => {
+    expect(timeTicks(0, 3600, 5)).toEqual([0, 900, 1800, 2700, 3600]);
+    expect(timeTicks(0, 36_000, 6)).toEqual([0, 7200, 14_400, 21_600, 28_800, 36_000]);
+    expect(timeTicks(130, 700, 4)).toEqual([300, 600]);
+    for (const [to, max] of [
+      [5000, 4],
+      [10_000, 6],
+      [2000, 3],
+    ] as const) {
+      const ticks = timeTicks(0, to, max);
+      expect(ticks.length).toBeLessThanOrEqual(max);
+      expect(ticks.every((tick) => tick % 60 === 0 || tick < 60)).toBe(true);
+      expect(ticks).not.toContain(500);
+      expect(ticks).not.toContain(1000);
+    }
   });
 });

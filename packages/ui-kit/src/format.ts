@@ -49,3 +49,23 @@ export function importEstimate(seconds: number): { hours: number; minutes: numbe
   const minutes = Math.max(1, Math.ceil(seconds / 60));
   return { hours: Math.floor(minutes / 60), minutes: minutes % 60 };
 }
+
+/** Steps a rider reads on a time axis: seconds, minutes, quarter and half hours, hours. */
+const TIME_STEPS_S = [
+  1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400,
+];
+
+/**
+ * Tick values for a time axis from `from` to `to` seconds: multiples of the smallest round
+ * step (5 min, 15 min, 1 h, …) that gives at most `max` ticks, so labels read 0:30:00,
+ * 1:00:00 rather than 8:20, 16:40.
+ */
+export function timeTicks(from: number, to: number, max: number): number[] {
+  const span = Math.max(0, to - from);
+  const step =
+    TIME_STEPS_S.find((candidate) => Math.floor(span / candidate) + 1 <= Math.max(1, max)) ??
+    TIME_STEPS_S[TIME_STEPS_S.length - 1]!;
+  const ticks: number[] = [];
+  for (let tick = Math.ceil(from / step) * step; tick <= to; tick += step) ticks.push(tick);
+  return ticks;
+}

@@ -897,12 +897,21 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
         workouts: best.workouts,
       };
     }
+    // One row per year ridden (the year rows of the per-period best curves).
+    const thisYear = new Date(services.now()).getUTCFullYear();
+    const years = await db.query<{ period: string }>(
+      `SELECT period FROM best_curves WHERE user_id = $1 AND period LIKE 'Y%' ORDER BY period DESC`,
+      [userId],
+    );
     return {
       power: curveReply(power, query),
       speed: curveReply(speed, query),
       compare: query.compare,
       comparison,
       ftp_estimate: power ? (estimateFtp(power) ?? null) : null,
+      years_with_rides: years
+        .map((row) => Number(row.period.slice(1)))
+        .filter((year) => Number.isInteger(year) && year < thisYear),
     };
   });
 

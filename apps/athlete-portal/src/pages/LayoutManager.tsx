@@ -9,6 +9,7 @@ import {
   fieldById,
   layoutTemplate,
   movePage,
+  setChartType,
   parsePanels,
   profileFor,
   setField,
@@ -17,17 +18,20 @@ import {
   type LayoutDocument,
   type Problem,
   type Result,
+  type SlotSize,
 } from '@xoss/data-fields';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useT } from '@xoss/i18n/react';
 import {
+  ChartTypePicker,
   ConfirmDialog,
   DeviceScreenPreview,
   EmptyState,
   FieldPicker,
   LayoutTemplatePicker,
+  SizePicker,
 } from '@xoss/ui-kit';
-import { useSearchParams } from 'react-router';
+import { useBlocker, useSearchParams } from 'react-router';
 import { api, failureMessage } from '../client.ts';
 import { selectEmbedded, sendToApp } from '../embedded.ts';
 import { savePanelsInApp } from '../embeddedRuntime.ts';
@@ -122,6 +126,22 @@ function Pages({
   const toast = useToast();
   const failureText = useFailureText();
   const [document, setDocument] = useState(initial);
+  // What the device (or the server) holds: leaving with other pages asks first.
+  const [saved, setSaved] = useState(initial);
+  const dirty = document !== saved;
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (!dirty) return undefined;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+  const [size, setSize] = useState<SlotSize | null>(null);
+  // Fixed-page devices (G 2nd gen) keep their page count: no Add, no Delete.
+  const fixed = profile.pages === 'fixed';
   const [selected, setSelected] = useState(0);
   const [slot, setSlot] = useState<number | null>(null);
   const [problems, setProblems] = useState<string[]>([]);
@@ -151,13 +171,28 @@ function Pages({
   const template = page ? layoutTemplate(page.pid) : undefined;
   const slotSize = slot !== null ? template?.slots[slot]?.size : undefined;
   const slotField = slot !== null && page ? fieldById(page.items[slot] ?? -1) : undefined;
+  const slotCount = template?.slots.length ?? 0;
+  /** The field step's Next: the next slot of this page, then the first of the next page. */
+  const nextSlot = () => {
+    if (slot === null) return;
+    if (slot + 1 < slotCount) setSlot(slot + 1);
+    else if (selected + 1 < document.pages.length) {
+      setSelected(selected + 1);
+      setSlot(0);
+    } else setSlot(null);
+    setSize(null);
+  };
 
   return (
     <>
       <h1>
         <Message id="devices.layouts" /> · {profile.name} ({device.serial})
       </h1>
-      <p>{t('layout.pageLimit', { model: profile.name, max: profile.maxPages })}</p>
+      <p>
+        {fixed
+          ? t('dataFields.problem.fixedPages', { count: profile.maxPages })
+          : t('layout.pageLimit', { model: profile.name, max: profile.maxPages })}
+      </p>
       <div className="portal__layout">
         <section aria-labelledby="pages-title">
           <h2 id="pages-title">{t('layout.pages', { count: document.pages.length })}</h2>
@@ -179,18 +214,20 @@ function Pages({
             ))}
           </ol>
           <div className="portal__actions">
-            <button
-              type="button"
-              className="xoss-button"
-              onClick={() =>
-                apply(
-                  addPage(document, profile, page?.pid ?? profile.layouts[0] ?? 0),
-                  document.pages.length,
-                )
-              }
-            >
-              <Message id="layout.addPage" />
-            </button>
+            {fixed ? null : (
+              <button
+                type="button"
+                className="xoss-button"
+                onClick={() =>
+                  apply(
+                    addPage(document, profile, page?.pid ?? profile.layouts[0] ?? 0),
+                    document.pages.length,
+                  )
+                }
+              >
+                <Message id="layout.addPage" />
+              </button>
+            )}
             <button
               type="button"
               className="xoss-button"
@@ -207,14 +244,16 @@ function Pages({
             >
               <Message id="layout.moveDown" />
             </button>
-            <button
-              type="button"
-              className="xoss-button"
-              data-variant="danger"
-              onClick={() => setConfirmDelete(true)}
-            >
-              <Message id="layout.deletePage" />
-            </button>
+            {fixed ? null : (
+              <button
+                type="button"
+                className="xoss-button"
+                data-variant="danger"
+                onClick={() => setConfirmDelete(true)}
+              >
+                <Message id="layout.deletePage" />
+              </button>
+            )}
           </div>
           {problems.length > 0 ? (
             <ul role="alert" className="xoss-alert xoss-root">
@@ -254,13 +293,25 @@ function Pages({
           <h2 id="field-title">
             <Message id="layout.chooseField" />
           </h2>
+          <SizePicker value={size ?? slotSize ?? null} onChange={setSize} />
           <FieldPicker
             value={slotField?.key ?? null}
             available={profile.fields}
             hideUnavailable
-            slotSize={slotSize}
+            slotSize={size ?? slotSize}
             onChange={(key) => apply(setField(document, profile, selected, slot, key))}
           />
+          {slotField?.display === 'chart' && page ? (
+            <ChartTypePicker
+              value={page.chartTypes?.[slot] ?? null}
+              onChange={(type) => apply(setChartType(document, selected, slot, type))}
+            />
+          ) : null}
+          <div className="portal__actions">
+            <button type="button" className="xoss-button" onClick={nextSlot}>
+              <Message id="common.next" />
+            </button>
+          </div>
         </section>
       ) : null}
       <div className="portal__actions">
@@ -287,6 +338,7 @@ function Pages({
                 }
               }
               setProblems([]);
+              setSaved(document);
               toast(t('toast.saveSuccess'));
             });
           }}
@@ -294,6 +346,13 @@ function Pages({
           <Message id="common.save" />
         </button>
       </div>
+      <ConfirmDialog
+        open={blocker.state === 'blocked'}
+        tone="danger"
+        message={t('layout.unsaved')}
+        onCancel={() => blocker.reset?.()}
+        onConfirm={() => blocker.proceed?.()}
+      />
       <ConfirmDialog
         open={confirmDelete}
         tone="danger"

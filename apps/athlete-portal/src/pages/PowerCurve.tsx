@@ -59,14 +59,15 @@ export function PowerCurvePage() {
       values: { ride: pick(data[which]), compare: pick(data.comparison?.[which]) },
     };
   };
-  const thisYear = new Date().getFullYear();
+  // The past years offered are the years the rider rode (the reply names them).
+  const years = curves.data?.years_with_rides ?? [];
   const options: { value: Comparison; label: string }[] = [
     { value: 'none', label: t('workouts.compare.none') },
     { value: 'last6weeks', label: t('workouts.compare.last6weeks') },
     { value: 'currentYear', label: t('workouts.compare.currentYear') },
-    ...[1, 2, 3].map((back) => ({
-      value: `year:${thisYear - back}`,
-      label: t('workouts.compare.year', { year: thisYear - back }),
+    ...years.map((year) => ({
+      value: `year:${year}`,
+      label: t('workouts.compare.year', { year }),
     })),
   ];
   const label = options.find((option) => option.value === compare)?.label ?? '';

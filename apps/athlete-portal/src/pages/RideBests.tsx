@@ -73,7 +73,7 @@ export function RideBests({ id }: { id: number }) {
         </p>
       ) : null}
       {data.efforts.length > 0 ? (
-        <table className="xoss-table">
+        <table className="xoss-table" data-stack>
           <caption>{t('training.rideBests')}</caption>
           <thead>
             <tr>
@@ -94,9 +94,9 @@ export function RideBests({ id }: { id: number }) {
                   )}{' '}
                   {nameOf(effort.effort)}
                 </th>
-                <td>{valueOf(effort.effort, effort.value)}</td>
-                <td>{effort.year_rank}</td>
-                <td>{effort.all_time_rank}</td>
+                <td data-label={t('training.bests')}>{valueOf(effort.effort, effort.value)}</td>
+                <td data-label={t('training.rankYear', { year: data.year })}>{effort.year_rank}</td>
+                <td data-label={t('training.rankAllTime')}>{effort.all_time_rank}</td>
               </tr>
             ))}
           </tbody>

@@ -231,7 +231,7 @@ export function WorkoutsList() {
         {(data) =>
           data.results.length === 0 ? (
             <EmptyState title={t('workouts.count', { count: 0 })}>
-              <Message id={filtered ? 'workouts.filter.noMatch' : 'workouts.empty'} />
+              {filtered ? t('workouts.filter.noMatch') : t('workouts.empty')}
             </EmptyState>
           ) : (
             <>
