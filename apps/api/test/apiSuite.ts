@@ -576,6 +576,13 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       });
       expect(first.statusCode).toBe(201);
       const id = first.json<{ data: { id: number } }>().data.id;
+      // The device's lap (the simulator's file writes one for the whole ride).
+      const laps = first.json<{
+        data: { laps: { start_s: number; distance_m: number }[]; distance_m: number };
+      }>().data;
+      expect(laps.laps).toHaveLength(1);
+      expect(laps.laps[0]!.start_s).toBe(0);
+      expect(laps.laps[0]!.distance_m).toBeCloseTo(laps.distance_m, -1);
       // The same bytes again, under another name: 409 naming the ride that holds them.
       const again = await upload(h, '/api/v2/workouts/', rider.access, {
         filename: 'copy.fit',

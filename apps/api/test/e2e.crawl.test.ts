@@ -182,7 +182,8 @@ describe(
       await page.getByRole('checkbox', { name: 'Remember me' }).check();
       await page.getByRole('checkbox', { name: /I agree/ }).check();
       await page.getByRole('button', { name: 'Log In' }).click();
-      await page.waitForURL((url) => url.pathname !== '/login');
+      await page.waitForURL(/\/dashboard\/main$/);
+      await page.waitForLoadState('networkidle');
       const { reached, wide, landedOn } = await crawl(page, base, '/dashboard/main', 2);
       screensToRead.push(...new Set(landedOn));
       expect(missing(reached, riderScreens, 2)).toEqual([]);

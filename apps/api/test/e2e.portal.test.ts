@@ -330,7 +330,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     // The field step: sizes, and Next walks the slots.
     await preview.getByRole('button').first().click();
     await page.getByRole('group', { name: 'Field size' }).waitFor();
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     await expect
       .poll(() => preview.getByRole('button').nth(1).getAttribute('aria-pressed'))
       .toBe('true');
@@ -591,6 +591,8 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     // The copy leads to the ride that holds the file.
     await results.getByRole('listitem').nth(1).getByRole('link', { name: 'Open the ride' }).click();
     await page.getByRole('heading', { name: 'Ride 2026-01-01', level: 1 }).waitFor();
+    // The device's laps, with its figures (this file has one).
+    await page.getByRole('table', { name: '1 lap' }).waitFor();
 
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Name').fill('New year loop');

@@ -1,5 +1,5 @@
 import { MAX_HOLD_S, haversineMetres } from '@xoss/workout-stats';
-import type { ActivityOverview, ActivityStreams } from './fit/streams.ts';
+import type { ActivityLap, ActivityOverview, ActivityStreams } from './fit/streams.ts';
 import type { GpxRoute } from './gpx/parse.ts';
 import type { TcxActivity } from './tcx/parse.ts';
 
@@ -95,11 +95,26 @@ export function activityFromTcx(tcx: TcxActivity): ActivityOverview | undefined 
     tcx.laps.reduce((sum, lap) => sum + (pick(lap) ?? 0), 0);
   const laps = tcx.laps.filter((lap) => Number.isFinite(lap.startTime));
   const lastTime = points.time[keep[keep.length - 1]!]!;
+  const lapList: ActivityLap[] = laps.map((lap) => {
+    const entries: [keyof ActivityLap, number | undefined][] = [
+      ['timerS', lap.totalTimeS],
+      ['distanceM', lap.distanceM],
+      ['maxSpeedMs', lap.maxSpeedMs],
+      ['avgHeartRate', lap.avgHeartRate],
+      ['maxHeartRate', lap.maxHeartRate],
+      ['calories', lap.calories],
+    ];
+    return {
+      start: lap.startTime - startTime,
+      ...Object.fromEntries(entries.filter(([, value]) => value !== undefined)),
+    };
+  });
   return {
     startTime,
     sportType: TCX_SPORTS[tcx.sport] ?? 0,
     streams,
     ...(timer.length > 0 ? { timer } : {}),
+    ...(lapList.length > 0 ? { laps: lapList } : {}),
     sessions: [
       {
         start: 0,

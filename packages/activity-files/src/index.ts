@@ -15,6 +15,7 @@ export {
   activityOverview,
   timerFromEvents,
   type ActivityOverview,
+  type ActivityLap,
   type ActivitySession,
   type ActivityStreams,
 } from './fit/streams.ts';

@@ -177,3 +177,40 @@ describe('TCX files of other devices', () => {
     },
   );
 });
+
+describe('laps', () => {
+  it("keeps the device's laps: the Edge 810's eight, adding up to its session", () => {
+    const entry = manifest.find((candidate) => candidate.file.includes('Edge810-Vector'))!;
+    const decoded = decodeFit(bytesOf(entry));
+    if (!decoded.ok) throw new Error(decoded.error.message);
+    const overview = activityOverview(decoded.value);
+    const laps = overview.laps ?? [];
+    expect(laps).toHaveLength(8);
+    const session = decoded.value.sessions[0]!;
+    const sum = (key: 'timerS' | 'distanceM') =>
+      laps.reduce((total, lap) => total + (lap[key] ?? 0), 0);
+    expect(sum('timerS')).toBeCloseTo(Number(session.totalTimerTime), 0);
+    expect(Math.abs(sum('distanceM') - Number(session.totalDistance))).toBeLessThan(5);
+    // In order, each starting where the ride is, with the power meter's averages.
+    for (const [index, lap] of laps.entries()) {
+      expect(lap.start).toBeGreaterThanOrEqual(index === 0 ? -1 : laps[index - 1]!.start);
+      expect(lap.avgPower).toBeGreaterThan(0);
+    }
+  });
+
+  it('reads the laps of every real FIT activity that has some as starting inside the ride', () => {
+    let withLaps = 0;
+    for (const entry of of('.fit', 'activity')) {
+      const decoded = decodeFit(bytesOf(entry));
+      if (!decoded.ok) continue;
+      const overview = activityOverview(decoded.value);
+      const end = overview.streams.time.at(-1) ?? 0;
+      for (const lap of overview.laps ?? []) {
+        expect(lap.start, entry.file).toBeGreaterThan(-3600);
+        expect(lap.start, entry.file).toBeLessThanOrEqual(end + 1);
+      }
+      if ((overview.laps ?? []).length > 0) withLaps++;
+    }
+    expect(withLaps).toBeGreaterThan(20);
+  });
+});

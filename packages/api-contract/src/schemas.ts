@@ -181,6 +181,24 @@ export const workoutDetailSchema = workoutListItemSchema.extend({
   share_id: z.string().nullable(),
   /** The rider's notes ('' when none). */
   notes: z.string(),
+  /** The laps the device recorded, with its own figures per lap (none for GPX). */
+  laps: z.array(
+    z.object({
+      /** Seconds from the ride's start. */
+      start_s: z.number(),
+      timer_time_s: z.number().nullable(),
+      elapsed_time_s: z.number().nullable(),
+      distance_m: z.number().nullable(),
+      speed_avg_ms: z.number().nullable(),
+      speed_max_ms: z.number().nullable(),
+      hr_avg: z.number().nullable(),
+      hr_max: z.number().nullable(),
+      power_avg: z.number().nullable(),
+      power_max: z.number().nullable(),
+      cadence_avg: z.number().nullable(),
+      elevation_gain_m: z.number().nullable(),
+    }),
+  ),
   /** What the share link shows (the ride's choice, else the rider's default). */
   share_heart_rate: z.boolean(),
   share_power: z.boolean(),

@@ -284,4 +284,8 @@ INSERT INTO best_curves (user_id, period, stale)
 INSERT INTO best_curves (user_id, period, stale)
   SELECT DISTINCT user_id, 'D' || to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD'), true FROM workouts
 `,
+  // 12: the laps the device recorded (its own totals per lap), shown on the ride page.
+  `
+ALTER TABLE workouts ADD COLUMN laps jsonb NOT NULL DEFAULT '[]'::jsonb
+`,
 ];

@@ -19,6 +19,7 @@ import {
   type TimerIntervals,
   type WorkoutSummary,
 } from '@xoss/workout-stats';
+import type { ActivityLap } from '@xoss/activity-files';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound, parse } from '../http.ts';
 import { deadlineSignal } from '../deadline.ts';
@@ -87,6 +88,7 @@ export interface WorkoutRow {
   share_heart_rate: boolean | null;
   share_power: boolean | null;
   notes: string;
+  laps: readonly ActivityLap[] | null;
 }
 
 /** Zone times as last computed, keyed by the ride's thresholds (not the estimates) they used. */
@@ -295,6 +297,22 @@ export async function shareChoices(
 }
 
 /** The detail reply of one workout. */
+/** A device lap as the API sends it (snake_case; absent values null). */
+const lapReply = (lap: ActivityLap) => ({
+  start_s: lap.start,
+  timer_time_s: lap.timerS ?? null,
+  elapsed_time_s: lap.elapsedS ?? null,
+  distance_m: lap.distanceM ?? null,
+  speed_avg_ms: lap.avgSpeedMs ?? null,
+  speed_max_ms: lap.maxSpeedMs ?? null,
+  hr_avg: lap.avgHeartRate ?? null,
+  hr_max: lap.maxHeartRate ?? null,
+  power_avg: lap.avgPower ?? null,
+  power_max: lap.maxPower ?? null,
+  cadence_avg: lap.avgCadence ?? null,
+  elevation_gain_m: lap.ascentM ?? null,
+});
+
 async function detail(services: Services, row: WorkoutRow): Promise<WorkoutDetail> {
   const zones = await zonesOf(services, row);
   const shows = await shareChoices(services, row);
@@ -302,6 +320,7 @@ async function detail(services: Services, row: WorkoutRow): Promise<WorkoutDetai
     ...listItem(row),
     share_id: row.share_id,
     notes: row.notes,
+    laps: (row.laps ?? []).map(lapReply),
     share_heart_rate: shows.heartRate,
     share_power: shows.power,
     summary: summaryReply(row.summary, row.device_summary),
@@ -458,9 +477,9 @@ async function storeWorkout(
         `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
            speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes,
            idempotency_key, timer_time_s, timer, sessions, damage, file_format, file_ftp, file_max_hr, ftp, ftp_source,
-           max_hr, max_hr_source, idempotency_hash, file_sha256)
+           max_hr, max_hr_source, idempotency_hash, file_sha256, laps)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-           $23, $24, $25, $26, $27, $28, $29, $30, $31, $32) RETURNING id`,
+           $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33) RETURNING id`,
         [
           userId,
           name,
@@ -494,6 +513,7 @@ async function storeWorkout(
           thresholds.maxHrSource,
           options.idempotencyHash ?? null,
           options.fileSha256 ?? null,
+          JSON.stringify(analysis.laps),
         ],
       );
       const id = row!.id;

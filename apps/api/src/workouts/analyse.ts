@@ -8,6 +8,7 @@ import {
   parseGpx,
   parseTcx,
   type ActivityFileError,
+  type ActivityLap,
   type ActivityOverview,
 } from '@xoss/activity-files';
 import {
@@ -66,6 +67,8 @@ export interface Analysis {
   readonly fileFtp: number | null;
   readonly fileMaxHr: number | null;
   readonly timer: TimerIntervals;
+  /** The laps the device recorded, as it summed them up (none for a GPX or a lap-less file). */
+  readonly laps: readonly ActivityLap[];
   readonly damage: Damage | null;
   readonly bounds: { min_lat: number; min_lon: number; max_lat: number; max_lon: number } | null;
   readonly streams: StoredStreams;
@@ -390,6 +393,7 @@ export function analyseActivity(
       fileFtp: overview.ftpWatts ?? null,
       fileMaxHr: overview.maxHeartRate ?? null,
       timer,
+      laps: overview.laps ?? [],
       damage: overview.damage
         ? {
             code: overview.damage.code,

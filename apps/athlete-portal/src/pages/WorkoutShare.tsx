@@ -17,6 +17,7 @@ import { useUnits } from '../units.ts';
 import { ownRide, sharedRide } from './rideQueries.ts';
 import { Loaded, formatDuration, useToast } from './common.tsx';
 import { RideBests } from './RideBests.tsx';
+import { RideLaps } from './RideLaps.tsx';
 import { RideManagement } from './RideManagement.tsx';
 
 const RideMap = lazy(() => import('./RideMap.tsx').then((module) => ({ default: module.RideMap })));
@@ -418,6 +419,7 @@ function OwnRide({ id }: { id: number }) {
           <Loaded query={streams}>
             {(data) => <Ride workout={detail} streams={data.streams} source={{ id }} />}
           </Loaded>
+          <RideLaps workout={detail} />
         </>
       )}
     </Loaded>

@@ -30,11 +30,57 @@ export interface ActivityOverview {
   readonly timer?: TimerIntervals;
   /** The sessions the file holds, in order. */
   readonly sessions: readonly ActivitySession[];
+  /** The laps the device recorded (lap button, auto-lap), in order; none when it wrote none. */
+  readonly laps?: readonly ActivityLap[];
   /** The FTP and max heart rate the device was set to, when the file stores them. */
   readonly ftpWatts?: number;
   readonly maxHeartRate?: number;
   /** Set when the file is damaged: everything before the damage is in the streams. */
   readonly damage?: ActivityFileError;
+}
+
+/**
+ * A lap as the device summed it up: where it starts (seconds from the first record) and
+ * the device's own totals and averages; absent values were not recorded.
+ */
+export interface ActivityLap {
+  readonly start: number;
+  readonly timerS?: number;
+  readonly elapsedS?: number;
+  readonly distanceM?: number;
+  readonly avgSpeedMs?: number;
+  readonly maxSpeedMs?: number;
+  readonly avgHeartRate?: number;
+  readonly maxHeartRate?: number;
+  readonly avgPower?: number;
+  readonly maxPower?: number;
+  readonly avgCadence?: number;
+  readonly ascentM?: number;
+  readonly calories?: number;
+}
+
+/** A FIT lap message as an `ActivityLap` (times relative to `first`), when it has a start. */
+function lapOf(message: FitMessage, first: number): ActivityLap | undefined {
+  const start = numberOf(message, 'startTime');
+  if (start === undefined) return undefined;
+  const entries: [keyof ActivityLap, number | undefined][] = [
+    ['timerS', numberOf(message, 'totalTimerTime')],
+    ['elapsedS', numberOf(message, 'totalElapsedTime')],
+    ['distanceM', numberOf(message, 'totalDistance')],
+    ['avgSpeedMs', numberOf(message, 'enhancedAvgSpeed') ?? numberOf(message, 'avgSpeed')],
+    ['maxSpeedMs', numberOf(message, 'enhancedMaxSpeed') ?? numberOf(message, 'maxSpeed')],
+    ['avgHeartRate', numberOf(message, 'avgHeartRate')],
+    ['maxHeartRate', numberOf(message, 'maxHeartRate')],
+    ['avgPower', numberOf(message, 'avgPower')],
+    ['maxPower', numberOf(message, 'maxPower')],
+    ['avgCadence', numberOf(message, 'avgCadence')],
+    ['ascentM', numberOf(message, 'totalAscent')],
+    ['calories', numberOf(message, 'totalCalories')],
+  ];
+  return {
+    start: start - first,
+    ...Object.fromEntries(entries.filter(([, value]) => value !== undefined)),
+  };
 }
 
 // Timer event types: start, and the four kinds of stop.
@@ -236,12 +282,20 @@ export function activityOverview(activity: FitActivity): ActivityOverview {
   const ftpWatts =
     numberOf(session, 'thresholdPower') ?? numberOf(zones, 'functionalThresholdPower');
   const maxHeartRate = numberOf(zones, 'maxHeartRate');
+  const laps =
+    first === undefined
+      ? []
+      : activity.laps.flatMap((message) => {
+          const lap = lapOf(message, first);
+          return lap ? [lap] : [];
+        });
   return {
     startTime: first ?? fallbackStart,
     sportType: sportType(typeof sport === 'number' ? sport : undefined),
     streams,
     ...(timer ? { timer } : {}),
     sessions,
+    ...(laps.length > 0 ? { laps } : {}),
     ...(ftpWatts !== undefined ? { ftpWatts } : {}),
     ...(maxHeartRate !== undefined ? { maxHeartRate } : {}),
     ...(activity.damage ? { damage: activity.damage } : {}),
