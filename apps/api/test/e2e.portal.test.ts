@@ -121,6 +121,15 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     // Compared with the last 6 weeks by default; this year on request.
     const legend = page.locator('.xoss-curve__legend').first();
     await legend.getByText('Last 6 weeks').waitFor();
+    // The ride's own curve is named as such, and the past years offered are the ridden ones.
+    await legend.getByText('This ride').first().waitFor();
+    const options = await page.getByLabel('Compare with').locator('option').all();
+    const years = await Promise.all(
+      options.map(async (option) => (await option.getAttribute('value')) ?? ''),
+    );
+    const thisYear = new Date().getUTCFullYear();
+    for (const value of years.filter((option) => option.startsWith('year:')))
+      expect(Number(value.slice(5))).toBeLessThan(thisYear);
     // The curves come at log-spaced durations; pointing anywhere shows the exact values
     // there, fetched for that duration (`at=`).
     const asked: string[] = [];
@@ -344,9 +353,23 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await leave.getByRole('button', { name: 'Confirm' }).click();
     await page.waitForURL(/\/dashboard\/main$/);
 
-    // A device with fixed pages (G+ 2nd gen) offers no Add or Delete.
+    // A device with fixed pages (G 2nd gen) offers no Add or Delete.
+    const login = await product.server.inject({
+      method: 'POST',
+      url: '/api/v1/jwt-token/',
+      headers: { origin: base },
+      payload: { email: DEMO_USER.email, password: DEMO_USER.password },
+    });
+    const { access } = login.json<{ data: { access: string } }>().data;
+    const added = await product.server.inject({
+      method: 'POST',
+      url: '/api/v2/devices/',
+      headers: { authorization: `Bearer ${access}` },
+      payload: { serial: 'G2XX2026001', model: 'G2' },
+    });
+    expect(added.statusCode).toBe(201);
     await page.goto(`${base}/dashboard/device/list`);
-    await page.getByRole('link', { name: /^Manage: G2\+/ }).click();
+    await page.getByRole('link', { name: /^Manage: G2 / }).click();
     await page.getByRole('link', { name: 'Data pages' }).click();
     await page.getByText('This device has 3 fixed pages').waitFor();
     expect(await page.getByRole('button', { name: 'Add page' }).count()).toBe(0);
@@ -499,6 +522,11 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
       buffer: Buffer.from('<gpx><trk><trkseg><trkpt lat="47" lon="8"></trkseg></gpx>'),
     });
     await page.getByText('A closing tag does not match its opening tag.').waitFor();
+    // Upload with that file still says why it was refused, not "check required fields".
+    await page.getByLabel('Title').fill('Broken');
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('A closing tag does not match its opening tag.').waitFor();
+    expect(await page.getByText('Please check required fields').count()).toBe(0);
     await page.locator('input[type=file]').setInputFiles({
       name: 'lake.gpx',
       mimeType: 'application/gpx+xml',
@@ -586,7 +614,10 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     const results = page.getByRole('list', { name: 'Import results' });
     await results.getByText(/^new-year\.fit · Imported/).waitFor({ timeout: 30_000 });
     await results.getByText(/^new-year copy\.fit · Already imported/).waitFor();
-    await results.getByText(/^notes\.txt · Not imported: /).waitFor();
+    const refused = results.getByText(/^notes\.txt · Not imported: /);
+    await refused.waitFor();
+    // The reason once, not wrapped in the same sentence again.
+    expect(await refused.textContent()).not.toMatch(/cannot be read.*cannot be read/i);
     await page.getByText('33 workouts').waitFor();
     // The copy leads to the ride that holds the file.
     await results.getByRole('listitem').nth(1).getByRole('link', { name: 'Open the ride' }).click();

@@ -289,8 +289,9 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
       await own.getByRole('checkbox', { name: 'Remember me' }).setChecked(remember);
       await own.getByRole('checkbox', { name: /I agree/ }).check();
       await own.getByRole('button', { name: 'Log In' }).click();
-      await own.waitForURL((url) => url.pathname !== '/login');
-      await own.waitForLoadState('networkidle');
+      // The login leaves for the portal with a full page load: wait until it has arrived.
+      await own.waitForURL(/\/dashboard\/main$/);
+      await own.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     };
     const kept = () =>
       own.evaluate<[boolean, boolean]>(

@@ -102,7 +102,7 @@ export function PowerCurvePage() {
                 ? [
                     {
                       id: 'ride',
-                      label: t('workouts.summary'),
+                      label: t('workouts.thisRide'),
                       durations: own.durations,
                       values: scale(own.values),
                     },

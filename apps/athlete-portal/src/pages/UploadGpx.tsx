@@ -22,6 +22,8 @@ export function UploadGpx() {
   const [file, setFile] = useState<File | null>(null);
   const [route, setRoute] = useState<GpxRoute | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // Why the chosen file was refused: Upload says that again, not "check required fields".
+  const [fileProblem, setFileProblem] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const [upload, uploading] = api.useUploadRoutebookMutation();
   const list = api.useListRoutebooksQuery({});
@@ -29,11 +31,14 @@ export function UploadGpx() {
   const choose = async (chosen: File) => {
     setDone(false);
     setProblem(null);
+    setFileProblem(null);
     const parsed = parseGpx(new Uint8Array(await chosen.arrayBuffer()));
     if (!parsed.ok) {
       setFile(null);
       setRoute(null);
-      setProblem(t('errors.10415', { reason: t(parsed.error.messageId as MessageId) }));
+      const why = t('errors.10415', { reason: t(parsed.error.messageId as MessageId) });
+      setProblem(why);
+      setFileProblem(why);
       return;
     }
     setFile(chosen);
@@ -41,6 +46,10 @@ export function UploadGpx() {
   };
   const submit = async (form: FormData) => {
     const title = formText(form, 'title').trim();
+    if (!file && fileProblem) {
+      setProblem(fileProblem);
+      return;
+    }
     if (!file || !title) {
       setProblem(t('toast.checkRequired'));
       return;
