@@ -4,6 +4,7 @@ import { EmptyState } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { api } from '../client.ts';
 import { renderLink } from '../links.tsx';
+import { TrainingLinks } from './trainingLinks.tsx';
 import { useUnits } from '../units.ts';
 import { Loaded, formatDate, formatDuration, useSportName } from './common.tsx';
 
@@ -89,17 +90,7 @@ export function Dashboard() {
         <Totals from={starts.week} label="workouts.week" />
         <Totals from={starts.year} label="workouts.year" />
       </div>
-      <div className="portal__actions">
-        <Link className="xoss-button" to="/dashboard/training/log">
-          <Message id="training.log" />
-        </Link>
-        <Link className="xoss-button" to="/dashboard/training/fitness">
-          <Message id="training.fitness" />
-        </Link>
-        <Link className="xoss-button" to="/dashboard/training/bests">
-          <Message id="training.bests" />
-        </Link>
-      </div>
+      <TrainingLinks />
       {/* A plain section: inside the app (embedded) the page shows no navigation landmark. */}
       <section aria-labelledby="shortcuts" className="portal__shortcuts">
         <h2 id="shortcuts">

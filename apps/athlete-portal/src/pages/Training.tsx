@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { api, client } from '../client.ts';
 import { useUnits } from '../units.ts';
 import { Loaded, formatDuration, useFailureText, useSportName, useToast } from './common.tsx';
+import { TrainingLinks } from './trainingLinks.tsx';
 import { POWER_EFFORTS, useEffortValue } from './RideBests.tsx';
 
 const DAY_MS = 86_400_000;
@@ -17,23 +18,6 @@ const addDays = (day: string, days: number) => iso(parseDay(day) + days * DAY_MS
 const today = () => iso(Date.now());
 /** The Monday of a day's week. */
 const mondayOf = (day: string) => addDays(day, -((new Date(parseDay(day)).getUTCDay() + 6) % 7));
-
-/** Tabs between the three training pages. */
-function TrainingNav() {
-  return (
-    <div className="portal__actions">
-      <Link className="xoss-button" to="/dashboard/training/log">
-        <Message id="training.log" />
-      </Link>
-      <Link className="xoss-button" to="/dashboard/training/fitness">
-        <Message id="training.fitness" />
-      </Link>
-      <Link className="xoss-button" to="/dashboard/training/bests">
-        <Message id="training.bests" />
-      </Link>
-    </div>
-  );
-}
 
 type Metric = 'time' | 'distance' | 'climbing' | 'tss';
 
@@ -206,7 +190,7 @@ export function TrainingLogPage() {
   return (
     <>
       <h1>{t('training.log')}</h1>
-      <TrainingNav />
+      <TrainingLinks />
       <div className="portal__actions">
         <button type="button" className="xoss-button" onClick={() => move(-1)}>
           <Message id="training.previous" />
@@ -271,7 +255,7 @@ export function FitnessPage() {
   return (
     <>
       <h1>{t('training.fitness')}</h1>
-      <TrainingNav />
+      <TrainingLinks />
       <label className="portal__inline">
         <Message id="training.range" />
         <select
@@ -431,7 +415,7 @@ export function BestsPage() {
   return (
     <>
       <h1>{t('training.bests')}</h1>
-      <TrainingNav />
+      <TrainingLinks />
       <label className="portal__inline">
         <Message id="training.year" />
         <select
