@@ -594,16 +594,15 @@ async function refuseDuplicate(services: Services, userId: number, fileSha256: s
     );
 }
 
-/** Whether a failed insert lost to a row with the same key of `index` (SQLSTATE 23505). */
+/** Whether a failed insert lost to a row with the same unique key (SQLSTATE 23505). */
+const uniqueViolation = (error: unknown) => (error as { code?: unknown }).code === '23505';
+
+/** Whether a failed insert lost to a row with the same key of `index` in particular. */
 const lostUniqueRace = (error: unknown, index: string) => {
-  const { code, constraint, message } = error as {
-    code?: unknown;
-    constraint?: unknown;
-    message?: unknown;
-  };
+  const { constraint, message } = error as { constraint?: unknown; message?: unknown };
   const where =
     typeof constraint === 'string' ? constraint : typeof message === 'string' ? message : '';
-  return code === '23505' && where.includes(index);
+  return uniqueViolation(error) && where.includes(index);
 };
 
 /**
@@ -808,8 +807,9 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
         ...(idempotencyKey ? { idempotencyKey, idempotencyHash: idempotencyHash! } : {}),
       });
     } catch (error) {
-      // A concurrent retry with the same key won the insert: answer with its workout.
-      if (idempotencyKey && /duplicate key|unique/i.test(String((error as Error).message))) {
+      // A concurrent retry with the same key won the insert (on either of the ride's unique
+      // keys: the same key carries the same file): answer with its workout.
+      if (idempotencyKey && uniqueViolation(error)) {
         const [existing] = await db.query<WorkoutRow>(
           'SELECT * FROM workouts WHERE user_id = $1 AND idempotency_key = $2',
           [userId, idempotencyKey],
