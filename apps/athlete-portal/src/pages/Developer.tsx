@@ -4,7 +4,7 @@ import { parsePanels, serializePanels } from '@xoss/data-fields';
 import { Message, useT } from '@xoss/i18n/react';
 import { Alert } from '@xoss/ui-kit';
 import { client } from '../client.ts';
-import { useFailureText } from './common.tsx';
+import { saveFile, useFailureText } from './common.tsx';
 import { DeviceTable } from './DeviceTable.tsx';
 
 /** A firmware version with a pre-release tag (`2.4.0-beta.3`) is on the beta channel. */
@@ -29,14 +29,10 @@ export function DeveloperDevices() {
       setProblem(reply.ok ? t('errors.10500') : failureText(reply.error));
       return;
     }
-    const url = URL.createObjectURL(
+    saveFile(
       new Blob([serializePanels(parsed.value)], { type: 'application/json' }),
+      'panels.json',
     );
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = 'panels.json';
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
   };
 
   return (

@@ -4,7 +4,7 @@ import { Message, useT } from '@xoss/i18n/react';
 import { Alert, ConfirmDialog, SubmitButton } from '@xoss/ui-kit';
 import { useNavigate } from 'react-router';
 import { api, client } from '../client.ts';
-import { formText, useFailureText, useSportName, useToast } from './common.tsx';
+import { formText, saveFile, useFailureText, useSportName, useToast } from './common.tsx';
 
 /** A file name from a ride's name: letters, digits, spaces and dashes, never empty. */
 const fileNameOf = (name: string, format: string) =>
@@ -51,12 +51,7 @@ export function RideManagement({ workout }: { workout: WorkoutDetail }) {
       setProblem(failureText(reply.error));
       return;
     }
-    const url = URL.createObjectURL(reply.data);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileNameOf(workout.name, workout.file_format);
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    saveFile(reply.data, fileNameOf(workout.name, workout.file_format));
   };
 
   const deleteRide = async () => {

@@ -114,3 +114,13 @@ export function Pager({
     </nav>
   );
 }
+
+/** Hands a file made in the page to the browser as a download named `name`. */
+export function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
