@@ -77,15 +77,22 @@ async function attackRun(base: string, db: Database): Promise<{ report: string; 
     const body = (await reply.json()) as { data?: { id: number } };
     return { status: reply.status, id: body.data?.id };
   };
-  const hour = (seed: number) =>
-    encodeFit(
-      activityFromStreams(simulateRide({ seconds: 3600, seed }), {
-        startTime: 1_790_500_000 + seed * 7200,
+  // Each import is a new file (a ride already stored is refused as a duplicate): eight
+  // simulated hours, each written with a start time of its own per import.
+  const hours = Array.from({ length: 8 }, (_, index) =>
+    simulateRide({ seconds: 3600, seed: 300 + index }),
+  );
+  let rideCount = 0;
+  const nextRide = () => {
+    rideCount += 1;
+    return encodeFit(
+      activityFromStreams(hours[rideCount % hours.length]!, {
+        startTime: 1_790_500_000 + rideCount * 7200,
         sport: 2,
       }),
     );
-  const rides = Array.from({ length: 8 }, (_, index) => hour(300 + index));
-  const first = await post(reader, rides[0]!, 'first.fit');
+  };
+  const first = await post(reader, nextRide(), 'first.fit');
   const giant = noisyFit(1_000_000, 21);
   // Built once: the attacker's own work is not the server's (they share this process).
   const giantPart = multipartBody({}, { name: 'file', filename: 'giant.fit', bytes: giant });
@@ -107,7 +114,7 @@ async function attackRun(base: string, db: Database): Promise<{ report: string; 
     const importing = importers.map(async (access, rider) => {
       for (let n = 0; performance.now() < end; n++) {
         const start = performance.now();
-        const result = await post(access, rides[(rider * 3 + n) % rides.length]!, 'ride.fit');
+        const result = await post(access, nextRide(), `ride-${rider}-${n}.fit`);
         importTimes.push(performance.now() - start);
         if (result.status !== 201) importErrors++;
       }

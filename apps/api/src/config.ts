@@ -43,6 +43,8 @@ export interface ApiConfig {
   readonly importQueuePerUser: number;
   /** Time a request may take from routing to reply before the client gets 503 (10503). */
   readonly handlerTimeoutMs: number;
+  /** Requests started per turn of the event loop; the rest wait in arrival order. */
+  readonly requestsPerTurn: number;
   /** The same for uploads, which include receiving the file. */
   readonly uploadTimeoutMs: number;
   /** Time a client has to send its request headers (else 408, slowloris). */
@@ -93,6 +95,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     importMaxDurationS: number(env.IMPORT_MAX_DAYS, 14) * 86_400,
     importQueuePerUser: number(env.IMPORT_QUEUE_PER_USER, 32),
     handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 30_000),
+    requestsPerTurn: number(env.REQUESTS_PER_TURN, 8),
     uploadTimeoutMs: number(env.UPLOAD_TIMEOUT_MS, 300_000),
     headersTimeoutMs: number(env.HEADERS_TIMEOUT_MS, 20_000),
     requestTimeoutMs: number(env.REQUEST_TIMEOUT_MS, 300_000),

@@ -11,6 +11,7 @@ import fastifyStatic from '@fastify/static';
 import { ErrorCode, openApiDocument, ownerOfPath } from '@xoss/api-contract';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { runAfterReply } from './afterReply.ts';
+import { fairAdmission } from './admission.ts';
 import { requestDeadlines } from './deadline.ts';
 import { Sessions } from './auth/sessions.ts';
 import { helmetOptions, staticHeaders } from './securityHeaders.ts';
@@ -228,6 +229,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   // Handlers overrunning their deadline get 503 / 10503, with or without a body.
   requestDeadlines(app, config.handlerTimeoutMs);
+  // Then a few requests start per turn of the loop, so new connections are accepted in time.
+  fairAdmission(app, config.requestsPerTurn);
   runAfterReply(app);
   authRoutes(app, services);
   workoutRoutes(app, services);
