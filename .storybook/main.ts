@@ -2,8 +2,9 @@ import type { StorybookConfig } from '@storybook/react-vite';
 
 // Storybook is a private app over the ui-kit stories; changesets ignore it.
 const config: StorybookConfig = {
-  stories: ['../packages/ui-kit/src/**/*.stories.@(ts|tsx)'],
-  addons: [],
+  stories: ['../packages/ui-kit/src/**/*.stories.@(ts|tsx)', '../packages/ui-kit/src/**/*.mdx'],
+  // Docs: a page per component with its props (autodocs); a11y: axe's findings per story.
+  addons: ['@storybook/addon-docs', '@storybook/addon-a11y'],
   framework: { name: '@storybook/react-vite', options: {} },
   core: { disableTelemetry: true },
   viteFinal: (viteConfig) => {

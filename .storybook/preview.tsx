@@ -9,6 +9,8 @@ const toolbarNames: Record<string, string> = {
 };
 
 const preview: Preview = {
+  // Every component gets a docs page: its stories and a table of its props.
+  tags: ['autodocs'],
   parameters: {
     layout: 'padded',
     // Spec 9: mobile layout at widths of 800 px or less, PC above.

@@ -32,6 +32,7 @@ const streams = (source: typeof ride): StreamSeries[] => [
 const meta = {
   title: 'Charts/Stream charts',
   component: StreamCharts,
+  subcomponents: { CurveChart, ZoneBars },
   args: { x: ride.time, xKind: 'time', series: streams(ride) },
 } satisfies Meta<typeof StreamCharts>;
 export default meta;

@@ -21,6 +21,13 @@ import { DeviceScreenPreview } from './DeviceScreenPreview.tsx';
 const meta = {
   title: 'Data fields/Field tile',
   component: FieldTile,
+  subcomponents: {
+    FieldPicker,
+    SizePicker,
+    ChartTypePicker,
+    LayoutTemplatePicker,
+    DeviceScreenPreview,
+  },
   args: { field: fieldByKey('Speed')! },
 } satisfies Meta<typeof FieldTile>;
 export default meta;

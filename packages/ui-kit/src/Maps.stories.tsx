@@ -10,6 +10,7 @@ const track = Array.from(
 const meta = {
   title: 'Maps/Route map',
   component: RouteMap,
+  subcomponents: { RegionPicker },
   // Storybook runs offline: no tile service unless a story asks for one.
   args: { track, marker: 120, tileUrl: null },
 } satisfies Meta<typeof RouteMap>;

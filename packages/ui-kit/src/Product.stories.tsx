@@ -5,6 +5,7 @@ import { DownloadTable, SpecTable } from './ProductTables.tsx';
 const meta = {
   title: 'Product/Product card',
   component: ProductCard,
+  subcomponents: { DeviceIllustration, SpecTable, DownloadTable },
   args: {
     name: 'XOSS NAV+',
     tagline: 'Maps, routes and 33+ hours on one charge.',

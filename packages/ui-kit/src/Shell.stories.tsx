@@ -14,6 +14,19 @@ import { ToastViewport, useToasts } from './Toasts.tsx';
 const meta = {
   title: 'Shell/Navbar',
   component: Navbar,
+  subcomponents: {
+    LanguageMenu,
+    CookieNotice,
+    ConfirmDialog,
+    ToastViewport,
+    Alert,
+    EmptyState,
+    Loading,
+    RouteProgress,
+    SubmitButton,
+    PageFailed,
+    ChatBubble,
+  },
   args: { loggedIn: false, currentPath: '/', onLogOut: fn() },
   parameters: { layout: 'fullscreen' },
 } satisfies Meta<typeof Navbar>;

@@ -15,6 +15,7 @@ const days = fitnessSeries(tss).map((day, i) => ({ ...day, day: iso(start + i * 
 const meta = {
   title: 'Training/Fitness chart',
   component: FitnessChart,
+  subcomponents: { TotalsChart, TrainingCalendar },
   args: { title: 'Fitness, fatigue and form', days },
 } satisfies Meta<typeof FitnessChart>;
 export default meta;

@@ -72,9 +72,14 @@ export function meanMaxCurveRange(
   let plainUntil = 0;
   for (let d = first; d <= last; d++) {
     const starts = n - d + 1;
+    // The best window of the last duration, grown by one sample on the right or the left.
     const seed = Math.min(bestStart, starts - 1);
     let best = sums[seed + d]! - sums[seed]!;
     let bestAt = seed;
+    if (seed > 0 && sums[seed - 1 + d]! - sums[seed - 1]! > best) {
+      best = sums[seed - 1 + d]! - sums[seed - 1]!;
+      bestAt = seed - 1;
+    }
     if (d < plainUntil) {
       for (let i = 0; i < starts; i++) {
         const sum = sums[i + d]! - sums[i]!;

@@ -1,0 +1,163 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { useState, type CSSProperties } from 'react';
+import { dataFields } from '@xoss/data-fields';
+import type { MessageId } from '@xoss/i18n';
+import { useT } from '@xoss/i18n/react';
+
+/**
+ * The design tokens as the stylesheet declares them: every custom property of `:root` in
+ * `styles.css`, read from the page's style sheets, so this page never lists a token that
+ * is not there or misses a new one.
+ */
+function rootTokens(): [string, string][] {
+  const found: [string, string][] = [];
+  for (const sheet of Array.from(document.styleSheets)) {
+    let rules: CSSRuleList;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue; // another origin's sheet
+    }
+    for (const rule of Array.from(rules)) {
+      if (!(rule instanceof CSSStyleRule) || rule.selectorText !== ':root') continue;
+      for (const name of Array.from(rule.style)) {
+        if (name.startsWith('--xoss-'))
+          found.push([name, rule.style.getPropertyValue(name).trim()]);
+      }
+    }
+  }
+  return found;
+}
+
+const groupOf = (name: string) => name.replace(/^--xoss-/, '').split('-')[0]!;
+
+function TokenTable({ group }: { group: 'color' | 'zone' | 'space' | 'other' }) {
+  const [all] = useState(rootTokens);
+  const tokens = all.filter(([name]) => {
+    const kind = groupOf(name);
+    return group === 'other' ? !['color', 'zone', 'space', 'font'].includes(kind) : kind === group;
+  });
+  return (
+    <table className="xoss-table" data-testid={`tokens-${group}`}>
+      <thead>
+        <tr>
+          <th scope="col">Token</th>
+          <th scope="col">Value</th>
+          <th scope="col">Sample</th>
+        </tr>
+      </thead>
+      <tbody>
+        {tokens.map(([name, value]) => (
+          <tr key={name}>
+            <td>
+              <code>{name}</code>
+            </td>
+            <td>
+              <code>{value}</code>
+            </td>
+            <td>
+              {group === 'space' ? (
+                <span
+                  style={{
+                    display: 'inline-block',
+                    height: 12,
+                    width: `var(${name})`,
+                    background: 'var(--xoss-color-ink)',
+                  }}
+                />
+              ) : group === 'other' ? null : (
+                <span
+                  style={{
+                    display: 'inline-block',
+                    width: 48,
+                    height: 24,
+                    borderRadius: 4,
+                    border: '1px solid var(--xoss-color-line)',
+                    background: `var(${name})`,
+                  }}
+                />
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Typography() {
+  const sample = 'XOSS NAV+ 42.7 km · 1:52:08';
+  const styles: [string, CSSProperties][] = [
+    ['Page title (h1), 28 px bold', { fontSize: 28, fontWeight: 700 }],
+    ['Section title (h2), 20 px bold', { fontSize: 20, fontWeight: 700 }],
+    ['Dialog and card title, 18 px semibold', { fontSize: 18, fontWeight: 600 }],
+    ['Body and buttons, 15 px', { fontSize: 15 }],
+    ['Table labels and chips, 13 px medium', { fontSize: 13, fontWeight: 500 }],
+    ['Chart axes, 11 px', { fontSize: 11 }],
+  ];
+  return (
+    <div className="xoss-root" style={{ fontFamily: 'var(--xoss-font)' }}>
+      {styles.map(([label, style]) => (
+        <p key={label} style={{ margin: '0 0 12px' }}>
+          <span style={{ ...style, display: 'block' }}>{sample}</span>
+          <small style={{ color: 'var(--xoss-color-ink-muted)' }}>{label}</small>
+        </p>
+      ))}
+      <p style={{ fontFamily: 'var(--xoss-font-mono)' }}>--xoss-font-mono: 0123456789</p>
+    </div>
+  );
+}
+
+function FieldIcons() {
+  const t = useT();
+  return (
+    <ul
+      className="xoss-root"
+      data-testid="field-icons"
+      style={{
+        display: 'grid',
+        gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))',
+        gap: 8,
+        listStyle: 'none',
+        padding: 0,
+      }}
+    >
+      {dataFields.map((field) => (
+        <li key={field.key} style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
+          <span
+            style={{ width: 36, height: 36 }}
+            aria-hidden="true"
+            // Static SVG from @xoss/data-fields, never user input.
+            dangerouslySetInnerHTML={{ __html: field.icons.normal }}
+          />
+          <span
+            style={{ width: 36, height: 36, background: 'var(--xoss-color-brand)' }}
+            aria-hidden="true"
+            dangerouslySetInnerHTML={{ __html: field.icons.selected }}
+          />
+          <small>{t(field.messageIds.name as MessageId)}</small>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const meta = {
+  title: 'Design system/Tokens',
+  component: TokenTable,
+  args: { group: 'color' },
+  tags: ['!autodocs'],
+} satisfies Meta<typeof TokenTable>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** Brand, text, surfaces, lines, focus and state colours. */
+export const Colours: Story = {};
+/** The seven training-zone colours, shared by zone bars and charts. */
+export const Zones: Story = { args: { group: 'zone' } };
+/** The spacing scale (4 px steps) and the other sizes. */
+export const Spacing: Story = { args: { group: 'space' } };
+export const RadiusShadowAndSizes: Story = { args: { group: 'other' } };
+export const TypeScale: Story = { render: () => <Typography /> };
+/** The 49 data fields' icons, normal and selected (white on the brand colour). */
+export const DataFieldIcons: Story = { render: () => <FieldIcons /> };
