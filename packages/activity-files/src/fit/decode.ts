@@ -124,8 +124,14 @@ class ColumnBuilder {
     return slot;
   }
 
-  // Makes room for `rows` more rows at once (a guess from the bytes left), within a bound.
+  private reserved = false;
+
+  // Makes room for `rows` more rows at once (a guess from the bytes left), within a bound;
+  // once only: files that define records again and again (a Wahoo ELEMNT file has 838
+  // definitions, records in 10 sizes) would otherwise regrow every column on a guess.
   reserve(rows: number): void {
+    if (this.reserved) return;
+    this.reserved = true;
     const wanted = Math.min(this.length + rows, this.length + (1 << 20));
     if (wanted > this.capacity) this.grow(wanted);
   }
@@ -227,6 +233,9 @@ class FitReader {
   private scratch = new Float64Array(1024);
   private skipped = 0;
   private readonly developerFields = new Map<string, DeveloperField>();
+  // Definitions by their bytes; emptied when a developer field is described (the plans of
+  // definitions with developer fields depend on the descriptions).
+  private readonly definitionCache = new Map<string, Definition>();
 
   private readonly bytes: Uint8Array;
   private readonly strict: boolean;
@@ -494,6 +503,20 @@ class FitReader {
     position += 5;
     if (position + count * 3 > end)
       throw fitError('truncated', 'A definition runs past the end of the data', at);
+    // The same definition bytes give the same plan: files that define their messages again
+    // before each use (56 distinct among 838 in a Wahoo file) reuse it.
+    let definitionEnd = position + count * 3;
+    if ((header & 0x20) !== 0 && definitionEnd < end)
+      definitionEnd += 1 + bytes[definitionEnd]! * 3;
+    const key =
+      definitionEnd <= end
+        ? String.fromCharCode(header & 0x20, ...bytes.subarray(at + 1, definitionEnd))
+        : undefined;
+    const known = key === undefined ? undefined : this.definitionCache.get(key);
+    if (known) {
+      definitions[header & 0x0f] = known;
+      return definitionEnd;
+    }
     const spec = messageByNum.get(global);
     const fields: FieldPlan[] = [];
     let size = 0;
@@ -556,9 +579,11 @@ class FitReader {
       }
     }
     const recordPlan = global === MesgNum.record ? this.planRecord(fields, little) : undefined;
-    if (recordPlan) this.records.reserve(Math.floor((end - position) / (size + 1)));
+    // Room for the records the rest of the data could hold, counted at 24 bytes or more a
+    // record: a first definition of a few bytes (5 in a Wahoo file) would guess 9x too many.
+    if (recordPlan) this.records.reserve(Math.floor((end - position) / (Math.max(size, 24) + 1)));
     const timestampField = spec ? undefined : fields.findLast((field) => field.isTimestamp);
-    definitions[header & 0x0f] = {
+    const definition: Definition = {
       global,
       little,
       size,
@@ -567,6 +592,8 @@ class FitReader {
       ...(spec ? { spec } : {}),
       ...(timestampField ? { timestampField } : {}),
     };
+    definitions[header & 0x0f] = definition;
+    if (key !== undefined) this.definitionCache.set(key, definition);
     return position;
   }
 
@@ -746,6 +773,7 @@ class FitReader {
       ) {
         const scale = typeof message.scale === 'number' && message.scale > 0 ? message.scale : 1;
         const offset = typeof message.offset === 'number' ? message.offset : 0;
+        this.definitionCache.clear();
         this.developerFields.set(`${index}:${num}`, {
           name: message.fieldName,
           type,
