@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fairAdmission } from './admission.ts';
+import { requestDeadlines } from './deadline.ts';
 
 /** Busy for `ms` of CPU, as a request on the embedded database is. */
 const busy = (ms: number) => {
@@ -74,6 +75,23 @@ describe('fair admission', () => {
     const withIt = await servedBeforeLastNewcomer(4);
     expect(without).toBeGreaterThan(150);
     expect(withIt).toBeLessThan(without / 2);
+  });
+
+  it('never starts a request whose deadline passed while it waited', async () => {
+    const app = Fastify();
+    apps.push(() => app.close());
+    requestDeadlines(app, 50);
+    fairAdmission(app, 1);
+    let started = 0;
+    app.get('/', (_request, reply) => {
+      started += 1;
+      busy(100);
+      return reply.send('ok');
+    });
+    await app.ready();
+    const replies = await Promise.all([app.inject('/'), app.inject('/'), app.inject('/')]);
+    expect(replies.map((reply) => reply.statusCode)).toEqual([200, 503, 503]);
+    expect(started).toBe(1);
   });
 
   it('starts requests in the order they arrived', async () => {

@@ -27,8 +27,12 @@ export function fairAdmission(app: FastifyInstance, perTurn: number): void {
     scheduled = true;
     setImmediate(admitSome);
   };
-  app.addHook('onRequest', (_request, _reply, done) => {
-    waiting.push(done);
+  app.addHook('onRequest', (request, reply, done) => {
+    waiting.push(() => {
+      // Answered meanwhile (its deadline's 503) or abandoned by the client: no work to start.
+      if (reply.sent || request.raw.destroyed) return;
+      done();
+    });
     schedule();
   });
 }
