@@ -23,10 +23,11 @@ import { articleIdError, contentRoutes } from './routes/content.ts';
 import { deviceRoutes } from './routes/devices.ts';
 import { routebookRoutes } from './routes/routebooks.ts';
 import { shareCardTags, shareRoutes } from './routes/share.ts';
-import { workoutRoutes } from './routes/workouts.ts';
+import { runImport, workoutRoutes } from './routes/workouts.ts';
 import { trainingRoutes } from './routes/training.ts';
 import type { Services } from './services.ts';
-import { AnalysisPool } from './workouts/pool.ts';
+import { AnalysisPool, defaultPoolSize } from './workouts/pool.ts';
+import { ImportJobs } from './workouts/importJobs.ts';
 
 export { sendError } from './http.ts';
 
@@ -135,6 +136,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       maxHeapMb: config.importHeapMb,
       maxWaitingPerOwner: config.importQueuePerUser,
     });
+  const imports = await ImportJobs.start({
+    db: options.db,
+    blobs: options.blobs,
+    log: app.log,
+    runner: config.runImports ? (row, signal) => runImport(services, row, signal) : undefined,
+    concurrency: config.importWorkers ?? defaultPoolSize(),
+    maxQueuedPerUser: config.importQueuePerUser,
+    heartbeatS: config.importHeartbeatS,
+    superviseS: config.jobsSuperviseS,
+    retryLimit: config.importRetries,
+    expireS: Math.ceil(config.importTimeoutMs / 1000) + 120,
+  });
   const services: Services = {
     db: options.db,
     blobs: options.blobs,
@@ -142,8 +155,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     now,
     log: app.log,
     pool,
+    imports,
     sessions: new Sessions(options.db, config, securityLog, now),
   };
+  // Before the pool: a job stopped here is retried by another process.
+  app.addHook('onClose', () => imports.stop());
   if (!options.pool) app.addHook('onClose', () => pool.close());
 
   await app.register(fastifyCors, {
