@@ -226,22 +226,24 @@ export class ImportJobs {
     const fileKey = `workouts/${id}.upload`;
     const maxPerUser = this.#options.maxQueuedPerUser ?? 32;
     const maxAll = this.#options.maxQueued ?? 256;
-    const [counts] = await this.#db.query<{ mine: number; all: number }>(
-      `SELECT count(*) FILTER (WHERE user_id = $1)::int AS mine, count(*)::int AS all
-         FROM imports WHERE status = 'queued'`,
-      [userId],
-    );
-    if (counts && (counts.mine > maxPerUser || counts.all >= maxAll))
-      throw new ApiError(
-        ErrorCode.Unavailable,
-        counts.mine > maxPerUser
-          ? `You already have ${counts.mine} imports under way; send more once they are done`
-          : 'Too many imports are under way; please try again in a minute',
-        { headers: { 'retry-after': '30' } },
-      );
     await this.#blobs.put(fileKey, bytes);
     try {
       await this.#db.transaction(async (tx) => {
+        // Counted under the rider's row lock: simultaneous uploads are counted one by one.
+        await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+        const [counts] = await tx.query<{ mine: number; all: number }>(
+          `SELECT count(*) FILTER (WHERE user_id = $1)::int AS mine, count(*)::int AS all
+             FROM imports WHERE status = 'queued'`,
+          [userId],
+        );
+        if (counts && (counts.mine > maxPerUser || counts.all >= maxAll))
+          throw new ApiError(
+            ErrorCode.Unavailable,
+            counts.mine > maxPerUser
+              ? `You already have ${counts.mine} imports under way; send more once they are done`
+              : 'Too many imports are under way; please try again in a minute',
+            { headers: { 'retry-after': '30' } },
+          );
         await tx.query(
           'INSERT INTO imports (id, user_id, file_key, file_bytes, options) VALUES ($1, $2, $3, $4, $5)',
           [id, userId, fileKey, bytes.length, JSON.stringify(request)],
