@@ -26,6 +26,7 @@ import { shareCardTags, shareRoutes } from './routes/share.ts';
 import { runImport, workoutRoutes } from './routes/workouts.ts';
 import { trainingRoutes } from './routes/training.ts';
 import type { Services } from './services.ts';
+import { KEY_RELOAD_MS, type SecretSet } from './auth/keyStore.ts';
 import { AnalysisPool, defaultPoolSize } from './workouts/pool.ts';
 import { ImportJobs } from './workouts/importJobs.ts';
 
@@ -47,6 +48,8 @@ export interface ServerOptions {
   readonly pool?: AnalysisPool;
   /** Milliseconds since the epoch; tests pass fake time. */
   readonly now?: () => number;
+  /** Signing keys shared through the database: read again every 30 s (rotation). */
+  readonly keySource?: () => Promise<SecretSet>;
 }
 
 function existing(path: string | undefined): string | undefined {
@@ -158,6 +161,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     imports,
     sessions: new Sessions(options.db, config, securityLog, now),
   };
+  const { keySource } = options;
+  if (keySource) {
+    const reload = setInterval(() => {
+      keySource().then(
+        (keys) => services.sessions.useKeys(keys.secret, keys.previous),
+        (error: unknown) => app.log.error({ err: error }, 'reading the signing keys failed'),
+      );
+    }, KEY_RELOAD_MS);
+    reload.unref();
+    app.addHook('onClose', () => clearInterval(reload));
+  }
   // Before the pool: a job stopped here is retried by another process.
   app.addHook('onClose', () => imports.stop());
   if (!options.pool) app.addHook('onClose', () => pool.close());

@@ -35,7 +35,7 @@ export class Sessions {
   /** Login attempts per account and per IP, counted in the database for every process. */
   readonly #limits: SharedLimiter;
   readonly #hashing: HashingGate;
-  readonly #keys: JwtKeys;
+  #keys: JwtKeys;
 
   constructor(db: Database, config: ApiConfig, log: SecurityLog, now: () => number = Date.now) {
     this.#db = db;
@@ -46,6 +46,11 @@ export class Sessions {
     this.#limits = new SharedLimiter(db, windowMs, now);
     this.#keys = jwtKeys(config.jwtSecret, config.jwtPreviousSecrets);
     this.#hashing = new HashingGate(config.passwordHashConcurrency, config.passwordHashQueue);
+  }
+
+  /** Replaces the keys (read again from the database's shared keys). */
+  useKeys(secret: string, previous: readonly string[]): void {
+    this.#keys = jwtKeys(secret, previous);
   }
 
   private seconds(): number {
