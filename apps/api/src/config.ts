@@ -49,6 +49,8 @@ export interface ApiConfig {
   readonly jobsSuperviseS: number;
   /** Attempts of an import after the first, when a worker dies or fails of its own fault. */
   readonly importRetries: number;
+  /** An upload whose process died before queueing it is cleaned up after this many seconds. */
+  readonly importStaleUploadS: number;
   /** Time a request may take from routing to reply before the client gets 503 (10503). */
   readonly handlerTimeoutMs: number;
   /** The same for uploads, which include receiving the file. */
@@ -104,6 +106,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     importHeartbeatS: Math.max(10, Math.round(number(env.IMPORT_HEARTBEAT_S, 10))),
     jobsSuperviseS: Math.max(1, Math.round(number(env.JOBS_SUPERVISE_S, 10))),
     importRetries: Math.round(number(env.IMPORT_RETRIES, 2)),
+    importStaleUploadS: number(env.IMPORT_STALE_UPLOAD_S, 300),
     handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 30_000),
     uploadTimeoutMs: number(env.UPLOAD_TIMEOUT_MS, 300_000),
     headersTimeoutMs: number(env.HEADERS_TIMEOUT_MS, 20_000),

@@ -149,6 +149,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     heartbeatS: config.importHeartbeatS,
     superviseS: config.jobsSuperviseS,
     retryLimit: config.importRetries,
+    staleUploadS: config.importStaleUploadS,
     expireS: Math.ceil(config.importTimeoutMs / 1000) + 120,
   });
   const services: Services = {

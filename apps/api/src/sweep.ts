@@ -7,7 +7,7 @@ const owners = [
   {
     prefix: 'workouts',
     owned: `SELECT file_key FROM workouts WHERE file_key = ANY($1::text[])
-             UNION ALL SELECT file_key FROM imports WHERE status = 'queued' AND file_key = ANY($1::text[])`,
+             UNION ALL SELECT file_key FROM imports WHERE status IN ('uploading', 'queued') AND file_key = ANY($1::text[])`,
   },
   { prefix: 'routebooks', owned: 'SELECT file_key FROM routebooks WHERE file_key = ANY($1::text[])' },
 ] as const;

@@ -25,7 +25,7 @@ export interface ImportRow {
   readonly file_key: string;
   readonly file_bytes: number;
   readonly options: ImportRequest;
-  readonly status: 'queued' | 'done' | 'failed' | 'given_up';
+  readonly status: 'uploading' | 'queued' | 'done' | 'failed' | 'given_up';
   readonly workout_id: number | null;
   readonly error: StoredError | null;
 }
@@ -89,6 +89,8 @@ export interface ImportJobsOptions {
   readonly expireS?: number;
   /** Attempts after the first (a worker that died, a database that went away). */
   readonly retryLimit?: number;
+  /** An upload whose process died before queueing it is cleaned after this long. */
+  readonly staleUploadS?: number;
 }
 
 /** Marks an import done in the transaction that stores its workout (or refuses if it is not queued). */
@@ -218,36 +220,42 @@ export class ImportJobs {
   }
 
   /**
-   * Stores the file and enqueues its import: the row and the job commit together. Refuses
-   * with 503 when the rider (or everyone) has too many imports queued.
+   * Stores the file and enqueues its import: the row is made first (`uploading`, counted
+   * against the rider's limit under their row lock), then the file is written, then the row
+   * becomes `queued` in the transaction that adds the job. A process that dies between
+   * leaves a row that names the file, and the sweep deletes both's leftovers
+   * (`settleDeadJobs`). Refuses with 503 when the rider (or everyone) has too many imports.
    */
   async enqueue(userId: number, bytes: Uint8Array, request: ImportRequest): Promise<string> {
     const id = randomUUID();
     const fileKey = `workouts/${id}.upload`;
     const maxPerUser = this.#options.maxQueuedPerUser ?? 32;
     const maxAll = this.#options.maxQueued ?? 256;
-    await this.#blobs.put(fileKey, bytes);
+    await this.#db.transaction(async (tx) => {
+      // Counted under the rider's row lock: simultaneous uploads are counted one by one.
+      await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      const [counts] = await tx.query<{ mine: number; all: number }>(
+        `SELECT count(*) FILTER (WHERE user_id = $1)::int AS mine, count(*)::int AS all
+           FROM imports WHERE status IN ('uploading', 'queued')`,
+        [userId],
+      );
+      if (counts && (counts.mine > maxPerUser || counts.all >= maxAll))
+        throw new ApiError(
+          ErrorCode.Unavailable,
+          counts.mine > maxPerUser
+            ? `You already have ${counts.mine} imports under way; send more once they are done`
+            : 'Too many imports are under way; please try again in a minute',
+          { headers: { 'retry-after': '30' } },
+        );
+      await tx.query(
+        'INSERT INTO imports (id, user_id, file_key, file_bytes, options) VALUES ($1, $2, $3, $4, $5)',
+        [id, userId, fileKey, bytes.length, JSON.stringify(request)],
+      );
+    });
     try {
+      await this.#blobs.put(fileKey, bytes);
       await this.#db.transaction(async (tx) => {
-        // Counted under the rider's row lock: simultaneous uploads are counted one by one.
-        await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-        const [counts] = await tx.query<{ mine: number; all: number }>(
-          `SELECT count(*) FILTER (WHERE user_id = $1)::int AS mine, count(*)::int AS all
-             FROM imports WHERE status = 'queued'`,
-          [userId],
-        );
-        if (counts && (counts.mine > maxPerUser || counts.all >= maxAll))
-          throw new ApiError(
-            ErrorCode.Unavailable,
-            counts.mine > maxPerUser
-              ? `You already have ${counts.mine} imports under way; send more once they are done`
-              : 'Too many imports are under way; please try again in a minute',
-            { headers: { 'retry-after': '30' } },
-          );
-        await tx.query(
-          'INSERT INTO imports (id, user_id, file_key, file_bytes, options) VALUES ($1, $2, $3, $4, $5)',
-          [id, userId, fileKey, bytes.length, JSON.stringify(request)],
-        );
+        await tx.query("UPDATE imports SET status = 'queued' WHERE id = $1", [id]);
         const db: Db = {
           executeSql: async (text: string, values?: unknown[]) => ({
             rows: await tx.query(text, values ?? []),
@@ -260,7 +268,9 @@ export class ImportJobs {
         );
       });
     } catch (error) {
-      await this.#blobs.delete(fileKey).catch(() => undefined);
+      await this.#settle(id, 'failed', failedForGood(error), ['uploading', 'queued']).catch(
+        () => undefined,
+      );
       throw error;
     }
     return id;
@@ -304,16 +314,35 @@ export class ImportJobs {
    */
   async giveUp(importId: string): Promise<Outcome | undefined> {
     const error = new ApiError(ErrorCode.Unavailable, 'The import was given up');
-    const [row] = await this.#db.query<{ file_key: string }>(
-      `UPDATE imports SET status = 'given_up', error = $2, finished_at = now()
-        WHERE id = $1 AND status = 'queued' RETURNING file_key`,
-      [importId, JSON.stringify(stored(error))],
-    );
-    if (!row) return this.#outcome(importId);
+    if (!(await this.#settle(importId, 'given_up', error))) return this.#outcome(importId);
     this.#running.get(importId)?.abort(error);
-    await this.#blobs.delete(row.file_key).catch(() => undefined);
     await this.#boss.cancel(IMPORT_QUEUE, importId).catch(() => undefined);
     return undefined;
+  }
+
+  /**
+   * Ends an import without a workout (first come: a settled import is left alone), then
+   * deletes its file and records that it is gone. Whether this call settled it.
+   */
+  async #settle(
+    importId: string,
+    status: 'failed' | 'given_up',
+    error: ApiError,
+    from: readonly string[] = ['queued'],
+  ): Promise<boolean> {
+    const [row] = await this.#db.query<{ file_key: string }>(
+      `UPDATE imports SET status = $2, error = $3, finished_at = now()
+        WHERE id = $1 AND status = ANY($4::text[]) RETURNING file_key`,
+      [importId, status, JSON.stringify(stored(error)), from],
+    );
+    if (row) await this.#dropFile(importId, row.file_key);
+    this.#settled(importId);
+    return row !== undefined;
+  }
+
+  async #dropFile(importId: string, fileKey: string): Promise<void> {
+    await this.#blobs.delete(fileKey);
+    await this.#db.query('UPDATE imports SET file_gone = true WHERE id = $1', [importId]);
   }
 
   async #outcome(importId: string): Promise<Outcome | undefined> {
@@ -337,15 +366,9 @@ export class ImportJobs {
     for (const wake of this.#waiters.get(importId) ?? []) wake();
   }
 
-  /** Marks an import failed for good (first come: a settled import is left alone); its file goes. */
+  /** Marks an import failed for good; its file goes. */
   async #fail(importId: string, error: ApiError): Promise<void> {
-    const [row] = await this.#db.query<{ file_key: string }>(
-      `UPDATE imports SET status = 'failed', error = $2, finished_at = now()
-        WHERE id = $1 AND status = 'queued' RETURNING file_key`,
-      [importId, JSON.stringify(stored(error))],
-    );
-    if (row) await this.#blobs.delete(row.file_key).catch(() => undefined);
-    this.#settled(importId);
+    await this.#settle(importId, 'failed', error);
   }
 
   async #run(job: JobWithMetadata<{ importId: string }>): Promise<void> {
@@ -391,20 +414,33 @@ export class ImportJobs {
   }
 
   /**
-   * Imports still queued whose jobs have failed for good (their last worker died) or are gone:
-   * marked failed, files deleted. Each process that runs jobs does this every few seconds.
+   * Leftovers of processes that died, cleaned by every process that runs jobs, every few
+   * seconds: imports still queued whose jobs failed for good (their last worker died) or are
+   * gone; uploads whose process died before queueing them (`uploading` for longer than
+   * `staleUploadS`); files of ended imports whose deletion did not happen.
    */
   async settleDeadJobs(): Promise<number> {
-    const dead = await this.#db.query<{ id: string }>(
-      `SELECT i.id FROM imports i
+    const staleS = this.#options.staleUploadS ?? 300;
+    const dead = await this.#db.query<{ id: string; status: string }>(
+      `SELECT i.id, i.status FROM imports i
          LEFT JOIN pgboss.job j ON j.name = $1 AND j.id = i.id
-        WHERE i.status = 'queued'
-          AND (j.state IN ('failed', 'cancelled') OR (j.id IS NULL AND i.created_at < now() - interval '10 minutes'))`,
-      [IMPORT_QUEUE],
+        WHERE (i.status = 'queued'
+               AND (j.state IN ('failed', 'cancelled')
+                    OR (j.id IS NULL AND i.created_at < now() - interval '10 minutes')))
+           OR (i.status = 'uploading' AND i.created_at < now() - make_interval(secs => $2))`,
+      [IMPORT_QUEUE, staleS],
     );
-    for (const { id } of dead)
-      await this.#fail(id, failedForGood(new Error('the job ended without a result')));
-    return dead.length;
+    for (const { id, status } of dead)
+      await this.#settle(id, 'failed', failedForGood(new Error('the job ended without a result')), [
+        status,
+      ]);
+    const undeleted = await this.#db.query<{ id: string; file_key: string }>(
+      `SELECT id, file_key FROM imports
+        WHERE status IN ('failed', 'given_up') AND NOT file_gone
+          AND finished_at < now() - interval '1 minute'`,
+    );
+    for (const { id, file_key } of undeleted) await this.#dropFile(id, file_key);
+    return dead.length + undeleted.length;
   }
 
   async stop(): Promise<void> {
