@@ -6,7 +6,9 @@ import { openDatabase } from './db/db.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {
-  console.error('DATABASE_URL is not set: the embedded server keeps its key in DATA_DIR/jwt-secret');
+  console.error(
+    'DATABASE_URL is not set: the embedded server keeps its key in DATA_DIR/jwt-secret',
+  );
   process.exit(2);
 }
 const db = await openDatabase({ databaseUrl });

@@ -9,7 +9,10 @@ const owners = [
     owned: `SELECT file_key FROM workouts WHERE file_key = ANY($1::text[])
              UNION ALL SELECT file_key FROM imports WHERE status IN ('uploading', 'queued') AND file_key = ANY($1::text[])`,
   },
-  { prefix: 'routebooks', owned: 'SELECT file_key FROM routebooks WHERE file_key = ANY($1::text[])' },
+  {
+    prefix: 'routebooks',
+    owned: 'SELECT file_key FROM routebooks WHERE file_key = ANY($1::text[])',
+  },
 ] as const;
 
 /**
@@ -28,9 +31,7 @@ export async function sweepOrphanFiles(
     const keys = await blobs.list(prefix);
     if (keys.length === 0) continue;
     const owned = new Set(
-      (
-        await db.query<{ file_key: string }>(ownedSql, [keys])
-      ).map((row) => row.file_key),
+      (await db.query<{ file_key: string }>(ownedSql, [keys])).map((row) => row.file_key),
     );
     for (const key of keys) {
       if (owned.has(key)) continue;

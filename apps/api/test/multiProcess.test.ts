@@ -116,8 +116,8 @@ describe('several API processes and a worker on one PostgreSQL and one bucket', 
       },
     );
     const proc: Proc = { name, child, port, output: '' };
-    child.stdout!.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));
     const ready = worker ? 'import worker is running' : 'XOSS is running';
     for (let waited = 0; !proc.output.includes(ready); waited += 100) {
       if (waited > 90_000 || child.exitCode !== null)
@@ -210,7 +210,8 @@ describe('several API processes and a worker on one PostgreSQL and one bucket', 
     await createUser(db, 'limits@example.com', 'limits', PASSWORD);
     // Round robin: the three processes take turns; the limit (5 failures) is theirs together.
     const wrong = [];
-    for (let i = 0; i < 8; i++) wrong.push((await login('limits@example.com', 'wrong password!')).status);
+    for (let i = 0; i < 8; i++)
+      wrong.push((await login('limits@example.com', 'wrong password!')).status);
     expect(wrong).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
     expect((await login('limits@example.com', PASSWORD)).status).toBe(429);
   }, 60_000);
@@ -341,7 +342,9 @@ describe('several API processes and a worker on one PostgreSQL and one bucket', 
         headers: { authorization: `Bearer ${rider.access}` },
       });
       const list = ((await reply.json()) as { data: { count: number } }).data;
-      expect(list.count).toBe(uploads.filter((job) => job.rider === index && accepted.has(job.key)).length);
+      expect(list.count).toBe(
+        uploads.filter((job) => job.rider === index && accepted.has(job.key)).length,
+      );
     }
   }, 240_000);
 });

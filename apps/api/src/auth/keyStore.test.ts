@@ -19,19 +19,31 @@ it('shares one signing key between processes, and rotates it without refusing a 
     // The new key does not sign yet (not every process has read it), but verifies already.
     expect(after.secret).toBe(one.secret);
     expect(after.previous.map(keyId)).toEqual([kid]);
-    const rotated = (await db.query<{ secret: string }>('SELECT secret FROM signing_keys WHERE kid = $1', [kid]))[0]!;
+    const rotated = (
+      await db.query<{ secret: string }>('SELECT secret FROM signing_keys WHERE kid = $1', [kid])
+    )[0]!;
     const signedByNew = await signJwt(claims, jwtKeys(rotated.secret));
-    expect((await verifyJwt(signedByNew, jwtKeys(after.secret, after.previous), now)).ok).toBe(true);
+    expect((await verifyJwt(signedByNew, jwtKeys(after.secret, after.previous), now)).ok).toBe(
+      true,
+    );
     expect((await verifyJwt(before, jwtKeys(after.secret, after.previous), now)).ok).toBe(true);
 
     // Once its time has come it signs, and the old key still verifies until it is retired.
-    await db.query("UPDATE signing_keys SET created_at = now() - interval '1 second' WHERE kid = $1", [kid]);
+    await db.query(
+      "UPDATE signing_keys SET created_at = now() - interval '1 second' WHERE kid = $1",
+      [kid],
+    );
     const later = await sharedSecrets(db);
     expect(keyId(later.secret)).toBe(kid);
     expect((await verifyJwt(before, jwtKeys(later.secret, later.previous), now)).ok).toBe(true);
-    await db.query("UPDATE signing_keys SET retired_at = now() - interval '1 second' WHERE kid <> $1", [kid]);
+    await db.query(
+      "UPDATE signing_keys SET retired_at = now() - interval '1 second' WHERE kid <> $1",
+      [kid],
+    );
     const retired = await sharedSecrets(db);
-    expect((await verifyJwt(before, jwtKeys(retired.secret, retired.previous), now)).ok).toBe(false);
+    expect((await verifyJwt(before, jwtKeys(retired.secret, retired.previous), now)).ok).toBe(
+      false,
+    );
   } finally {
     await db.close();
   }

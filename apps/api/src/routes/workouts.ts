@@ -653,7 +653,10 @@ export async function runImport(
     );
   } catch (error) {
     // Too costly (time, memory): for good. A crashed or busy worker thread: tried again.
-    if (error instanceof AnalysisFailed && (error.reason === 'timeout' || error.reason === 'memory'))
+    if (
+      error instanceof AnalysisFailed &&
+      (error.reason === 'timeout' || error.reason === 'memory')
+    )
       throw analysisError(error);
     throw error;
   }

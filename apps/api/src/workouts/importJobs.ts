@@ -299,7 +299,10 @@ export class ImportJobs {
         const nap = new AbortController();
         wake = () => nap.abort();
         wakers.add(wake);
-        await sleep(Math.min(250, 20 + round * 20), AbortSignal.any([nap.signal, ...(signal ? [signal] : [])]));
+        await sleep(
+          Math.min(250, 20 + round * 20),
+          AbortSignal.any([nap.signal, ...(signal ? [signal] : [])]),
+        );
         wakers.delete(wake);
       }
     } finally {
@@ -350,7 +353,8 @@ export class ImportJobs {
       'SELECT status, workout_id, error FROM imports WHERE id = $1',
       [importId],
     );
-    if (!row) return { status: 'failed', error: new ApiError(ErrorCode.NotFound, 'No such import') };
+    if (!row)
+      return { status: 'failed', error: new ApiError(ErrorCode.NotFound, 'No such import') };
     if (row.status === 'done' && row.workout_id !== null)
       return { status: 'done', workoutId: row.workout_id };
     if (row.status === 'queued') return undefined;
