@@ -702,8 +702,21 @@ async function importActivity(
   options: ImportRequest & { signal?: AbortSignal | undefined },
 ): Promise<number> {
   const { signal, ...request } = options;
-  const importId = await services.imports.enqueue(userId, bytes, request);
-  const outcome = await services.imports.wait(importId, signal);
+  // A retry of an upload whose import is queued (its request was cut: a process died, a
+  // connection dropped) waits for that import instead of queueing the file again. (One
+  // still `uploading` may belong to a process that died: the retry queues its own.)
+  const [pending] = request.idempotencyKey
+    ? await services.db.query<{ id: string; hash: string | null }>(
+        `SELECT id, options->>'idempotencyHash' AS hash FROM imports
+          WHERE user_id = $1 AND options->>'idempotencyKey' = $2 AND status = 'queued'
+          ORDER BY created_at LIMIT 1`,
+        [userId, request.idempotencyKey],
+      )
+    : [];
+  if (pending) assertSameUpload(pending.hash, request.idempotencyHash!);
+  const importId = pending?.id ?? (await services.imports.enqueue(userId, bytes, request));
+  // Only the request that queued an import gives it up at its deadline.
+  const outcome = await services.imports.wait(importId, signal, { own: !pending });
   if (outcome.status === 'done') return outcome.workoutId;
   throw outcome.error;
 }

@@ -289,9 +289,14 @@ export class ImportJobs {
   /**
    * Waits until the import settles (in whichever process runs it). When `signal` aborts
    * first (the request's deadline, the client gone), the import is given up: it stops,
-   * stores nothing, and the abort's reason is thrown; unless it was done just then.
+   * stores nothing, and the abort's reason is thrown; unless it was done just then. A
+   * request waiting for another's import (`own: false`, a retry) only stops waiting.
    */
-  async wait(importId: string, signal?: AbortSignal): Promise<Outcome> {
+  async wait(
+    importId: string,
+    signal?: AbortSignal,
+    options: { readonly own?: boolean } = {},
+  ): Promise<Outcome> {
     let wake: () => void = () => undefined;
     const wakers = this.#waiters.get(importId) ?? new Set();
     this.#waiters.set(importId, wakers);
@@ -300,7 +305,7 @@ export class ImportJobs {
         const outcome = await this.#outcome(importId);
         if (outcome) return outcome;
         if (signal?.aborted) {
-          const after = await this.giveUp(importId);
+          const after = options.own === false ? undefined : await this.giveUp(importId);
           if (after) return after;
           throw signal.reason instanceof Error ? signal.reason : new Error('Given up');
         }
@@ -367,7 +372,8 @@ export class ImportJobs {
       return { status: 'failed', error: new ApiError(ErrorCode.NotFound, 'No such import') };
     if (row.status === 'done' && row.workout_id !== null)
       return { status: 'done', workoutId: row.workout_id };
-    if (row.status === 'queued') return undefined;
+    // Still under way (a retry may wait for an upload whose file is still being written).
+    if (row.status === 'queued' || row.status === 'uploading') return undefined;
     return {
       status: 'failed',
       error: row.error
