@@ -7,6 +7,7 @@ import { S3BlobStore, type S3Options } from './s3BlobStore.ts';
 import { configFromEnv, type ApiConfig } from './config.ts';
 import { openDatabase, type Database } from './db/db.ts';
 import { seedDemo } from './seed.ts';
+import { sharedSecrets } from './auth/keyStore.ts';
 import { buildServer, type StaticRoots } from './server.ts';
 import { sweepOrphanFiles } from './sweep.ts';
 import { backfillBests } from './workouts/training.ts';
@@ -60,8 +61,12 @@ export async function createApp(
   await local?.sweepTemporary();
   await sweepOrphanFiles(db, blobs, { graceMs: options.databaseUrl ? 3_600_000 : 0 });
   let config = options.config ?? configFromEnv();
-  const kept =
-    options.config || process.env.JWT_SECRET ? undefined : await keptSecret(options.dataDir);
+  const ownKeys = !options.config && !process.env.JWT_SECRET;
+  // Several processes on one PostgreSQL share keys kept in the database; alone, the key is
+  // kept in the data folder.
+  const shared = ownKeys && options.databaseUrl ? await sharedSecrets(db) : undefined;
+  if (shared) config = { ...config, jwtSecret: shared.secret, jwtPreviousSecrets: shared.previous };
+  const kept = ownKeys && !shared ? await keptSecret(options.dataDir) : undefined;
   if (kept) config = { ...config, jwtSecret: kept.secret };
   const server = await buildServer({
     db,
@@ -69,11 +74,14 @@ export async function createApp(
     config,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.staticRoots ? { staticRoots: options.staticRoots } : {}),
+    ...(shared ? { keySource: () => sharedSecrets(db) } : {}),
   });
   // Stops the best-efforts backfill (below) before the database closes.
   const stopped = new AbortController();
   server.addHook('onClose', () => stopped.abort());
   server.addHook('onClose', () => db.close());
+  if (shared)
+    server.log.info('JWT_SECRET is not set: tokens are signed with the keys kept in the database');
   if (kept)
     server.log.warn(
       `JWT_SECRET is not set: tokens are signed with the key kept in ${kept.file} (made on the first start, readable by this user only), so sessions survive restarts; set JWT_SECRET in production`,

@@ -41,6 +41,16 @@ export interface ApiConfig {
   readonly importMaxDurationS: number;
   /** Imports one rider may have waiting behind the running one. */
   readonly importQueuePerUser: number;
+  /** Whether this process runs queued imports (`IMPORT_JOBS=off`: it only queues them). */
+  readonly runImports: boolean;
+  /** A job whose worker is silent this long is retried by another process (>= 10 s). */
+  readonly importHeartbeatS: number;
+  /** How often each process looks for jobs of dead workers, in seconds. */
+  readonly jobsSuperviseS: number;
+  /** Attempts of an import after the first, when a worker dies or fails of its own fault. */
+  readonly importRetries: number;
+  /** An upload whose process died before queueing it is cleaned up after this many seconds. */
+  readonly importStaleUploadS: number;
   /** Time a request may take from routing to reply before the client gets 503 (10503). */
   readonly handlerTimeoutMs: number;
   /** Requests started per turn of the event loop; the rest wait in arrival order. */
@@ -94,6 +104,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     importMaxSamples: number(env.IMPORT_MAX_SAMPLES, 400_000),
     importMaxDurationS: number(env.IMPORT_MAX_DAYS, 14) * 86_400,
     importQueuePerUser: number(env.IMPORT_QUEUE_PER_USER, 32),
+    runImports: env.IMPORT_JOBS !== 'off' && env.IMPORT_JOBS !== '0',
+    importHeartbeatS: Math.max(10, Math.round(number(env.IMPORT_HEARTBEAT_S, 10))),
+    jobsSuperviseS: Math.max(1, Math.round(number(env.JOBS_SUPERVISE_S, 10))),
+    importRetries: Math.round(number(env.IMPORT_RETRIES, 2)),
+    importStaleUploadS: number(env.IMPORT_STALE_UPLOAD_S, 300),
     handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 30_000),
     requestsPerTurn: number(env.REQUESTS_PER_TURN, 8),
     uploadTimeoutMs: number(env.UPLOAD_TIMEOUT_MS, 300_000),

@@ -7,12 +7,17 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 
+// `--worker` (`pnpm --filter @xoss/api worker`): a process that only runs queued imports,
+// beside API processes started with IMPORT_JOBS=off (or not: they run imports too).
+const worker = process.argv.includes('--worker');
+if (worker) process.env.IMPORT_JOBS = 'on';
+
 const s3 = s3OptionsFromEnv();
 const { server } = await createApp({
   dataDir: resolve(process.env.DATA_DIR ?? join(repoRoot, 'data')),
   ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
   logger: process.env.LOG_LEVEL === 'silent' ? false : { level: process.env.LOG_LEVEL ?? 'info' },
-  demo: process.env.DEMO_DATA !== '0',
+  demo: !worker && process.env.DEMO_DATA !== '0',
   ...(s3 ? { s3 } : {}),
   staticRoots: {
     publicSite: join(repoRoot, 'apps', 'public-site', 'dist'),
@@ -34,5 +39,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-await server.listen({ port, host });
-console.log(`XOSS is running at http://${host === '127.0.0.1' ? 'localhost' : host}:${port}/`);
+if (worker) {
+  console.log('XOSS import worker is running (imports queued in the database)');
+} else {
+  await server.listen({ port, host });
+  console.log(`XOSS is running at http://${host === '127.0.0.1' ? 'localhost' : host}:${port}/`);
+}

@@ -24,10 +24,12 @@ import { articleIdError, contentRoutes } from './routes/content.ts';
 import { deviceRoutes } from './routes/devices.ts';
 import { routebookRoutes } from './routes/routebooks.ts';
 import { shareCardTags, shareRoutes } from './routes/share.ts';
-import { workoutRoutes } from './routes/workouts.ts';
+import { runImport, workoutRoutes } from './routes/workouts.ts';
 import { trainingRoutes } from './routes/training.ts';
 import type { Services } from './services.ts';
-import { AnalysisPool } from './workouts/pool.ts';
+import { KEY_RELOAD_MS, type SecretSet } from './auth/keyStore.ts';
+import { AnalysisPool, defaultPoolSize } from './workouts/pool.ts';
+import { ImportJobs } from './workouts/importJobs.ts';
 
 export { sendError } from './http.ts';
 
@@ -47,6 +49,8 @@ export interface ServerOptions {
   readonly pool?: AnalysisPool;
   /** Milliseconds since the epoch; tests pass fake time. */
   readonly now?: () => number;
+  /** Signing keys shared through the database: read again every 30 s (rotation). */
+  readonly keySource?: () => Promise<SecretSet>;
 }
 
 function existing(path: string | undefined): string | undefined {
@@ -136,6 +140,19 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       maxHeapMb: config.importHeapMb,
       maxWaitingPerOwner: config.importQueuePerUser,
     });
+  const imports = await ImportJobs.start({
+    db: options.db,
+    blobs: options.blobs,
+    log: app.log,
+    runner: config.runImports ? (row, signal) => runImport(services, row, signal) : undefined,
+    concurrency: config.importWorkers ?? defaultPoolSize(),
+    maxQueuedPerUser: config.importQueuePerUser,
+    heartbeatS: config.importHeartbeatS,
+    superviseS: config.jobsSuperviseS,
+    retryLimit: config.importRetries,
+    staleUploadS: config.importStaleUploadS,
+    expireS: Math.ceil(config.importTimeoutMs / 1000) + 120,
+  });
   const services: Services = {
     db: options.db,
     blobs: options.blobs,
@@ -143,8 +160,22 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     now,
     log: app.log,
     pool,
+    imports,
     sessions: new Sessions(options.db, config, securityLog, now),
   };
+  const { keySource } = options;
+  if (keySource) {
+    const reload = setInterval(() => {
+      keySource().then(
+        (keys) => services.sessions.useKeys(keys.secret, keys.previous),
+        (error: unknown) => app.log.error({ err: error }, 'reading the signing keys failed'),
+      );
+    }, KEY_RELOAD_MS);
+    reload.unref();
+    app.addHook('onClose', () => clearInterval(reload));
+  }
+  // Before the pool: a job stopped here is retried by another process.
+  app.addHook('onClose', () => imports.stop());
   if (!options.pool) app.addHook('onClose', () => pool.close());
 
   await app.register(fastifyCors, {

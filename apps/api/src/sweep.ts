@@ -3,8 +3,16 @@ import type { Queryable } from './db/db.ts';
 
 /** Folders of rider uploads and the tables whose rows own their files. */
 const owners = [
-  { prefix: 'workouts', table: 'workouts' },
-  { prefix: 'routebooks', table: 'routebooks' },
+  // A queued import owns its upload until it becomes a workout (the same key) or fails.
+  {
+    prefix: 'workouts',
+    owned: `SELECT file_key FROM workouts WHERE file_key = ANY($1::text[])
+             UNION ALL SELECT file_key FROM imports WHERE status IN ('uploading', 'queued') AND file_key = ANY($1::text[])`,
+  },
+  {
+    prefix: 'routebooks',
+    owned: 'SELECT file_key FROM routebooks WHERE file_key = ANY($1::text[])',
+  },
 ] as const;
 
 /**
@@ -19,16 +27,11 @@ export async function sweepOrphanFiles(
 ): Promise<string[]> {
   const now = options.now ?? Date.now();
   const removed: string[] = [];
-  for (const { prefix, table } of owners) {
+  for (const { prefix, owned: ownedSql } of owners) {
     const keys = await blobs.list(prefix);
     if (keys.length === 0) continue;
     const owned = new Set(
-      (
-        await db.query<{ file_key: string }>(
-          `SELECT file_key FROM ${table} WHERE file_key = ANY($1::text[])`,
-          [keys],
-        )
-      ).map((row) => row.file_key),
+      (await db.query<{ file_key: string }>(ownedSql, [keys])).map((row) => row.file_key),
     );
     for (const key of keys) {
       if (owned.has(key)) continue;

@@ -188,10 +188,12 @@ export function suiteHarnesses(makeFactory: () => Promise<DatabaseFactory>) {
   afterEach(async () => {
     await Promise.all(open.splice(0).map((h) => h.close()));
   });
+  // Stopping the pool and a PostgreSQL server under load (this 2-core machine shared) has
+  // taken more than the default 10 s.
   afterAll(async () => {
     await closePool();
     await factory?.close();
-  });
+  }, 60_000);
   return async (
     overrides?: Parameters<typeof harness>[1],
     faults?: Parameters<typeof harness>[2],

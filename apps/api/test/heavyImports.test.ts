@@ -71,10 +71,13 @@ describe('imports under hostile and heavy traffic', { timeout: 120_000 }, () => 
   let factory: DatabaseFactory;
   const open: Harness[] = [];
   const pools: AnalysisPool[] = [];
-  const make = async (poolOptions?: ConstructorParameters<typeof AnalysisPool>[0]) => {
+  const make = async (
+    poolOptions?: ConstructorParameters<typeof AnalysisPool>[0],
+    overrides: Parameters<typeof harness>[1] = {},
+  ) => {
     const pool = poolOptions === undefined ? undefined : new AnalysisPool(poolOptions);
     if (pool) pools.push(pool);
-    const h = await harness(factory, {}, pool ? { pool } : {});
+    const h = await harness(factory, overrides, pool ? { pool } : {});
     open.push(h);
     return h;
   };
@@ -157,7 +160,8 @@ describe('imports under hostile and heavy traffic', { timeout: 120_000 }, () => 
   });
 
   it("answers 503 + Retry-After to imports beyond a rider's waiting limit, and stores the others", async () => {
-    const h = await make({ size: 1, maxWaitingPerOwner: 1 });
+    // The limit is the queue's (imports queued in the database, counted under the rider's lock).
+    const h = await make({ size: 1 }, { importQueuePerUser: 1 });
     const base = await listen(h);
     const rider = await h.user();
     const files = [noisyFit(40_000, 31), noisyFit(40_000, 32), noisyFit(40_000, 33)];

@@ -174,7 +174,9 @@ describe('S3-compatible blob store', () => {
       });
       expect(Buffer.from(file.rawPayload).equals(Buffer.from(fit))).toBe(true);
       const [fitKey] = await blobs.list('workouts');
-      expect(fitKey).toMatch(/^workouts\/[0-9a-f-]{36}\.fit$/);
+      // Our own key, never the rider's file name: the upload's import id (the format is
+      // known only once the queued import has read it; downloads name it by its format).
+      expect(fitKey).toMatch(/^workouts\/[0-9a-f-]{36}\.upload$/);
 
       const gpx = new TextEncoder().encode(demoGpx(1, 600, false));
       const route = await upload(

@@ -6,7 +6,7 @@ import { ApiError } from '../http.ts';
 import { jwtKeys, signJwt, verifyJwt, type JwtKeys } from './jwt.ts';
 import { HashingBusy, HashingGate } from './hashingGate.ts';
 import { dummyHash, verifyPassword } from './passwords.ts';
-import { SlidingWindowLimiter } from './rateLimit.ts';
+import { SharedLimiter } from './rateLimit.ts';
 
 export interface TokenPair {
   readonly access: string;
@@ -32,10 +32,10 @@ export class Sessions {
   readonly #config: ApiConfig;
   readonly #now: () => number;
   readonly #log: SecurityLog;
-  readonly #perAccount: SlidingWindowLimiter;
-  readonly #perIp: SlidingWindowLimiter;
+  /** Login attempts per account and per IP, counted in the database for every process. */
+  readonly #limits: SharedLimiter;
   readonly #hashing: HashingGate;
-  readonly #keys: JwtKeys;
+  #keys: JwtKeys;
 
   constructor(db: Database, config: ApiConfig, log: SecurityLog, now: () => number = Date.now) {
     this.#db = db;
@@ -43,10 +43,14 @@ export class Sessions {
     this.#now = now;
     this.#log = log;
     const windowMs = config.loginWindowS * 1000;
-    this.#perAccount = new SlidingWindowLimiter(config.loginFailuresPerAccount, windowMs, now);
-    this.#perIp = new SlidingWindowLimiter(config.loginAttemptsPerIp, windowMs, now);
+    this.#limits = new SharedLimiter(db, windowMs, now);
     this.#keys = jwtKeys(config.jwtSecret, config.jwtPreviousSecrets);
     this.#hashing = new HashingGate(config.passwordHashConcurrency, config.passwordHashQueue);
+  }
+
+  /** Replaces the keys (read again from the database's shared keys). */
+  useKeys(secret: string, previous: readonly string[]): void {
+    this.#keys = jwtKeys(secret, previous);
   }
 
   private seconds(): number {
@@ -56,7 +60,14 @@ export class Sessions {
   /** E-mail + password → a token pair. Unknown e-mail and wrong password look the same. */
   async login(email: string, password: string, ip: string): Promise<TokenPair & { id: string }> {
     const account = email.trim().toLowerCase();
-    const wait = Math.max(this.#perAccount.retryAfterS(account), this.#perIp.retryAfterS(ip));
+    // Both attempts are counted before the password is checked, in the same transaction as
+    // the check (`SharedLimiter`): simultaneous guesses, on any process, cannot all pass the
+    // check before the first is counted. A success takes its own attempt back; a failure
+    // keeps it.
+    const { waitS: wait, ids } = await this.#limits.attempt([
+      { key: `account:${account}`, limit: this.#config.loginFailuresPerAccount },
+      { key: `ip:${ip}`, limit: this.#config.loginAttemptsPerIp },
+    ]);
     if (wait > 0) {
       this.#log('login.rateLimited', { email: account, ip });
       throw new ApiError(
@@ -65,11 +76,7 @@ export class Sessions {
         { headers: { 'retry-after': String(wait) } },
       );
     }
-    // Both attempts are counted before any await: checking and counting in one synchronous
-    // step means simultaneous guesses cannot all pass the check before the first is counted.
-    // A success takes its own attempt back; a failure keeps it.
-    this.#perIp.hit(ip);
-    const attempt = this.#perAccount.hit(account);
+    const attempt = ids[0]!;
     let counts = false;
     try {
       const [user] = await this.#db.query<UserRow>(
@@ -101,7 +108,7 @@ export class Sessions {
       return await this.signIn(user, ip);
     } finally {
       // Only a wrong password counts against the account; a success or our own failure does not.
-      if (!counts) this.#perAccount.refund(account, attempt);
+      if (!counts) await this.#limits.refund(attempt);
     }
   }
 

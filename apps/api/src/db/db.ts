@@ -1,5 +1,6 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import pg from 'pg';
+import { fromPglite, type ConstructorOptions } from 'pg-boss';
 import { migrations } from './migrations.ts';
 
 /** Runs SQL with `$1`-style parameters; the same text runs on PGlite and on PostgreSQL. */
@@ -13,6 +14,8 @@ export interface Database extends Queryable {
   /** Runs `work` in one transaction: everything it wrote appears together or not at all. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** How the job queue (pg-boss) reaches the same database. */
+  queueConnection(): ConstructorOptions;
 }
 
 /**
@@ -48,6 +51,10 @@ class PgliteDatabase implements Database {
   close(): Promise<void> {
     return this.#db.close();
   }
+  queueConnection(): ConstructorOptions {
+    // The same single connection: pg-boss's statements queue behind ours.
+    return { db: fromPglite(this.#db), backend: 'pglite' };
+  }
   async dump(): Promise<Blob> {
     return this.#db.dumpDataDir('none');
   }
@@ -56,8 +63,14 @@ class PgliteDatabase implements Database {
 class PostgresDatabase implements Database {
   readonly kind = 'postgres';
   readonly #pool: pg.Pool;
-  constructor(pool: pg.Pool) {
+  readonly #url: string;
+  constructor(pool: pg.Pool, url: string) {
     this.#pool = pool;
+    this.#url = url;
+  }
+  queueConnection(): ConstructorOptions {
+    // A small pool of its own (workers fetch, heartbeat and LISTEN for new jobs).
+    return { connectionString: this.#url, max: 4 };
   }
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     return (await this.#pool.query(sql, params as unknown[])).rows as Row[];
@@ -103,7 +116,7 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // A dropped idle connection must not crash the process.
     pool.on('error', () => undefined);
-    db = new PostgresDatabase(pool);
+    db = new PostgresDatabase(pool, options.databaseUrl);
   } else {
     db = new PgliteDatabase(
       await PGlite.create({

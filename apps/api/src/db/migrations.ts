@@ -288,4 +288,40 @@ INSERT INTO best_curves (user_id, period, stale)
   `
 ALTER TABLE workouts ADD COLUMN laps jsonb NOT NULL DEFAULT '[]'::jsonb
 `,
+  // 13: imports are jobs on the queue (pg-boss, its own schema): the upload's file is stored
+  // and a row here says what became of it. Login attempts are counted in the database, so
+  // every API process sees the same limits; signing keys may be kept here too (several
+  // processes on one database without JWT_SECRET share them).
+  `
+CREATE TABLE imports (
+  id uuid PRIMARY KEY,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  file_key text NOT NULL,
+  file_bytes integer NOT NULL,
+  options jsonb NOT NULL,
+  status text NOT NULL DEFAULT 'uploading',
+  file_gone boolean NOT NULL DEFAULT false,
+  workout_id integer REFERENCES workouts (id) ON DELETE SET NULL,
+  error jsonb,
+  attempts integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  finished_at timestamptz
+);
+CREATE INDEX imports_user_status ON imports (user_id, status);
+CREATE UNIQUE INDEX imports_file_key ON imports (file_key);
+ALTER TABLE workouts ADD COLUMN import_id uuid;
+CREATE UNIQUE INDEX workouts_import ON workouts (import_id);
+CREATE TABLE login_attempts (
+  id bigserial PRIMARY KEY,
+  key text NOT NULL,
+  at_ms bigint NOT NULL
+);
+CREATE INDEX login_attempts_key ON login_attempts (key, at_ms);
+CREATE TABLE signing_keys (
+  kid text PRIMARY KEY,
+  secret text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  retired_at timestamptz
+)
+`,
 ];

@@ -41,6 +41,12 @@ import {
 } from '../workouts/bestCurves.ts';
 import { AnalysisFailed } from '../workouts/pool.ts';
 import {
+  claimImportForStore,
+  markImportDone,
+  type ImportRequest,
+  type ImportRow,
+} from '../workouts/importJobs.ts';
+import {
   forgetStreams,
   packCurve,
   packStreams,
@@ -452,10 +458,13 @@ async function storeWorkout(
     idempotencyKey?: string;
     idempotencyHash?: string;
     fileSha256?: string;
+    /** The queued import whose file this is: already stored, and marked done with the row. */
+    importRow?: ImportRow;
   } = {},
 ): Promise<number> {
   const format = `${analysis.format}${analysis.compressed ? '.gz' : ''}` as const;
-  const fileKey = `workouts/${randomUUID()}.${format}`;
+  const { importRow } = options;
+  const fileKey = importRow?.file_key ?? `workouts/${randomUUID()}.${format}`;
   const start = new Date(analysis.startTime * 1000);
   const thresholds = thresholdsOn(await thresholdHistory(services.db, userId), start, {
     ftp: analysis.fileFtp,
@@ -464,9 +473,12 @@ async function storeWorkout(
   const summary = withFtp(analysis.summary, thresholds.ftp ?? undefined);
   const device = analysis.deviceSummary as Record<string, unknown>;
   const shown = summaryReply(summary, device);
-  await services.blobs.put(fileKey, bytes);
+  if (!importRow) await services.blobs.put(fileKey, bytes);
   try {
     return await services.db.transaction(async (tx) => {
+      // Given up meanwhile (its request's deadline): nothing is stored. The row lock also
+      // makes a second attempt at the same import wait for, then see, the first one's end.
+      if (importRow) await claimImportForStore(tx, importRow.id);
       // The upload's reservation counts its file; its streams must fit beside it.
       const packed = packStreams(analysis.streams);
       await assertStreamsFit(tx, userId, packed.length);
@@ -477,9 +489,9 @@ async function storeWorkout(
         `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
            speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes,
            idempotency_key, timer_time_s, timer, sessions, damage, file_format, file_ftp, file_max_hr, ftp, ftp_source,
-           max_hr, max_hr_source, idempotency_hash, file_sha256, laps)
+           max_hr, max_hr_source, idempotency_hash, file_sha256, laps, import_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-           $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33) RETURNING id`,
+           $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34) RETURNING id`,
         [
           userId,
           name,
@@ -514,6 +526,7 @@ async function storeWorkout(
           options.idempotencyHash ?? null,
           options.fileSha256 ?? null,
           JSON.stringify(analysis.laps),
+          importRow?.id ?? null,
         ],
       );
       const id = row!.id;
@@ -540,11 +553,13 @@ async function storeWorkout(
         }),
       );
       await addRideToBestCurves(tx, userId, start, analysis.powerCurve, analysis.speedCurve);
+      if (importRow) await markImportDone(tx, importRow.id, id);
       return id;
     });
   } catch (error) {
-    // No row, so no file: the stored file goes too.
-    await services.blobs.delete(fileKey).catch(() => undefined);
+    // No row, so no file: the stored file goes too. A queued import's file stays for its
+    // next attempt; the queue deletes it when the import fails for good.
+    if (!importRow) await services.blobs.delete(fileKey).catch(() => undefined);
     throw error;
   }
 }
@@ -606,22 +621,23 @@ const lostUniqueRace = (error: unknown, index: string) => {
 };
 
 /**
- * Reads (in a worker), analyses and stores an activity file: FIT, TCX or GPX, each also
- * gzipped. A file that holds no readable activity is 415 with the reason.
+ * Runs one queued import (in whichever process took its job): reads its file, analyses it in
+ * this process's worker threads and stores the workout, marking the import done in the same
+ * transaction. A file that cannot be imported is an `ApiError` (the import fails for good);
+ * a failure of ours (a crashed worker thread, the database gone) is retried by the queue.
  */
-async function importActivity(
+export async function runImport(
   services: Services,
-  userId: number,
-  bytes: Uint8Array,
-  options: {
-    name?: string;
-    idempotencyKey?: string;
-    idempotencyHash?: string;
-    fileSha256?: string;
-    signal?: AbortSignal | undefined;
-  } = {},
+  row: ImportRow,
+  signal: AbortSignal,
 ): Promise<number> {
+  const { user_id: userId, options } = row;
   const settings = await settingsOf(services, userId);
+  const bytes = await services.blobs.get(row.file_key).catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'ENOENT' || /not found|404/i.test(String(error)))
+      throw new ApiError(ErrorCode.Unavailable, 'The uploaded file is gone; please send it again');
+    throw error;
+  });
   let result: AnalysisResult;
   try {
     result = await services.pool.analyse(
@@ -633,10 +649,16 @@ async function importActivity(
         maxSamples: services.config.importMaxSamples,
         maxDurationS: services.config.importMaxDurationS,
       },
-      { owner: userId, signal: options.signal },
+      { owner: userId, signal },
     );
   } catch (error) {
-    throw analysisError(error);
+    // Too costly (time, memory): for good. A crashed or busy worker thread: tried again.
+    if (
+      error instanceof AnalysisFailed &&
+      (error.reason === 'timeout' || error.reason === 'memory')
+    )
+      throw analysisError(error);
+    throw error;
   }
   if (!result.ok)
     throw new ApiError(
@@ -646,15 +668,57 @@ async function importActivity(
         errors: [{ path: 'file', message: result.error.messageId }],
       },
     );
-  // The request timed out while the file was analysed: store nothing.
-  options.signal?.throwIfAborted();
+  // Given up while the file was analysed: store nothing.
+  signal.throwIfAborted();
   if (!hasRecordedData(result.analysis))
     throw new ApiError(
       ErrorCode.UnsupportedFile,
       'This file has no records: no time, position or sensor values to import',
       { errors: [{ path: 'file', message: 'activityFiles.fit.noRecords' }] },
     );
-  return storeWorkout(services, userId, bytes, result.analysis, options);
+  try {
+    return await storeWorkout(services, userId, bytes, result.analysis, {
+      ...options,
+      importRow: row,
+    });
+  } catch (error) {
+    // A twin of this file (or a retry with the same Idempotency-Key) landed first: the
+    // import fails for good, naming the ride that holds it.
+    if (lostUniqueRace(error, 'workouts_user_file') && options.fileSha256)
+      await refuseDuplicate(services, userId, options.fileSha256);
+    if (uniqueViolation(error) && options.idempotencyKey)
+      throw new ApiError(ErrorCode.Conflict, 'An upload with this Idempotency-Key landed first', {
+        errors: [{ path: 'file', message: 'workouts.idempotencyRace' }],
+      });
+    throw error;
+  }
+}
+
+/** Stores the upload, queues its import and waits for it (see `ImportJobs`). */
+async function importActivity(
+  services: Services,
+  userId: number,
+  bytes: Uint8Array,
+  options: ImportRequest & { signal?: AbortSignal | undefined },
+): Promise<number> {
+  const { signal, ...request } = options;
+  // A retry of an upload whose import is queued (its request was cut: a process died, a
+  // connection dropped) waits for that import instead of queueing the file again. (One
+  // still `uploading` may belong to a process that died: the retry queues its own.)
+  const [pending] = request.idempotencyKey
+    ? await services.db.query<{ id: string; hash: string | null }>(
+        `SELECT id, options->>'idempotencyHash' AS hash FROM imports
+          WHERE user_id = $1 AND options->>'idempotencyKey' = $2 AND status = 'queued'
+          ORDER BY created_at LIMIT 1`,
+        [userId, request.idempotencyKey],
+      )
+    : [];
+  if (pending) assertSameUpload(pending.hash, request.idempotencyHash!);
+  const importId = pending?.id ?? (await services.imports.enqueue(userId, bytes, request));
+  // Only the request that queued an import gives it up at its deadline.
+  const outcome = await services.imports.wait(importId, signal, { own: !pending });
+  if (outcome.status === 'done') return outcome.workoutId;
+  throw outcome.error;
 }
 
 /** The statistics of the samples of a ride with times in `[from, to)` seconds from its start. */
@@ -809,7 +873,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     } catch (error) {
       // A concurrent retry with the same key won the insert (on either of the ride's unique
       // keys: the same key carries the same file): answer with its workout.
-      if (idempotencyKey && uniqueViolation(error)) {
+      if (idempotencyKey && error instanceof ApiError && error.code === ErrorCode.Conflict) {
         const [existing] = await db.query<WorkoutRow>(
           'SELECT * FROM workouts WHERE user_id = $1 AND idempotency_key = $2',
           [userId, idempotencyKey],
@@ -819,9 +883,6 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
           return detail(services, existing);
         }
       }
-      // A twin of this file landed first (two tabs, a double drop): that ride is the one.
-      if (lostUniqueRace(error, 'workouts_user_file'))
-        await refuseDuplicate(services, userId!, fileSha256);
       throw error;
     }
     reply.status(201);

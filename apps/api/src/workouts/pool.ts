@@ -58,7 +58,7 @@ interface Job {
 const reasonOf = (signal: AbortSignal): Error =>
   signal.reason instanceof Error ? signal.reason : new Error('The import was given up');
 
-const defaultSize = () => Math.max(2, Math.min(4, availableParallelism() - 1));
+export const defaultPoolSize = () => Math.max(2, Math.min(4, availableParallelism() - 1));
 
 /**
  * The import workers: a Piscina pool (resource limits, a replaced worker after a crash or
@@ -82,7 +82,7 @@ export class AnalysisPool {
 
   constructor(options: PoolOptions | number = {}) {
     const settings = typeof options === 'number' ? { size: options } : options;
-    this.#size = Math.max(1, Math.floor(settings.size ?? defaultSize()));
+    this.#size = Math.max(1, Math.floor(settings.size ?? defaultPoolSize()));
     this.#jobTimeoutMs = settings.jobTimeoutMs ?? 60_000;
     this.#maxWaitingPerOwner = settings.maxWaitingPerOwner ?? 32;
     this.#maxWaiting = settings.maxWaiting ?? 256;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/db.ts';
 import { StreamsCache, forgetStreams, packStreams, readStreams, unpackStreams } from './streams.ts';
 
 const column = (length: number, start = 0) => Float64Array.from({ length }, (_, i) => start + i);
@@ -38,10 +39,11 @@ describe('streams storage', () => {
       return {
         reads: 0,
         stored,
-        query<Row>(_sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-          this.reads++;
+        query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+          // Only reads of the data count; the version check is one small row.
+          if (sql.includes('data')) this.reads++;
           const data = stored.get(params[0] as number);
-          return Promise.resolve((data ? [{ data }] : []) as Row[]);
+          return Promise.resolve((data ? [{ data, stamp: '1' }] : []) as Row[]);
         },
       };
     };
@@ -58,4 +60,41 @@ describe('streams storage', () => {
     expect(await readStreams(a, 1)).toBeUndefined();
     expect(a.reads).toBe(3);
   });
+
+  it('never serves a ride deleted or rewritten by another process from its memory', async () => {
+    const db = await openDatabase();
+    try {
+      // Two processes on one database: each wrapper has a cache of its own.
+      const one = { query: db.query.bind(db) };
+      const two = { query: db.query.bind(db) };
+      const [user] = await db.query<{ id: number }>(
+        "INSERT INTO users (uuid, email, username, password_hash) VALUES (gen_random_uuid(), 'c@x.co', 'c', 'x') RETURNING id",
+      );
+      const [ride] = await db.query<{ id: number }>(
+        `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
+           timer_time_s, summary, device_summary, file_key, file_bytes)
+         VALUES ($1, 'r', 2, now(), false, 0, 0, 0, 0, '{}', '{}', 'workouts/x.fit', 1) RETURNING id`,
+        [user!.id],
+      );
+      const id = ride!.id;
+      await db.query('INSERT INTO workout_streams (workout_id, length, data) VALUES ($1, 3, $2)', [
+        id,
+        packStreams({ time: column(3, 1) }),
+      ]);
+      expect((await readStreams(one, id))?.time?.[0]).toBe(1);
+      expect((await readStreams(two, id))?.time?.[0]).toBe(1);
+      // Process two rewrites them (a re-analysis): process one reads the new ones.
+      await db.query('UPDATE workout_streams SET data = $2 WHERE workout_id = $1', [
+        id,
+        packStreams({ time: column(3, 7) }),
+      ]);
+      expect((await readStreams(one, id))?.time?.[0]).toBe(7);
+      // Process two deletes the ride: process one no longer has its streams.
+      await db.query('DELETE FROM workouts WHERE id = $1', [id]);
+      forgetStreams(two, id);
+      expect(await readStreams(one, id)).toBeUndefined();
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
 });

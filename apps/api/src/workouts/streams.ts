@@ -48,14 +48,18 @@ export const unpackCurve = (stored: Uint8Array | null): Float64Array | null =>
 /**
  * A workout's streams never change after import, and the ride page reads them on every
  * visit (a shared ride, many times): each database keeps its most recently read streams in
- * memory, up to a byte budget, so a visit costs no database read of a few megabytes. The
- * replica that deletes a workout drops its entry at once; on other replicas the entry is
- * unreachable (every read checks the row first) and ages out.
+ * memory, up to a byte budget, so a visit costs no database read of a few megabytes. Each
+ * entry keeps the version of the row it was read from (`xmin`, the transaction that wrote
+ * it), and every read checks it with one small query: a ride deleted or its streams
+ * rewritten by any process is never served from another process's memory.
  */
 export class StreamsCache {
   readonly #budget: number;
   #bytes = 0;
-  readonly #entries = new Map<number, { streams: StoredStreams; bytes: number }>();
+  readonly #entries = new Map<
+    number,
+    { streams: StoredStreams; bytes: number; stamp: string | undefined }
+  >();
 
   constructor(budgetBytes: number) {
     this.#budget = budgetBytes;
@@ -70,11 +74,16 @@ export class StreamsCache {
     return entry.streams;
   }
 
-  set(workoutId: number, streams: StoredStreams): void {
+  /** The version of the row an entry was read from. */
+  stampOf(workoutId: number): string | undefined {
+    return this.#entries.get(workoutId)?.stamp;
+  }
+
+  set(workoutId: number, streams: StoredStreams, stamp?: string): void {
     const bytes = Object.values(streams).reduce((sum, column) => sum + column.byteLength, 0);
     if (bytes > this.#budget) return;
     this.delete(workoutId);
-    this.#entries.set(workoutId, { streams, bytes });
+    this.#entries.set(workoutId, { streams, bytes, stamp });
     this.#bytes += bytes;
     for (const [id, entry] of this.#entries) {
       if (this.#bytes <= this.#budget) break;
@@ -111,14 +120,22 @@ export async function readStreams(
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new StreamsCache(STREAMS_CACHE_BYTES)));
   const cached = cache.get(workoutId);
-  if (cached) return cached;
-  const [stored] = await db.query<{ data: Uint8Array }>(
-    'SELECT data FROM workout_streams WHERE workout_id = $1',
+  if (cached) {
+    const [current] = await db.query<{ stamp: string }>(
+      'SELECT xmin::text AS stamp FROM workout_streams WHERE workout_id = $1',
+      [workoutId],
+    );
+    if (current && current.stamp === cache.stampOf(workoutId)) return cached;
+    cache.delete(workoutId);
+    if (!current) return undefined;
+  }
+  const [stored] = await db.query<{ data: Uint8Array; stamp: string }>(
+    'SELECT data, xmin::text AS stamp FROM workout_streams WHERE workout_id = $1',
     [workoutId],
   );
   if (!stored) return undefined;
   const streams = unpackStreams(stored.data);
-  cache.set(workoutId, streams);
+  cache.set(workoutId, streams, stored.stamp);
   return streams;
 }
 

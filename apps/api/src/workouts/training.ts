@@ -57,6 +57,14 @@ export async function lockRider(tx: Queryable, userId: number): Promise<void> {
 }
 
 /**
+ * `value · e^(−x)` in SQL, 0 once it is negligible (x past 100, or |value| below 1e-100):
+ * PostgreSQL raises "value out of range: underflow" where a result rounds to zero, which
+ * rides years apart (or a device whose clock was never set) reached.
+ */
+const decayed = (value: string, x: string) =>
+  `(CASE WHEN ${x} > 100 OR abs(${value}) < 1e-100 THEN 0 ELSE ${value} * exp(-(${x})) END)`;
+
+/**
  * Adds `delta` to the rider's totals of `day` and carries its TSS into the fitness and
  * fatigue of that day and every later stored day: a day's TSS adds `TSS·(1 − e^(−1/τ))·
  * e^(−n/τ)` to the average n days later (the same recurrence as `fitnessSeries`), so one
@@ -73,8 +81,8 @@ export async function addToDay(
   await tx.query(
     `INSERT INTO daily_load (user_id, day, tss, moving_time_s, distance_m, elevation_gain_m, rides, ctl, atl)
      SELECT $1, $2::date, 0, 0, 0, 0, 0,
-            coalesce(p.ctl * exp(-($2::date - p.day) / $3::float8), 0),
-            coalesce(p.atl * exp(-($2::date - p.day) / $4::float8), 0)
+            coalesce(${decayed('p.ctl', '($2::date - p.day) / $3::float8')}, 0),
+            coalesce(${decayed('p.atl', '($2::date - p.day) / $4::float8')}, 0)
        FROM (SELECT 1) one LEFT JOIN LATERAL (
          SELECT day, ctl, atl FROM daily_load WHERE user_id = $1 AND day < $2::date
           ORDER BY day DESC LIMIT 1) p ON true
@@ -88,8 +96,8 @@ export async function addToDay(
         distance_m = distance_m + CASE WHEN day = $2::date THEN $5::float8 ELSE 0 END,
         elevation_gain_m = elevation_gain_m + CASE WHEN day = $2::date THEN $6::float8 ELSE 0 END,
         rides = rides + CASE WHEN day = $2::date THEN $7::int ELSE 0 END,
-        ctl = ctl + $3::float8 * $8::float8 * exp(-(day - $2::date) / $9::float8),
-        atl = atl + $3::float8 * $10::float8 * exp(-(day - $2::date) / $11::float8)
+        ctl = ctl + ${decayed('$3::float8 * $8::float8', '(day - $2::date) / $9::float8')},
+        atl = atl + ${decayed('$3::float8 * $10::float8', '(day - $2::date) / $11::float8')}
       WHERE user_id = $1 AND day >= $2::date`,
     [
       userId,
