@@ -5,6 +5,7 @@ import {
   activityFromTcx,
   activityOverview,
   decodeFit,
+  hasFitSignature,
   parseGpx,
   parseTcx,
   type ActivityFileError,
@@ -139,8 +140,6 @@ const refuse = (code: string, format: string, message: string): AnalysisResult =
   error: { code, messageId: `activityFiles.${format}.${code}`, message },
 });
 
-const FIT_SIGNATURE = [0x2e, 0x46, 0x49, 0x54];
-
 /** The streams a ride keeps: the API's name and the statistics' (`RideStreams`) name. */
 const STORED_STREAMS = [
   ['distance', 'distance'],
@@ -169,7 +168,7 @@ export function rideStreamsOf(stored: StoredStreams): RideStreams | undefined {
 
 /** The format of an activity file by its content: FIT by its signature, XML by its root. */
 export function sniffFormat(bytes: Uint8Array): ActivityFormat | undefined {
-  if (bytes.length >= 12 && FIT_SIGNATURE.every((byte, i) => bytes[8 + i] === byte)) return 'fit';
+  if (hasFitSignature(bytes)) return 'fit';
   const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 4096));
   if (/<(?:\w+:)?TrainingCenterDatabase[\s>]/.test(head)) return 'tcx';
   if (/<(?:\w+:)?gpx[\s>]/.test(head)) return 'gpx';
