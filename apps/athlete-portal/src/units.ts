@@ -1,11 +1,10 @@
 import { selectPreferences } from '@xoss/api-client';
+import { FEET_PER_METRE, METRES_PER_MILE, usesMiles } from '@xoss/data-fields';
 import { useSelector } from 'react-redux';
-
-const METRES_PER_MILE = 1609.344;
 
 /** Figures in the rider's units (spec 3: km when the setting is km, else mi). */
 export function useUnits(locale: string) {
-  const miles = useSelector(selectPreferences).distanceUnit === 'mi';
+  const miles = usesMiles(useSelector(selectPreferences).distanceUnit);
   const number = (digits: number) =>
     new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
   return {
@@ -21,18 +20,18 @@ export function useUnits(locale: string) {
     elevation: (metres: number | null | undefined) =>
       metres === null || metres === undefined
         ? '—'
-        : `${number(0).format(miles ? metres * 3.28084 : metres)} ${miles ? 'ft' : 'm'}`,
+        : `${number(0).format(miles ? metres * FEET_PER_METRE : metres)} ${miles ? 'ft' : 'm'}`,
     plain: (value: number | null | undefined, unit: string, digits = 0) =>
       value === null || value === undefined
         ? '—'
         : `${number(digits).format(value)} ${unit}`.trim(),
     /** Metres in km or mi (charts of totals). */
     distanceFactor: miles ? 1 / METRES_PER_MILE : 1 / 1000,
-    distanceUnit: miles ? 'mi' : 'km',
+    distanceUnit: miles ? ('mi' as const) : ('km' as const),
     /** Speed stream values (m/s) in km/h or mph. */
     speedFactor: miles ? 3600 / METRES_PER_MILE : 3.6,
     speedUnit: miles ? 'mph' : 'km/h',
-    elevationFactor: miles ? 3.28084 : 1,
+    elevationFactor: miles ? FEET_PER_METRE : 1,
     elevationUnit: miles ? 'ft' : 'm',
   };
 }

@@ -8,7 +8,13 @@ import {
 import { ErrorCode, type ArgsOf } from '@xoss/api-contract/routes';
 import { createXossApi, type XossApi } from './api.ts';
 import { normalizeLanguage } from '@xoss/i18n';
-import { SessionStore, type DistanceUnit, type TemperatureUnit, type UserInfo } from './session.ts';
+import {
+  SessionStore,
+  distanceUnitOf,
+  type DistanceUnit,
+  type TemperatureUnit,
+  type UserInfo,
+} from './session.ts';
 import type { StorageBackend } from './storage.ts';
 import { Transport, type CallResult, type TransportOptions } from './transport.ts';
 
@@ -223,7 +229,7 @@ export function createXossClient(options: XossClientOptions) {
           id: profile.data.id,
         });
         setUnits({
-          distanceUnit: profile.data.settings.distance_unit === 0 ? 'km' : 'mi',
+          distanceUnit: distanceUnitOf(profile.data.settings.distance_unit),
           temperatureUnit: profile.data.settings.temperature_unit,
         });
       } else {

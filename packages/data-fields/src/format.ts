@@ -1,5 +1,6 @@
 import { fieldByKey, type DataField, type FieldKey } from './fieldCatalogue.ts';
 import {
+  FEET_PER_METRE,
   METRES_PER_MILE,
   temperatureInUserUnit,
   usesMiles,
@@ -19,8 +20,6 @@ export interface FormattedValue {
   readonly text: string;
   readonly unit: string;
 }
-
-const FEET_PER_METRE = 1 / 0.3048;
 
 /**
  * Formats seconds as `h:mm:ss`, or `m:ss` under an hour. Negative or non-finite input

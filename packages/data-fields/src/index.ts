@@ -56,10 +56,14 @@ export {
 } from './format.ts';
 export { fail, ok, type Problem, type Result } from './result.ts';
 export {
+  FEET_PER_METRE,
   METRES_PER_MILE,
   distanceInUserUnit,
+  distanceUnitOf,
+  distanceUnitSetting,
   temperatureInUserUnit,
   usesMiles,
+  type DistanceUnit,
   type DistanceUnitSetting,
   type TemperatureUnit,
 } from './units.ts';
