@@ -21,21 +21,31 @@ export interface FormattedValue {
   readonly unit: string;
 }
 
+/** How `formatDuration` writes a duration. */
+export interface DurationFormat {
+  /** `auto` (the default): `m:ss` under an hour; `always`: `h:mm:ss` (`0:05:03`), for columns. */
+  readonly hours?: 'auto' | 'always';
+  /** `floor` (the default): whole seconds elapsed, as a device's timer shows; `round`: nearest. */
+  readonly seconds?: 'floor' | 'round';
+}
+
 /**
  * Formats seconds as `h:mm:ss`, or `m:ss` under an hour. Negative or non-finite input
- * shows as `--`.
+ * shows as `--`. The one duration format of the product: fields, charts and ride lists.
  *
  * @example
  * formatDuration(3725); // '1:02:05'
+ * formatDuration(302.6, { hours: 'always', seconds: 'round' }); // '0:05:03'
  */
-export function formatDuration(seconds: number): string {
+export function formatDuration(seconds: number, format: DurationFormat = {}): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '--';
-  const whole = Math.floor(seconds);
+  const whole = format.seconds === 'round' ? Math.round(seconds) : Math.floor(seconds);
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
   const s = whole % 60;
-  const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
-  return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
+  const withHours = h > 0 || format.hours === 'always';
+  const mm = withHours ? String(m).padStart(2, '0') : String(m);
+  return `${withHours ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
 /**

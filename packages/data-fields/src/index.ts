@@ -51,6 +51,7 @@ export {
   formatDuration,
   formatFieldValue,
   formatTimeOfDay,
+  type DurationFormat,
   type FormattedValue,
   type UnitSettings,
 } from './format.ts';
