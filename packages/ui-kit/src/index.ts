@@ -59,7 +59,7 @@ export {
   type TotalsChartProps,
   type TrainingCalendarProps,
 } from './TrainingCharts.tsx';
-export { ZoneBars, type ZoneBarsProps, type ZoneTime } from './ZoneBars.tsx';
+export { ZoneBars, type ZoneBar, type ZoneBarsProps } from './ZoneBars.tsx';
 export {
   DEFAULT_TILE_URL,
   RegionPicker,
