@@ -27,7 +27,7 @@ export interface StreamSeries {
   readonly unit: string;
   readonly values: ArrayLike<number | null>;
   readonly kind?: 'line' | 'area';
-  /** A CSS colour; the design tokens' brand red by default. */
+  /** A CSS colour, one of `chartColors` as a rule; the design tokens' brand red by default. */
   readonly color?: string;
   readonly digits?: number;
 }

@@ -40,6 +40,7 @@ export {
   type ProductCardProps,
 } from './Product.tsx';
 export { DownloadTable, SpecTable, type DownloadRow, type SpecRow } from './ProductTables.tsx';
+export { chartColors } from './chartColors.ts';
 export {
   StreamCharts,
   indexAtX,
