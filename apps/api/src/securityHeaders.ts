@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 type Directives = Record<string, string[]>;
 
 /**
- * The Content-Security-Policy of the apps' pages (security.md 14): scripts, styles and
+ * The Content-Security-Policy of the apps' pages (security 14 in docs/security.md): scripts, styles and
  * fonts only from this origin, no inline script or eval, no plugins, no framing, no
  * `<base>`; images also from the map tile hosts, as data and blob URLs (map canvases).
  */
