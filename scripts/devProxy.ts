@@ -25,7 +25,7 @@ export const devPorts: Readonly<Record<Exclude<OriginOwner, 'storybook'>, number
  * The Vite dev proxy of one app, read from the origin table: every prefix another part
  * owns goes to that part's dev server, so the dev run is one origin like production.
  */
-export function devProxy(app: OriginOwner): Record<string, string> {
+function devProxy(app: OriginOwner): Record<string, string> {
   const proxy: Record<string, string> = {};
   for (const route of originRoutes) {
     if (route.owner === app || route.prefix === '/' || route.owner === 'storybook') continue;

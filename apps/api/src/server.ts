@@ -34,8 +34,6 @@ import { trainingRoutes } from './routes/training.ts';
 import type { Services } from './services.ts';
 import { AnalysisPool } from './workouts/pool.ts';
 
-export { sendError } from './http.ts';
-
 /** Where the built front ends are; any of them may be missing (then only the API answers). */
 export interface StaticRoots {
   publicSite?: string;

@@ -131,7 +131,7 @@ export function parseHostMessage(data: unknown): HostMessage | undefined {
 }
 
 /** What the portal sends, in the app's format: `panels.json` as text or as an object. */
-export function encodePortalMessage(message: PortalMessage): string {
+function encodePortalMessage(message: PortalMessage): string {
   return JSON.stringify({ source: 'xoss-portal', ...message });
 }
 

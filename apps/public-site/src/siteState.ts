@@ -35,7 +35,7 @@ function memoryStorage() {
   };
 }
 
-export const siteSession = inBrowser
+const siteSession = inBrowser
   ? new SessionStore({ local: localStorage, session: sessionStorage })
   : new SessionStore({ local: memoryStorage() });
 
@@ -61,7 +61,7 @@ export function setPrerenderedLanguage(language: string): void {
 const listeners = new Set<() => void>();
 
 /** Re-reads storage and re-renders what changed (after login, logout, a choice). */
-export function refreshSite(): void {
+function refreshSite(): void {
   const next = read();
   if (
     next.loggedIn === state.loggedIn &&

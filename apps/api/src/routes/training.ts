@@ -7,11 +7,11 @@ import { thresholdHistory, thresholdsOn } from '../workouts/thresholds.ts';
 import { EFFORTS, addDays, dayOf, daysBetween, fitnessRange } from '../workouts/training.ts';
 
 /** The longest fitness chart: 20 years of days. */
-export const FITNESS_MAX_DAYS = 7_320;
+const FITNESS_MAX_DAYS = 7_320;
 /** The longest training log: two months (a month calendar needs six weeks). */
-export const LOG_MAX_DAYS = 62;
+const LOG_MAX_DAYS = 62;
 /** The share of the best 20-minute power the `twenty` rule takes as FTP. */
-export const TWENTY_MINUTE_FACTOR = 0.95;
+const TWENTY_MINUTE_FACTOR = 0.95;
 
 const badRange = (detail: string, path = 'query') =>
   new ApiError(ErrorCode.ValidationFailed, detail, { errors: [{ path, message: detail }] });
@@ -51,7 +51,7 @@ function addTo(totals: PeriodTotals, row: DayRow): void {
 }
 
 /** The Monday of the week of `day` (weeks run Monday to Sunday, ISO 8601). */
-export function mondayOf(day: string): string {
+function mondayOf(day: string): string {
   const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
   return addDays(day, -weekday);
 }

@@ -32,7 +32,7 @@ import {
 export type StoredStreams = Record<string, Float64Array>;
 
 /** The formats an activity import reads; `.gz` of each too. */
-export type ActivityFormat = 'fit' | 'tcx' | 'gpx';
+type ActivityFormat = 'fit' | 'tcx' | 'gpx';
 
 /** One session of a multisport file: its window and our figures beside the device's. */
 export interface SessionAnalysis {
@@ -167,7 +167,7 @@ export function rideStreamsOf(stored: StoredStreams): RideStreams | undefined {
 }
 
 /** The format of an activity file by its content: FIT by its signature, XML by its root. */
-export function sniffFormat(bytes: Uint8Array): ActivityFormat | undefined {
+function sniffFormat(bytes: Uint8Array): ActivityFormat | undefined {
   if (hasFitSignature(bytes)) return 'fit';
   const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 4096));
   if (/<(?:\w+:)?TrainingCenterDatabase[\s>]/.test(head)) return 'tcx';
@@ -240,9 +240,9 @@ const tooManySamples = (samples: number, maxSamples: number): AnalysisResult =>
   );
 
 /** Series up to this length get the exact mean-max curve at every duration. */
-export const EXACT_CURVE_SAMPLES = 100_000;
+const EXACT_CURVE_SAMPLES = 100_000;
 /** Longer series: durations up to this many seconds stay exact. */
-export const EXACT_CURVE_SHORT_S = 1200;
+const EXACT_CURVE_SHORT_S = 1200;
 
 /**
  * The mean-max curve of a 1 Hz series at a bounded cost. The exact curve costs up to
@@ -255,7 +255,7 @@ export const EXACT_CURVE_SHORT_S = 1200;
  * 400,000 samples, 10.7 s for 1,200,000; on a ride-like series it is within 0.03 % of the
  * exact curve.
  */
-export function boundedMeanMaxCurve(values: Float64Array): Float64Array {
+function boundedMeanMaxCurve(values: Float64Array): Float64Array {
   const n = values.length;
   if (n <= EXACT_CURVE_SAMPLES) return meanMaxCurve(values);
   const k = Math.ceil(n / EXACT_CURVE_SAMPLES);

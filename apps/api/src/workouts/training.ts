@@ -14,7 +14,7 @@ import type { Queryable } from '../db/db.ts';
 import { rideBests, rideStreamsOf, type RideBests } from './analyse.ts';
 import { readStreams, unpackCurve } from './streams.ts';
 
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 
 /** The UTC day (`YYYY-MM-DD`) a ride counts on: the day it started. */
 export const dayOf = (start: Date): string => start.toISOString().slice(0, 10);
