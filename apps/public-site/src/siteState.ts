@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { SessionStore, type CookieConsent } from '@xoss/api-client';
-import { normalizeLanguage } from '@xoss/i18n';
+import { DEFAULT_LANGUAGE, normalizeLanguage } from '@xoss/i18n';
 
 /**
  * What the site's frame renders from the stored session (the portal's too: one origin):
@@ -19,7 +19,7 @@ export interface SiteState {
 let prerendered: SiteState = {
   loggedIn: false,
   userName: undefined,
-  language: 'en-US',
+  language: DEFAULT_LANGUAGE,
   cookieConsent: 'unknown',
 };
 

@@ -7,7 +7,7 @@ import {
 } from '@reduxjs/toolkit';
 import { ErrorCode, type ArgsOf } from '@xoss/api-contract/routes';
 import { createXossApi, type XossApi } from './api.ts';
-import { normalizeLanguage } from '@xoss/i18n';
+import { DEFAULT_LANGUAGE, normalizeLanguage } from '@xoss/i18n';
 import {
   SessionStore,
   distanceUnitOf,
@@ -53,7 +53,7 @@ export interface PreferencesState {
 }
 
 const initialPreferences: PreferencesState = {
-  language: 'en-US',
+  language: DEFAULT_LANGUAGE,
   distanceUnit: 'km',
   temperatureUnit: 'c',
 };

@@ -1,9 +1,9 @@
 import { fieldByKey, type DataField, type FieldKey } from './fieldCatalogue.ts';
 import {
-  FEET_PER_METRE,
-  METRES_PER_MILE,
+  distanceInUserUnit,
+  elevationInUserUnit,
+  speedInUserUnit,
   temperatureInUserUnit,
-  usesMiles,
   type DistanceUnitSetting,
   type TemperatureUnit,
 } from './units.ts';
@@ -86,20 +86,19 @@ export function formatFieldValue(
   if (definition === undefined) return { text: String(value), unit: '' };
   if (typeof value === 'string') return { text: value, unit: '' };
   if (!Number.isFinite(value)) return { text: '--', unit: '' };
-  const miles = usesMiles(settings.distanceUnit);
   switch (definition.unit) {
-    case 'speed':
-      return miles
-        ? { text: number((value * 3600) / METRES_PER_MILE, 1, locale), unit: 'mph' }
-        : { text: number(value * 3.6, 1, locale), unit: 'km/h' };
-    case 'distance':
-      return miles
-        ? { text: number(value / METRES_PER_MILE, 2, locale), unit: 'mi' }
-        : { text: number(value / 1000, 2, locale), unit: 'km' };
-    case 'elevation':
-      return miles
-        ? { text: number(value * FEET_PER_METRE, 0, locale), unit: 'ft' }
-        : { text: number(value, 0, locale), unit: 'm' };
+    case 'speed': {
+      const speed = speedInUserUnit(value, settings.distanceUnit);
+      return { text: number(speed.value, 1, locale), unit: speed.unit };
+    }
+    case 'distance': {
+      const distance = distanceInUserUnit(value, settings.distanceUnit);
+      return { text: number(distance.value, 2, locale), unit: distance.unit };
+    }
+    case 'elevation': {
+      const elevation = elevationInUserUnit(value, settings.distanceUnit);
+      return { text: number(elevation.value, 0, locale), unit: elevation.unit };
+    }
     case 'duration':
       return { text: formatDuration(value), unit: '' };
     case 'timeOfDay':

@@ -62,6 +62,8 @@ export {
   distanceInUserUnit,
   distanceUnitOf,
   distanceUnitSetting,
+  elevationInUserUnit,
+  speedInUserUnit,
   temperatureInUserUnit,
   usesMiles,
   type DistanceUnit,

@@ -3,6 +3,8 @@ import {
   distanceInUserUnit,
   distanceUnitOf,
   distanceUnitSetting,
+  elevationInUserUnit,
+  speedInUserUnit,
   temperatureInUserUnit,
   usesMiles,
 } from './units.ts';
@@ -35,6 +37,17 @@ describe('distance unit setting', () => {
     expect(distanceUnitSetting('mi')).toBe(1);
     for (const unit of ['km', 'mi'] as const)
       expect(distanceUnitOf(distanceUnitSetting(unit))).toBe(unit);
+  });
+});
+
+describe('speed and elevation', () => {
+  it('go with the distance unit: km/h and m, or mph and ft', () => {
+    expect(speedInUserUnit(10, 0)).toEqual({ value: 36, unit: 'km/h' });
+    expect(speedInUserUnit(1609.344 / 3600, 'mi').value).toBeCloseTo(1, 12);
+    expect(speedInUserUnit(1, 1).unit).toBe('mph');
+    expect(elevationInUserUnit(100, 'km')).toEqual({ value: 100, unit: 'm' });
+    expect(elevationInUserUnit(0.3048, 1).value).toBeCloseTo(1, 12);
+    expect(elevationInUserUnit(1, 'mi').unit).toBe('ft');
   });
 });
 

@@ -61,6 +61,36 @@ export function distanceInUserUnit(
     : { value: metres / 1000, unit: 'km' };
 }
 
+/**
+ * A speed in metres per second expressed in the user's unit, with the unit's label.
+ *
+ * @example
+ * speedInUserUnit(10, 0); // { value: 36, unit: 'km/h' }
+ */
+export function speedInUserUnit(
+  metresPerSecond: number,
+  setting: DistanceUnitSetting | DistanceUnit,
+): { value: number; unit: 'km/h' | 'mph' } {
+  return usesMiles(setting)
+    ? { value: (metresPerSecond * 3600) / METRES_PER_MILE, unit: 'mph' }
+    : { value: metresPerSecond * 3.6, unit: 'km/h' };
+}
+
+/**
+ * A height in metres expressed in the user's unit (feet with miles), with the unit's label.
+ *
+ * @example
+ * elevationInUserUnit(1000, 'mi').unit; // 'ft'
+ */
+export function elevationInUserUnit(
+  metres: number,
+  setting: DistanceUnitSetting | DistanceUnit,
+): { value: number; unit: 'm' | 'ft' } {
+  return usesMiles(setting)
+    ? { value: metres * FEET_PER_METRE, unit: 'ft' }
+    : { value: metres, unit: 'm' };
+}
+
 /** A temperature in degrees Celsius expressed in the user's unit. */
 export function temperatureInUserUnit(celsius: number, unit: TemperatureUnit): number {
   return unit === 'f' ? (celsius * 9) / 5 + 32 : celsius;
