@@ -1,10 +1,11 @@
 import { ErrorCode, type Effort, type PeriodTotals } from '@xoss/api-contract';
+import { addDays, dayOf, daysBetween, mondayOf } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import { thresholdHistory, thresholdsOn } from '../workouts/thresholds.ts';
-import { EFFORTS, addDays, dayOf, daysBetween, fitnessRange } from '../workouts/training.ts';
+import { EFFORTS, fitnessRange } from '../workouts/training.ts';
 
 /** The longest fitness chart: 20 years of days. */
 const FITNESS_MAX_DAYS = 7_320;
@@ -48,12 +49,6 @@ function addTo(totals: PeriodTotals, row: DayRow): void {
   totals.distance_m += row.distance_m;
   totals.elevation_gain_m += row.elevation_gain_m;
   totals.tss += row.tss;
-}
-
-/** The Monday of the week of `day` (weeks run Monday to Sunday, ISO 8601). */
-function mondayOf(day: string): string {
-  const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
-  return addDays(day, -weekday);
 }
 
 const DAY_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS day, rides, moving_time_s, distance_m,
