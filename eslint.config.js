@@ -71,7 +71,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  // Pure packages: no React, no DOM (architecture.md arrows).
+  // Pure packages: no React, no DOM (the arrows of docs/architecture.md).
   {
     files: ['packages/{data-fields,workout-stats,activity-files,api-contract}/src/**'],
     rules: {

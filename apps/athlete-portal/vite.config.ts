@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { devProxy } from '../../scripts/devProxy.ts';
+import { devServer } from '../../scripts/devProxy.ts';
 import { precompiledMessagesAlias } from '../../scripts/messagesAlias.ts';
 
 export default defineConfig({
@@ -8,5 +8,5 @@ export default defineConfig({
   resolve: { conditions: ['@xoss/source'], alias: precompiledMessagesAlias },
   // Both apps share one origin, so their hashed assets live in separate folders.
   build: { assetsDir: 'assets/portal', sourcemap: true },
-  server: { proxy: devProxy('athlete-portal') },
+  server: devServer('athlete-portal'),
 });

@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { devProxy } from '../../scripts/devProxy.ts';
+import { devServer } from '../../scripts/devProxy.ts';
 import { precompiledMessagesAlias } from '../../scripts/messagesAlias.ts';
 import { manualsPlugin } from './build/manuals.ts';
 import { seoPlugin } from './build/seo.ts';
@@ -25,5 +25,5 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: devProxy('public-site') },
+  server: devServer('public-site'),
 });

@@ -72,7 +72,7 @@ async function startApi(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; 
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (let waited = 0; !output.includes('XOSS is running'); waited += 100) {
+  for (let waited = 0; !output.includes('XOSS is ready at'); waited += 100) {
     if (waited > 90_000 || child.exitCode !== null) throw new Error(`API did not start: ${output}`);
     await sleep(100);
   }

@@ -18,6 +18,8 @@ export interface AppOptions {
   readonly databaseUrl?: string;
   readonly config?: ApiConfig;
   readonly logger?: boolean | object;
+  /** The level each request is logged at (default info). */
+  readonly requestLogLevel?: 'debug' | 'info';
   readonly staticRoots?: StaticRoots;
   /** S3-compatible storage for files; the local folder under `dataDir` when absent. */
   readonly s3?: S3Options;
@@ -73,6 +75,7 @@ export async function createApp(
     blobs,
     config,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(options.requestLogLevel ? { requestLogLevel: options.requestLogLevel } : {}),
     ...(options.staticRoots ? { staticRoots: options.staticRoots } : {}),
     ...(shared ? { keySource: () => sharedSecrets(db) } : {}),
   });

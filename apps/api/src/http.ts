@@ -28,7 +28,7 @@ export class ApiError extends Error {
 
 export const notFound = (what: string) => new ApiError(ErrorCode.NotFound, `${what} not found`);
 
-/** Sends the failure envelope of api.md. */
+/** Sends the failure envelope of docs/api.md. */
 export function sendError(
   reply: FastifyReply,
   code: Code,

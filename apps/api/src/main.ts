@@ -1,23 +1,26 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.ts';
+import { logFormatFromEnv, loggerFromEnv, requestLogLevel } from './logging.ts';
 import { s3OptionsFromEnv } from './s3BlobStore.ts';
+import { DEMO_USER } from './seed.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
-
 // `--worker` (`pnpm --filter @xoss/api worker`): a process that only runs queued imports,
 // beside API processes started with IMPORT_JOBS=off (or not: they run imports too).
 const worker = process.argv.includes('--worker');
 if (worker) process.env.IMPORT_JOBS = 'on';
+const demo = !worker && process.env.DEMO_DATA !== '0';
 
 const s3 = s3OptionsFromEnv();
 const { server } = await createApp({
   dataDir: resolve(process.env.DATA_DIR ?? join(repoRoot, 'data')),
   ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
-  logger: process.env.LOG_LEVEL === 'silent' ? false : { level: process.env.LOG_LEVEL ?? 'info' },
-  demo: !worker && process.env.DEMO_DATA !== '0',
+  logger: loggerFromEnv(),
+  requestLogLevel: requestLogLevel(logFormatFromEnv()),
+  demo,
   ...(s3 ? { s3 } : {}),
   staticRoots: {
     publicSite: join(repoRoot, 'apps', 'public-site', 'dist'),
@@ -42,6 +45,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 if (worker) {
   console.log('XOSS import worker is running (imports queued in the database)');
 } else {
-  await server.listen({ port, host });
-  console.log(`XOSS is running at http://${host === '127.0.0.1' ? 'localhost' : host}:${port}/`);
+  // The one line that matters once it is up: where to go and how to sign in.
+  const url = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}/`;
+  const signIn = demo ? `; sign in as ${DEMO_USER.email} / ${DEMO_USER.password}` : '';
+  await server.listen({ port, host, listenTextResolver: () => `XOSS is ready at ${url}${signIn}` });
+  // Without a logger (LOG_LEVEL=silent) the line still goes out.
+  if (process.env.LOG_LEVEL === 'silent') console.log(`XOSS is ready at ${url}${signIn}`);
 }

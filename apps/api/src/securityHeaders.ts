@@ -4,11 +4,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 type Directives = Record<string, string[]>;
 
 /**
- * The Content-Security-Policy of the apps' pages (security.md 14): scripts, styles and
+ * The Content-Security-Policy of the apps' pages (security 14 in docs/security.md): scripts, styles and
  * fonts only from this origin, no inline script or eval, no plugins, no framing, no
  * `<base>`; images also from the map tile hosts, as data and blob URLs (map canvases).
  */
-export function pageDirectives(tileOrigins: readonly string[]): Directives {
+function pageDirectives(tileOrigins: readonly string[]): Directives {
   return {
     'default-src': ["'self'"],
     'script-src': ["'self'"],
@@ -64,8 +64,7 @@ const storybookHelmet = {
 } as const;
 
 /** Storybook's pages are sandboxed (opaque origin): their module scripts load as CORS. */
-export const isStorybookPath = (path: string) =>
-  path === '/storybook' || path.startsWith('/storybook/');
+const isStorybookPath = (path: string) => path === '/storybook' || path.startsWith('/storybook/');
 
 /** Hashed build output (`/assets/...-Ab12Cd.js`): cached for a year, never revalidated. */
 const HASHED_ASSET =

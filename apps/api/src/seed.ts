@@ -15,6 +15,45 @@ export const DEMO_USER = {
 
 const DAY = 86_400;
 
+/**
+ * The demo rider's e-mail until the seed is complete: the last step gives the rider
+ * `DEMO_USER.email`. A seed cut short (Ctrl-C, or `node --watch` restarting the API of
+ * `pnpm dev` when a file changes) leaves this rider, and the next start removes it and seeds
+ * again, instead of keeping a demo with a part of its rides forever.
+ */
+const SEEDING_EMAIL = 'demo+seeding@xoss.co';
+
+/** The demo's map regions: model, name, bounding box. */
+const DEMO_REGIONS = [
+  ['NAV+', 'China South', [108, 18, 118, 26]],
+  ['NAV+', 'China East', [116, 24, 123, 35]],
+  ['NAV+', 'Japan', [129, 30, 146, 46]],
+  ['NAV+', 'Central Europe', [5, 45, 17, 55]],
+  ['SPRINT', 'Asia', [60, -10, 150, 55]],
+  ['SPRINT', 'Europe', [-25, 34, 45, 72]],
+  ['SPRINT', 'North America', [-170, 15, -50, 72]],
+] as const;
+
+/** The blob key of the demo's map package of one region. */
+const mapKey = (model: 'NAV+' | 'SPRINT', index: number) =>
+  `maps/${model === 'NAV+' ? 'navplus' : 'sprint'}-${index}.map`;
+
+/** Removes what a seed cut short left: its rider (rows cascade), articles and map regions. */
+async function forgetUnfinishedSeed(db: Database): Promise<void> {
+  const [unfinished] = await db.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [
+    SEEDING_EMAIL,
+  ]);
+  if (!unfinished) return;
+  await db.query('DELETE FROM posts WHERE author_id = $1', [unfinished.id]);
+  const keys = DEMO_REGIONS.map(([model], index) => mapKey(model, index));
+  await db.query(
+    `DELETE FROM map_regions WHERE file_key IN (${keys.map((_, i) => `$${i + 1}`).join(', ')})`,
+    keys,
+  );
+  // Its files are swept as orphans at a later start (sweep.ts).
+  await db.query('DELETE FROM users WHERE id = $1', [unfinished.id]);
+}
+
 /** A GPX track of a simulated ride, as a planner or device would export it. */
 export function demoGpx(seed: number, seconds: number, withTime: boolean): string {
   const ride = simulateRide({
@@ -38,7 +77,7 @@ export function demoGpx(seed: number, seconds: number, withTime: boolean): strin
  * Seeds an empty database through the real API: the demo athlete, devices of several
  * models, ~30 simulated rides written as real FIT files and imported by POST, routebooks,
  * map regions with small packages and articles in several languages. Does nothing when the
- * demo athlete exists.
+ * demo athlete exists; a seed cut short is removed and done again (`SEEDING_EMAIL`).
  */
 export async function seedDemo(
   server: FastifyInstance,
@@ -48,7 +87,8 @@ export async function seedDemo(
 ): Promise<void> {
   const [existing] = await db.query('SELECT id FROM users WHERE email = $1', [DEMO_USER.email]);
   if (existing) return;
-  const userId = await createUser(db, DEMO_USER.email, DEMO_USER.username, DEMO_USER.password);
+  await forgetUnfinishedSeed(db);
+  const userId = await createUser(db, SEEDING_EMAIL, DEMO_USER.username, DEMO_USER.password);
   await db.query('UPDATE users SET ftp = 250, max_hr = 188 WHERE id = $1', [userId]);
   // The rider's settings since always (what a first change through the API records too).
   await db.query(
@@ -59,7 +99,7 @@ export async function seedDemo(
     const login = await server.inject({
       method: 'POST',
       url: '/api/v1/jwt-token/',
-      payload: { email: DEMO_USER.email, password: DEMO_USER.password },
+      payload: { email: SEEDING_EMAIL, password: DEMO_USER.password },
     });
     return `Bearer ${login.json<{ data: { access: string } }>().data.access}`;
   };
@@ -167,20 +207,11 @@ export async function seedDemo(
     await send({ url: '/api/v2/routebooks/', contentType, payload: body });
   }
 
-  const regions = [
-    ['NAV+', 'China South', [108, 18, 118, 26]],
-    ['NAV+', 'China East', [116, 24, 123, 35]],
-    ['NAV+', 'Japan', [129, 30, 146, 46]],
-    ['NAV+', 'Central Europe', [5, 45, 17, 55]],
-    ['SPRINT', 'Asia', [60, -10, 150, 55]],
-    ['SPRINT', 'Europe', [-25, 34, 45, 72]],
-    ['SPRINT', 'North America', [-170, 15, -50, 72]],
-  ] as const;
-  for (const [index, [model, name, bbox]] of regions.entries()) {
+  for (const [index, [model, name, bbox]] of DEMO_REGIONS.entries()) {
     // Small stand-in packages: real map data is served from object storage in production.
     const bytes = new Uint8Array(64 * 1024 + index * 4096);
     for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(random() * 256);
-    const key = `maps/${model === 'NAV+' ? 'navplus' : 'sprint'}-${index}.map`;
+    const key = mapKey(model, index);
     await blobs.put(key, bytes);
     await db.query(
       'INSERT INTO map_regions (model, name, bbox, file_key, size_bytes) VALUES ($1, $2, $3, $4, $5)',
@@ -226,4 +257,6 @@ export async function seedDemo(
       'INSERT INTO posts (author_id, author_name, language, title, body) VALUES ($1, $2, $3, $4, $5)',
       [userId, 'XOSS Team', language, title, body],
     );
+  // All is in: the rider gets the demo's e-mail, which says the seed is complete.
+  await db.query('UPDATE users SET email = $1 WHERE id = $2', [DEMO_USER.email, userId]);
 }

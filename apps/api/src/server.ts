@@ -9,7 +9,13 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, openApiDocument, ownerOfPath } from '@xoss/api-contract';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { runAfterReply } from './afterReply.ts';
 import { fairAdmission } from './admission.ts';
 import { requestDeadlines } from './deadline.ts';
@@ -31,8 +37,6 @@ import { KEY_RELOAD_MS, type SecretSet } from './auth/keyStore.ts';
 import { AnalysisPool, defaultPoolSize } from './workouts/pool.ts';
 import { ImportJobs } from './workouts/importJobs.ts';
 
-export { sendError } from './http.ts';
-
 /** Where the built front ends are; any of them may be missing (then only the API answers). */
 export interface StaticRoots {
   publicSite?: string;
@@ -45,12 +49,39 @@ export interface ServerOptions {
   readonly blobs: BlobStore;
   readonly config: ApiConfig;
   readonly logger?: boolean | object;
+  /** The level of the one line each request is logged with (default info). */
+  readonly requestLogLevel?: 'debug' | 'info';
   readonly staticRoots?: StaticRoots;
   readonly pool?: AnalysisPool;
   /** Milliseconds since the epoch; tests pass fake time. */
   readonly now?: () => number;
   /** Signing keys shared through the database: read again every 30 s (rotation). */
   readonly keySource?: () => Promise<SecretSet>;
+}
+
+/**
+ * One line per request, when it is answered, at the level asked for (debug when a person
+ * reads the log, see logging.ts), instead of Fastify's two at info. A request that failed
+ * is still an error line.
+ */
+class RequestLog extends LogController {
+  readonly #level: 'debug' | 'info';
+  constructor(level: 'debug' | 'info') {
+    super();
+    this.#level = level;
+  }
+  override incomingRequest(): void {}
+  override routeNotFound(): void {}
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply) {
+    const fields = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    };
+    if (error) reply.log.error({ ...fields, err: error }, 'request errored');
+    else reply.log[this.#level](fields, 'request completed');
+  }
 }
 
 function existing(path: string | undefined): string | undefined {
@@ -110,6 +141,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const { config } = options;
   const app = Fastify({
     logger: options.logger ?? false,
+    logController: new RequestLog(options.requestLogLevel ?? 'info'),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     onProtoPoisoning: 'error',

@@ -63,7 +63,7 @@ function defineFaultSuite(
         let output = '';
         child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
         child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        for (let waited = 0; !output.includes('XOSS is running'); waited += 100) {
+        for (let waited = 0; !output.includes('XOSS is ready at'); waited += 100) {
           if (waited > 60_000 || child.exitCode !== null)
             throw new Error(`server did not start: ${output}`);
           await sleep(100);

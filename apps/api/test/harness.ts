@@ -66,7 +66,7 @@ export interface Harness {
 
 let sharedPool: AnalysisPool | undefined;
 /** One worker pool for all harnesses of a test file. */
-export function pool(): AnalysisPool {
+function pool(): AnalysisPool {
   sharedPool ??= new AnalysisPool(2);
   return sharedPool;
 }

@@ -118,7 +118,7 @@ describe('several API processes and a worker on one PostgreSQL and one bucket', 
     const proc: Proc = { name, child, port, output: '' };
     child.stdout.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));
-    const ready = worker ? 'import worker is running' : 'XOSS is running';
+    const ready = worker ? 'import worker is running' : 'XOSS is ready at';
     for (let waited = 0; !proc.output.includes(ready); waited += 100) {
       if (waited > 90_000 || child.exitCode !== null)
         throw new Error(`${name} did not start: ${proc.output}`);

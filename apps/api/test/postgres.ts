@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The newest PostgreSQL server binaries Debian's packages installed, if any. */
-export function postgresBin(): string | undefined {
+function postgresBin(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root)

@@ -9,8 +9,8 @@ import type { ApiConfig } from '../src/config.ts';
 import type { Database } from '../src/db/db.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
-export const siteDist = join(repo, 'apps', 'public-site', 'dist');
+const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');
+const siteDist = join(repo, 'apps', 'public-site', 'dist');
 
 /** The whole product as `pnpm start` serves it, on a loopback port, with its own data. */
 export interface RunningProduct {

@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { distanceUnitOf, type DistanceUnit } from '@xoss/data-fields';
 
 /**
  * Embedded mode (spec 3's in-app flag and bridge flags): the company's mobile app opens the
@@ -52,9 +53,11 @@ export type PortalMessage =
 const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);
 const maxPanelsChars = 256 * 1024;
 
-/** Spec 3: the stored distance unit is a number, 0 kilometres and anything else miles. */
-const distanceOf = (value: unknown): 'km' | 'mi' | undefined =>
-  value === 0 || value === 'km' ? 'km' : value === 1 || value === 'mi' ? 'mi' : undefined;
+/** The distance unit an app sends: the setting (0 or 1) or the unit's name; else none. */
+const distanceOf = (value: unknown): DistanceUnit | undefined =>
+  value === 0 || value === 1 || value === 'km' || value === 'mi'
+    ? distanceUnitOf(value)
+    : undefined;
 const temperatureOf = (value: unknown): 'c' | 'f' | undefined =>
   value === 'c' || value === 'f' ? value : undefined;
 
@@ -128,7 +131,7 @@ export function parseHostMessage(data: unknown): HostMessage | undefined {
 }
 
 /** What the portal sends, in the app's format: `panels.json` as text or as an object. */
-export function encodePortalMessage(message: PortalMessage): string {
+function encodePortalMessage(message: PortalMessage): string {
   return JSON.stringify({ source: 'xoss-portal', ...message });
 }
 

@@ -109,7 +109,7 @@ export async function startEmbedded({
 }
 
 /** How long the layout manager waits for the app to confirm it wrote the device's pages. */
-export const SAVE_TIMEOUT_MS = 10_000;
+const SAVE_TIMEOUT_MS = 10_000;
 
 /**
  * Sends a device's pages to the app in the format the app uses, and waits for the app to

@@ -22,7 +22,7 @@ export const leave = { to: (url: string) => window.location.replace(url) };
  * Spec 4's guard on every navigation: visitors go to the site's /login (a full page load,
  * history replaced, so Back does not return here), with the path to come back to.
  */
-export function guard({ request }: LoaderFunctionArgs) {
+function guard({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const to = `${url.pathname}${url.search}`;
   const decision = guardNavigation({

@@ -1,38 +1,45 @@
 import { selectPreferences } from '@xoss/api-client';
+import {
+  distanceInUserUnit,
+  elevationInUserUnit,
+  speedInUserUnit,
+  usesMiles,
+} from '@xoss/data-fields';
 import { useSelector } from 'react-redux';
-
-const METRES_PER_MILE = 1609.344;
 
 /** Figures in the rider's units (spec 3: km when the setting is km, else mi). */
 export function useUnits(locale: string) {
-  const miles = useSelector(selectPreferences).distanceUnit === 'mi';
+  const unit = useSelector(selectPreferences).distanceUnit;
+  const miles = usesMiles(unit);
   const number = (digits: number) =>
     new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  /** A value in the rider's unit as text with its label, or a dash when there is none. */
+  const show =
+    (
+      convert: typeof distanceInUserUnit | typeof speedInUserUnit | typeof elevationInUserUnit,
+      digits: number,
+    ) =>
+    (value: number | null | undefined) => {
+      if (value === null || value === undefined) return '—';
+      const inUnit = convert(value, unit);
+      return `${number(digits).format(inUnit.value)} ${inUnit.unit}`;
+    };
   return {
     miles,
-    distance: (metres: number | null | undefined) =>
-      metres === null || metres === undefined
-        ? '—'
-        : `${number(2).format(miles ? metres / METRES_PER_MILE : metres / 1000)} ${miles ? 'mi' : 'km'}`,
-    speed: (ms: number | null | undefined) =>
-      ms === null || ms === undefined
-        ? '—'
-        : `${number(1).format(miles ? (ms * 3600) / METRES_PER_MILE : ms * 3.6)} ${miles ? 'mph' : 'km/h'}`,
-    elevation: (metres: number | null | undefined) =>
-      metres === null || metres === undefined
-        ? '—'
-        : `${number(0).format(miles ? metres * 3.28084 : metres)} ${miles ? 'ft' : 'm'}`,
-    plain: (value: number | null | undefined, unit: string, digits = 0) =>
+    distance: show(distanceInUserUnit, 2),
+    speed: show(speedInUserUnit, 1),
+    elevation: show(elevationInUserUnit, 0),
+    plain: (value: number | null | undefined, label: string, digits = 0) =>
       value === null || value === undefined
         ? '—'
-        : `${number(digits).format(value)} ${unit}`.trim(),
+        : `${number(digits).format(value)} ${label}`.trim(),
     /** Metres in km or mi (charts of totals). */
-    distanceFactor: miles ? 1 / METRES_PER_MILE : 1 / 1000,
-    distanceUnit: miles ? 'mi' : 'km',
+    distanceFactor: distanceInUserUnit(1, unit).value,
+    distanceUnit: distanceInUserUnit(1, unit).unit,
     /** Speed stream values (m/s) in km/h or mph. */
-    speedFactor: miles ? 3600 / METRES_PER_MILE : 3.6,
-    speedUnit: miles ? 'mph' : 'km/h',
-    elevationFactor: miles ? 3.28084 : 1,
-    elevationUnit: miles ? 'ft' : 'm',
+    speedFactor: speedInUserUnit(1, unit).value,
+    speedUnit: speedInUserUnit(1, unit).unit,
+    elevationFactor: elevationInUserUnit(1, unit).value,
+    elevationUnit: elevationInUserUnit(1, unit).unit,
   };
 }

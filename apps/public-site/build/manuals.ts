@@ -8,7 +8,7 @@ import { manualHref, manualLanguages, products } from '../src/products.ts';
  */
 
 /** A one-page PDF 1.4 with Helvetica text lines (ASCII only). */
-export function onePagePdf(lines: readonly string[]): Uint8Array {
+function onePagePdf(lines: readonly string[]): Uint8Array {
   const escape = (text: string) => text.replace(/[\\()]/g, (char) => `\\${char}`);
   const content = [
     'BT /F1 18 Tf 72 760 Td',

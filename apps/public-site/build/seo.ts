@@ -36,7 +36,7 @@ export function sitemapXml(
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
-export function robotsTxt(base: string): string {
+function robotsTxt(base: string): string {
   return [
     'User-agent: *',
     ...privatePrefixes.map((prefix) => `Disallow: ${prefix}/`),

@@ -17,7 +17,7 @@ import { useLoading } from './navigation.ts';
 import { logOut, setCookieConsent, setSiteLanguage, useSite } from './siteState.ts';
 
 /** Links to another app's paths on the origin (the portal's) load that app: a plain `<a>`. */
-export const renderLink: RenderLink = ({ href, current, children, onClick }) =>
+const renderLink: RenderLink = ({ href, current, children, onClick }) =>
   ownerOfPath(href) !== 'public-site' || /^https?:/.test(href) ? (
     <a href={href} aria-current={current ? 'page' : undefined} onClick={onClick}>
       {children}

@@ -6,7 +6,7 @@ import { Navigate, useLocation } from 'react-router';
 import { client } from './client.ts';
 
 /** Where a finished login goes; the portal is another app, so a full page load. */
-export const afterLogin = { go: (path: string) => window.location.replace(path) };
+const afterLogin = { go: (path: string) => window.location.replace(path) };
 
 /**
  * `/login` (spec 2, 5, 8): e-mail, password, remember me, forgot password, agreement to the

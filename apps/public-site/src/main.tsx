@@ -1,7 +1,7 @@
 import '@xoss/ui-kit/styles.css';
 import './site.css';
 import { StrictMode, startTransition, useEffect } from 'react';
-import { localeFor } from '@xoss/i18n';
+import { DEFAULT_LANGUAGE, localeFor } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { loadMessages, type CompiledMessages } from '@xoss/i18n';
 import { createRoot, hydrateRoot } from 'react-dom/client';
@@ -35,7 +35,7 @@ const path = window.location.pathname.replace(/\/+$/, '') || '/';
 if (container.dataset.prerendered === path) {
   // A prerendered page: hydrate it in the language it was written in, then apply the
   // visitor's stored language and session.
-  const language = container.dataset.language ?? 'en-US';
+  const language = container.dataset.language ?? DEFAULT_LANGUAGE;
   setPrerenderedLanguage(language);
   void Promise.all([loadMessages(language, 'site'), preloadRoute(path, language)]).then(
     ([messages]) =>

@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { loadMessages, textLanguages } from '@xoss/i18n';
+import { DEFAULT_LANGUAGE, loadMessages, textLanguages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
@@ -16,7 +16,10 @@ export { prerenderPaths, publicPaths } from './publicPaths.ts';
 export const prerenderLanguages = textLanguages;
 
 /** Renders one path in one language to the HTML that goes inside `#root`. */
-export async function renderPage(path: string, language = 'en-US'): Promise<string> {
+export async function renderPage(
+  path: string,
+  language: string = DEFAULT_LANGUAGE,
+): Promise<string> {
   setPrerenderedLanguage(language);
   const messages = await loadMessages(language, 'site');
   // Waits for pages in chunks of their own (React.lazy), which a plain renderToString would

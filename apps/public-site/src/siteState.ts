@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { SessionStore, type CookieConsent } from '@xoss/api-client';
-import { normalizeLanguage } from '@xoss/i18n';
+import { DEFAULT_LANGUAGE, normalizeLanguage } from '@xoss/i18n';
 
 /**
  * What the site's frame renders from the stored session (the portal's too: one origin):
@@ -19,7 +19,7 @@ export interface SiteState {
 let prerendered: SiteState = {
   loggedIn: false,
   userName: undefined,
-  language: 'en-US',
+  language: DEFAULT_LANGUAGE,
   cookieConsent: 'unknown',
 };
 
@@ -35,7 +35,7 @@ function memoryStorage() {
   };
 }
 
-export const siteSession = inBrowser
+const siteSession = inBrowser
   ? new SessionStore({ local: localStorage, session: sessionStorage })
   : new SessionStore({ local: memoryStorage() });
 
@@ -61,7 +61,7 @@ export function setPrerenderedLanguage(language: string): void {
 const listeners = new Set<() => void>();
 
 /** Re-reads storage and re-renders what changed (after login, logout, a choice). */
-export function refreshSite(): void {
+function refreshSite(): void {
   const next = read();
   if (
     next.loggedIn === state.loggedIn &&

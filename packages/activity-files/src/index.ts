@@ -1,6 +1,6 @@
 export type { ActivityFileError, DecodeResult } from './errors.ts';
 export { fitCrc16 } from './fitCrc.ts';
-export { FIT_MAX_BYTES, decodeFit, type FitDecodeOptions } from './fit/decode.ts';
+export { FIT_MAX_BYTES, decodeFit, hasFitSignature, type FitDecodeOptions } from './fit/decode.ts';
 export { encodeFit, type FitActivityInput, type FitEncodeOptions } from './fit/encode.ts';
 export { FIT_EPOCH_S, MesgNum, sportType, sportTypes } from './fit/profile.ts';
 export {

@@ -7,8 +7,14 @@ import {
 } from '@reduxjs/toolkit';
 import { ErrorCode, type ArgsOf } from '@xoss/api-contract/routes';
 import { createXossApi, type XossApi } from './api.ts';
-import { normalizeLanguage } from '@xoss/i18n';
-import { SessionStore, type DistanceUnit, type TemperatureUnit, type UserInfo } from './session.ts';
+import { DEFAULT_LANGUAGE, normalizeLanguage } from '@xoss/i18n';
+import {
+  SessionStore,
+  distanceUnitOf,
+  type DistanceUnit,
+  type TemperatureUnit,
+  type UserInfo,
+} from './session.ts';
 import type { StorageBackend } from './storage.ts';
 import { Transport, type CallResult, type TransportOptions } from './transport.ts';
 
@@ -47,7 +53,7 @@ export interface PreferencesState {
 }
 
 const initialPreferences: PreferencesState = {
-  language: 'en-US',
+  language: DEFAULT_LANGUAGE,
   distanceUnit: 'km',
   temperatureUnit: 'c',
 };
@@ -223,7 +229,7 @@ export function createXossClient(options: XossClientOptions) {
           id: profile.data.id,
         });
         setUnits({
-          distanceUnit: profile.data.settings.distance_unit === 0 ? 'km' : 'mi',
+          distanceUnit: distanceUnitOf(profile.data.settings.distance_unit),
           temperatureUnit: profile.data.settings.temperature_unit,
         });
       } else {

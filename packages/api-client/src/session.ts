@@ -1,4 +1,11 @@
 import {
+  distanceUnitOf,
+  distanceUnitSetting,
+  type DistanceUnit,
+  type TemperatureUnit,
+} from '@xoss/data-fields';
+import { DEFAULT_LANGUAGE } from '@xoss/i18n';
+import {
   SEVEN_DAYS_MS,
   createPrefixedStorage,
   type PrefixedStorage,
@@ -19,8 +26,8 @@ export interface Tokens {
   readonly refresh: string;
 }
 
-export type DistanceUnit = 'km' | 'mi';
-export type TemperatureUnit = 'c' | 'f';
+// The units and the default language are @xoss/data-fields' and @xoss/i18n's, re-exported.
+export { DEFAULT_LANGUAGE, distanceUnitOf, type DistanceUnit, type TemperatureUnit };
 export type CookieConsent = 'accepted' | 'declined';
 
 /** The session flags of spec 3, kept for the browser tab (session storage). */
@@ -46,12 +53,7 @@ export const storageKeys = {
   rememberedEmail: 'remembered_email',
 } as const;
 
-export const DEFAULT_LANGUAGE = 'en-US';
 export const DEFAULT_USER_NAME = 'XOSS Rider';
-
-/** Spec 3: the stored distance unit is a number, 0 kilometres and anything else miles. */
-export const distanceUnitOf = (stored: unknown): DistanceUnit =>
-  typeof stored === 'number' && stored !== 0 ? 'mi' : 'km';
 
 export interface SessionStoreOptions {
   /** Long-lived storage (`localStorage` in a browser). */
@@ -194,7 +196,7 @@ export class SessionStore {
   }
 
   setDistanceUnit(unit: DistanceUnit): void {
-    this.#local.set(storageKeys.distanceUnit, unit === 'mi' ? 1 : 0);
+    this.#local.set(storageKeys.distanceUnit, distanceUnitSetting(unit));
   }
 
   temperatureUnit(): TemperatureUnit {

@@ -4,7 +4,7 @@ import { errorMessage, errorStatus, type ErrorCode } from './errorCodes.ts';
 import * as s from './schemas.ts';
 import { routes, type Route, type RouteName } from './routes.ts';
 
-/** One endpoint of the API: the table api.md shows, with the schemas of its parts. */
+/** One endpoint of the API: a row of the table docs/api.md points to, with the schemas of its parts. */
 export interface Endpoint extends Omit<Route, 'reply'> {
   readonly summary: string;
   readonly params?: z.ZodType;
@@ -20,7 +20,7 @@ const id = s.idParamSchema;
 const shareParams = z.object({ share_id: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 const authErrors = [10001, 10400, 10404] as const;
 
-/** Every endpoint, in api.md's order. The server registers routes from this table. */
+/** Every endpoint, grouped by resource (docs/api.md). The server registers routes from this table. */
 export const endpoints = {
   login: {
     ...routes.login,

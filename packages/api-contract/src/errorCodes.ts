@@ -1,5 +1,5 @@
 /**
- * The API's error codes (api.md) with the HTTP status each travels with.
+ * The API's error codes (docs/api.md) with the HTTP status each travels with.
  * `as const` so callers can switch over them exhaustively.
  */
 export const ErrorCode = {

@@ -1,5 +1,5 @@
 /**
- * Which part of the product owns which path prefix on the one origin (architecture.md,
+ * Which part of the product owns which path prefix on the one origin (docs/architecture.md,
  * "One origin"). The production server, the dev proxy and the reverse-proxy example in
  * docs/deploy.md all read this table.
  */

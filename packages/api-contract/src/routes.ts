@@ -25,7 +25,7 @@ export interface Route {
   readonly reply?: 'binary';
 }
 
-/** Every endpoint's route, in api.md's order. */
+/** Every endpoint's route, in the order of the endpoint table. */
 export const routes = {
   login: { method: 'POST', path: '/api/v1/jwt-token/', access: 'public' },
   refresh: { method: 'POST', path: '/api/v1/jwt-token/refresh/', access: 'public' },

@@ -2,7 +2,7 @@ import { RANGE_MAX_S } from './routes.ts';
 import { z } from './zod.ts';
 import { settingBounds } from './bounds.ts';
 
-// Request and reply bodies of the XOSS API (api.md). Objects are strict: unknown members of
+// Request and reply bodies of the XOSS API (docs/api.md). Objects are strict: unknown members of
 // a request are a validation error, so a PATCH cannot smuggle `owner_id` or `id`.
 
 /** A positive database id as it appears in a path (`/workouts/12/`). */

@@ -38,6 +38,16 @@ describe('durations and times of day', () => {
     expect(formatDuration(59)).toBe('0:59');
     expect(formatDuration(3600)).toBe('1:00:00');
     expect(formatDuration(-1)).toBe('--');
+    expect(formatDuration(59.6)).toBe('0:59');
+  });
+
+  it('formats durations for ride lists: hours always, to the nearest second', () => {
+    const list = { hours: 'always', seconds: 'round' } as const;
+    expect(formatDuration(302.6, list)).toBe('0:05:03');
+    expect(formatDuration(59.4, list)).toBe('0:00:59');
+    expect(formatDuration(36_000, list)).toBe('10:00:00');
+    expect(formatDuration(59.6, { seconds: 'round' })).toBe('1:00');
+    expect(formatDuration(Number.NaN, list)).toBe('--');
     expect(formatTimeOfDay(6 * 3600 + 5 * 60 + 59)).toBe('06:05');
     expect(formatTimeOfDay(86400 + 60)).toBe('00:01');
   });

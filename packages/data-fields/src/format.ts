@@ -1,8 +1,9 @@
 import { fieldByKey, type DataField, type FieldKey } from './fieldCatalogue.ts';
 import {
-  METRES_PER_MILE,
+  distanceInUserUnit,
+  elevationInUserUnit,
+  speedInUserUnit,
   temperatureInUserUnit,
-  usesMiles,
   type DistanceUnitSetting,
   type TemperatureUnit,
 } from './units.ts';
@@ -20,23 +21,31 @@ export interface FormattedValue {
   readonly unit: string;
 }
 
-const FEET_PER_METRE = 1 / 0.3048;
+/** How `formatDuration` writes a duration. */
+export interface DurationFormat {
+  /** `auto` (the default): `m:ss` under an hour; `always`: `h:mm:ss` (`0:05:03`), for columns. */
+  readonly hours?: 'auto' | 'always';
+  /** `floor` (the default): whole seconds elapsed, as a device's timer shows; `round`: nearest. */
+  readonly seconds?: 'floor' | 'round';
+}
 
 /**
  * Formats seconds as `h:mm:ss`, or `m:ss` under an hour. Negative or non-finite input
- * shows as `--`.
+ * shows as `--`. The one duration format of the product: fields, charts and ride lists.
  *
  * @example
  * formatDuration(3725); // '1:02:05'
+ * formatDuration(302.6, { hours: 'always', seconds: 'round' }); // '0:05:03'
  */
-export function formatDuration(seconds: number): string {
+export function formatDuration(seconds: number, format: DurationFormat = {}): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '--';
-  const whole = Math.floor(seconds);
+  const whole = format.seconds === 'round' ? Math.round(seconds) : Math.floor(seconds);
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
   const s = whole % 60;
-  const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
-  return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
+  const withHours = h > 0 || format.hours === 'always';
+  const mm = withHours ? String(m).padStart(2, '0') : String(m);
+  return `${withHours ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
 /**
@@ -77,20 +86,19 @@ export function formatFieldValue(
   if (definition === undefined) return { text: String(value), unit: '' };
   if (typeof value === 'string') return { text: value, unit: '' };
   if (!Number.isFinite(value)) return { text: '--', unit: '' };
-  const miles = usesMiles(settings.distanceUnit);
   switch (definition.unit) {
-    case 'speed':
-      return miles
-        ? { text: number((value * 3600) / METRES_PER_MILE, 1, locale), unit: 'mph' }
-        : { text: number(value * 3.6, 1, locale), unit: 'km/h' };
-    case 'distance':
-      return miles
-        ? { text: number(value / METRES_PER_MILE, 2, locale), unit: 'mi' }
-        : { text: number(value / 1000, 2, locale), unit: 'km' };
-    case 'elevation':
-      return miles
-        ? { text: number(value * FEET_PER_METRE, 0, locale), unit: 'ft' }
-        : { text: number(value, 0, locale), unit: 'm' };
+    case 'speed': {
+      const speed = speedInUserUnit(value, settings.distanceUnit);
+      return { text: number(speed.value, 1, locale), unit: speed.unit };
+    }
+    case 'distance': {
+      const distance = distanceInUserUnit(value, settings.distanceUnit);
+      return { text: number(distance.value, 2, locale), unit: distance.unit };
+    }
+    case 'elevation': {
+      const elevation = elevationInUserUnit(value, settings.distanceUnit);
+      return { text: number(elevation.value, 0, locale), unit: elevation.unit };
+    }
     case 'duration':
       return { text: formatDuration(value), unit: '' };
     case 'timeOfDay':

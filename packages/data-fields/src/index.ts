@@ -51,15 +51,22 @@ export {
   formatDuration,
   formatFieldValue,
   formatTimeOfDay,
+  type DurationFormat,
   type FormattedValue,
   type UnitSettings,
 } from './format.ts';
 export { fail, ok, type Problem, type Result } from './result.ts';
 export {
+  FEET_PER_METRE,
   METRES_PER_MILE,
   distanceInUserUnit,
+  distanceUnitOf,
+  distanceUnitSetting,
+  elevationInUserUnit,
+  speedInUserUnit,
   temperatureInUserUnit,
   usesMiles,
+  type DistanceUnit,
   type DistanceUnitSetting,
   type TemperatureUnit,
 } from './units.ts';

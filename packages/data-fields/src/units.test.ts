@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { distanceInUserUnit, temperatureInUserUnit, usesMiles } from './units.ts';
+import {
+  distanceInUserUnit,
+  distanceUnitOf,
+  distanceUnitSetting,
+  elevationInUserUnit,
+  speedInUserUnit,
+  temperatureInUserUnit,
+  usesMiles,
+} from './units.ts';
 
 describe('distance unit setting', () => {
   it('reads 0 as kilometres and any other number as miles', () => {
@@ -10,6 +18,36 @@ describe('distance unit setting', () => {
   it('converts metres to the user unit', () => {
     expect(distanceInUserUnit(42195, 0)).toEqual({ value: 42.195, unit: 'km' });
     expect(distanceInUserUnit(1609.344 * 26.21875, 1).value).toBeCloseTo(26.21875, 9);
+    expect(distanceInUserUnit(1609.344, 'mi')).toEqual({ value: 1, unit: 'mi' });
+    expect(distanceInUserUnit(1500, 'km')).toEqual({ value: 1.5, unit: 'km' });
+  });
+  it('reads unit names the same way as the stored numbers', () => {
+    expect(usesMiles('mi')).toBe(true);
+    expect(usesMiles('km')).toBe(false);
+  });
+  it('turns a stored value into a unit name and back', () => {
+    expect(distanceUnitOf(0)).toBe('km');
+    expect(distanceUnitOf(1)).toBe('mi');
+    expect(distanceUnitOf(2)).toBe('mi');
+    expect(distanceUnitOf('mi')).toBe('mi');
+    expect(distanceUnitOf('km')).toBe('km');
+    expect(distanceUnitOf(undefined)).toBe('km');
+    expect(distanceUnitOf(null)).toBe('km');
+    expect(distanceUnitSetting('km')).toBe(0);
+    expect(distanceUnitSetting('mi')).toBe(1);
+    for (const unit of ['km', 'mi'] as const)
+      expect(distanceUnitOf(distanceUnitSetting(unit))).toBe(unit);
+  });
+});
+
+describe('speed and elevation', () => {
+  it('go with the distance unit: km/h and m, or mph and ft', () => {
+    expect(speedInUserUnit(10, 0)).toEqual({ value: 36, unit: 'km/h' });
+    expect(speedInUserUnit(1609.344 / 3600, 'mi').value).toBeCloseTo(1, 12);
+    expect(speedInUserUnit(1, 1).unit).toBe('mph');
+    expect(elevationInUserUnit(100, 'km')).toEqual({ value: 100, unit: 'm' });
+    expect(elevationInUserUnit(0.3048, 1).value).toBeCloseTo(1, 12);
+    expect(elevationInUserUnit(1, 'mi').unit).toBe('ft');
   });
 });
 

@@ -1,3 +1,9 @@
+// The units rule of the product, in one place: every package and app converts and names
+// distances, speeds and temperatures through these.
+
+/** The distance unit by name, as the apps and the browser's storage speak of it. */
+export type DistanceUnit = 'km' | 'mi';
+
 /**
  * The stored distance-unit setting (spec 3): `0` is kilometres, any other number miles.
  */
@@ -9,9 +15,34 @@ export type TemperatureUnit = 'c' | 'f';
 /** Metres in one statute mile. */
 export const METRES_PER_MILE = 1609.344;
 
-/** Whether a stored distance-unit setting means miles (any non-zero number). */
-export function usesMiles(setting: DistanceUnitSetting): boolean {
-  return setting !== 0;
+/** Feet in one metre (a foot is 0.3048 m exactly). */
+export const FEET_PER_METRE = 1 / 0.3048;
+
+/** Whether a stored distance-unit setting (any non-zero number) or a unit name means miles. */
+export function usesMiles(setting: DistanceUnitSetting | DistanceUnit): boolean {
+  return typeof setting === 'string' ? setting === 'mi' : setting !== 0;
+}
+
+/**
+ * The unit a stored setting or a stored value names: a non-zero number or `'mi'` is miles,
+ * anything else (nothing stored, `0`, `'km'`) kilometres.
+ *
+ * @example
+ * distanceUnitOf(1); // 'mi'
+ * distanceUnitOf(undefined); // 'km'
+ */
+export function distanceUnitOf(stored: unknown): DistanceUnit {
+  return (typeof stored === 'number' && stored !== 0) || stored === 'mi' ? 'mi' : 'km';
+}
+
+/**
+ * The stored setting of a unit: `0` for kilometres, `1` for miles.
+ *
+ * @example
+ * distanceUnitSetting('mi'); // 1
+ */
+export function distanceUnitSetting(unit: DistanceUnit): 0 | 1 {
+  return unit === 'mi' ? 1 : 0;
 }
 
 /**
@@ -19,15 +50,45 @@ export function usesMiles(setting: DistanceUnitSetting): boolean {
  *
  * @example
  * distanceInUserUnit(42195, 0); // { value: 42.195, unit: 'km' }
- * distanceInUserUnit(1609.344, 1); // { value: 1, unit: 'mi' }
+ * distanceInUserUnit(1609.344, 'mi'); // { value: 1, unit: 'mi' }
  */
 export function distanceInUserUnit(
   metres: number,
-  setting: DistanceUnitSetting,
-): { value: number; unit: 'km' | 'mi' } {
+  setting: DistanceUnitSetting | DistanceUnit,
+): { value: number; unit: DistanceUnit } {
   return usesMiles(setting)
     ? { value: metres / METRES_PER_MILE, unit: 'mi' }
     : { value: metres / 1000, unit: 'km' };
+}
+
+/**
+ * A speed in metres per second expressed in the user's unit, with the unit's label.
+ *
+ * @example
+ * speedInUserUnit(10, 0); // { value: 36, unit: 'km/h' }
+ */
+export function speedInUserUnit(
+  metresPerSecond: number,
+  setting: DistanceUnitSetting | DistanceUnit,
+): { value: number; unit: 'km/h' | 'mph' } {
+  return usesMiles(setting)
+    ? { value: (metresPerSecond * 3600) / METRES_PER_MILE, unit: 'mph' }
+    : { value: metresPerSecond * 3.6, unit: 'km/h' };
+}
+
+/**
+ * A height in metres expressed in the user's unit (feet with miles), with the unit's label.
+ *
+ * @example
+ * elevationInUserUnit(1000, 'mi').unit; // 'ft'
+ */
+export function elevationInUserUnit(
+  metres: number,
+  setting: DistanceUnitSetting | DistanceUnit,
+): { value: number; unit: 'm' | 'ft' } {
+  return usesMiles(setting)
+    ? { value: metres * FEET_PER_METRE, unit: 'ft' }
+    : { value: metres, unit: 'm' };
 }
 
 /** A temperature in degrees Celsius expressed in the user's unit. */

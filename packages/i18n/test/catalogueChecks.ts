@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url);
 const cli = require.resolve('@formatjs/cli/bin/formatjs');
 
 /** Runs `formatjs` with arguments; the exit status and everything it printed. */
-export function formatjs(args: string[], cwd: string): { status: number; output: string } {
+function formatjs(args: string[], cwd: string): { status: number; output: string } {
   try {
     const output = execFileSync(process.execPath, [cli, ...args], {
       cwd,

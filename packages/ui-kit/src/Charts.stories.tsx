@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { meanMaxCurve, simulateRide } from '@xoss/workout-stats';
+import { chartColors } from './chartColors.ts';
 import { CurveChart } from './CurveChart.tsx';
 import { RouteMap } from './maps.tsx';
 import { StreamCharts, type StreamSeries } from './StreamCharts.tsx';
@@ -22,11 +23,30 @@ const streams = (source: typeof ride): StreamSeries[] => [
     unit: 'm',
     values: source.altitude!,
     kind: 'area',
-    color: '#2e9a58',
+    color: chartColors.elevation,
   },
-  { id: 'hr', label: 'Heart rate', unit: 'bpm', values: source.heartRate!, color: '#d0342c' },
-  { id: 'cadence', label: 'Cadence', unit: 'rpm', values: source.cadence!, color: '#2f80c2' },
-  { id: 'power', label: 'Power', unit: 'W', values: source.power!, kind: 'area', color: '#8e2a8c' },
+  {
+    id: 'hr',
+    label: 'Heart rate',
+    unit: 'bpm',
+    values: source.heartRate!,
+    color: chartColors.heartRate,
+  },
+  {
+    id: 'cadence',
+    label: 'Cadence',
+    unit: 'rpm',
+    values: source.cadence!,
+    color: chartColors.cadence,
+  },
+  {
+    id: 'power',
+    label: 'Power',
+    unit: 'W',
+    values: source.power!,
+    kind: 'area',
+    color: chartColors.power,
+  },
 ];
 
 const meta = {

@@ -13,6 +13,7 @@ import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
 import { scaleLinear } from '@visx/scale';
 import { AreaClosed, LinePath } from '@visx/shape';
+import { distanceInUserUnit, type DistanceUnit } from '@xoss/data-fields';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { downsampleMinMax } from '@xoss/workout-stats';
 import { formatClock, timeTicks } from './format.ts';
@@ -26,7 +27,7 @@ export interface StreamSeries {
   readonly unit: string;
   readonly values: ArrayLike<number | null>;
   readonly kind?: 'line' | 'area';
-  /** A CSS colour; the design tokens' brand red by default. */
+  /** A CSS colour, one of `chartColors` as a rule; the design tokens' brand red by default. */
   readonly color?: string;
   readonly digits?: number;
 }
@@ -47,7 +48,7 @@ export interface StreamChartsProps {
   /** The zoomed range, or null at full extent: for statistics of the range. */
   readonly onRangeChange?: (range: IndexRange | null) => void;
   /** `mi` shows distance axes in miles. */
-  readonly distanceUnit?: 'km' | 'mi';
+  readonly distanceUnit?: DistanceUnit;
 }
 
 const MARGIN = { top: 8, right: 16, bottom: 30, left: 48 };
@@ -136,8 +137,10 @@ export function StreamCharts({
   const formatX = useMemo(() => {
     if (xKind === 'time') return formatClock;
     const distance = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
-    return (value: number) =>
-      `${distance.format(distanceUnit === 'mi' ? value / 1609.344 : value / 1000)} ${distanceUnit}`;
+    return (value: number) => {
+      const { value: inUnit, unit } = distanceInUserUnit(value, distanceUnit);
+      return `${distance.format(inUnit)} ${unit}`;
+    };
   }, [xKind, locale, distanceUnit]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

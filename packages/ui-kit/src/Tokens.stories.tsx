@@ -31,11 +31,13 @@ function rootTokens(): [string, string][] {
 
 const groupOf = (name: string) => name.replace(/^--xoss-/, '').split('-')[0]!;
 
-function TokenTable({ group }: { group: 'color' | 'zone' | 'space' | 'other' }) {
+function TokenTable({ group }: { group: 'color' | 'zone' | 'chart' | 'space' | 'other' }) {
   const [all] = useState(rootTokens);
   const tokens = all.filter(([name]) => {
     const kind = groupOf(name);
-    return group === 'other' ? !['color', 'zone', 'space', 'font'].includes(kind) : kind === group;
+    return group === 'other'
+      ? !['color', 'zone', 'chart', 'space', 'font'].includes(kind)
+      : kind === group;
   });
   return (
     <table className="xoss-table" data-testid={`tokens-${group}`}>
@@ -155,6 +157,8 @@ type Story = StoryObj<typeof meta>;
 export const Colours: Story = {};
 /** The seven training-zone colours, shared by zone bars and charts. */
 export const Zones: Story = { args: { group: 'zone' } };
+/** The colour of each chart's line (speed, elevation, heart rate, fitness…). */
+export const Charts: Story = { args: { group: 'chart' } };
 /** The spacing scale (4 px steps) and the other sizes. */
 export const Spacing: Story = { args: { group: 'space' } };
 export const RadiusShadowAndSizes: Story = { args: { group: 'other' } };

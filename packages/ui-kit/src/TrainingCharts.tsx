@@ -4,6 +4,7 @@ import { Group } from '@visx/group';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import { Bar, LinePath } from '@visx/shape';
 import { useLocale, useT } from '@xoss/i18n/react';
+import { chartColors } from './chartColors.ts';
 import { useElementWidth } from './useElementWidth.ts';
 
 const MARGIN = { top: 12, right: 16, bottom: 28, left: 52 };
@@ -28,9 +29,9 @@ export interface FitnessChartProps {
 }
 
 const FITNESS_LINES = [
-  { key: 'ctl', label: 'training.ctl', color: 'var(--xoss-color-brand)', dashed: false },
-  { key: 'atl', label: 'training.atl', color: '#7b61ff', dashed: true },
-  { key: 'form', label: 'training.form', color: '#f5a623', dashed: false },
+  { key: 'ctl', label: 'training.ctl', color: chartColors.fitness, dashed: false },
+  { key: 'atl', label: 'training.atl', color: chartColors.fatigue, dashed: true },
+  { key: 'form', label: 'training.form', color: chartColors.form, dashed: false },
 ] as const;
 
 /**

@@ -2,7 +2,11 @@ import type { MessageId } from '@xoss/i18n';
 import { useLocale, useT } from '@xoss/i18n/react';
 import { formatClock } from './format.ts';
 
-export interface ZoneTime {
+/**
+ * One bar: a zone as the API sends it (api-contract's `zoneSchema`; workout-stats'
+ * `ZoneTime` is the same zone before it travels, with `Infinity` where this has `null`).
+ */
+export interface ZoneBar {
   /** 1-based zone number. */
   readonly zone: number;
   /** Lower bound in percent of max HR or FTP; upper bound, or null for the top zone. */
@@ -14,7 +18,7 @@ export interface ZoneTime {
 export interface ZoneBarsProps {
   /** Heart-rate zones Z1-Z5 or power zones Z1-Z7 (spec 3). */
   readonly kind: 'hr' | 'power';
-  readonly zones: readonly ZoneTime[];
+  readonly zones: readonly ZoneBar[];
   /** Max HR or FTP, to show each zone's range in bpm or W. */
   readonly reference?: number | null;
 }

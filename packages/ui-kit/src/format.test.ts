@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, importEstimate, timeTicks } from './format.ts';
+import { formatBytes, formatClock, importEstimate, timeTicks } from './format.ts';
 
 describe('formatBytes', () => {
   it('picks the unit that fits, with up to three significant figures', () => {
@@ -44,5 +44,16 @@ describe('timeTicks', () => {
       expect(ticks).not.toContain(500);
       expect(ticks).not.toContain(1000);
     }
+  });
+});
+
+describe('formatClock', () => {
+  it('writes m:ss under an hour and h:mm:ss above, to the nearest second', () => {
+    expect(formatClock(59.6)).toBe('1:00');
+    expect(formatClock(3725.4)).toBe('1:02:05');
+    expect(formatClock(0)).toBe('0:00');
+  });
+  it('shows anything below zero as 0:00', () => {
+    expect(formatClock(-5)).toBe('0:00');
   });
 });

@@ -1,11 +1,11 @@
-/** `h:mm:ss` (or `m:ss` under an hour) for chart axes and read-outs. */
+import { formatDuration } from '@xoss/data-fields';
+
+/**
+ * `h:mm:ss` (or `m:ss` under an hour) for chart axes and read-outs, to the nearest second:
+ * data-fields' `formatDuration`, with anything below zero shown as `0:00`.
+ */
 export function formatClock(seconds: number): string {
-  const total = Math.max(0, Math.round(seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
-  return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
+  return formatDuration(Math.max(0, seconds), { seconds: 'round' });
 }
 
 /** A duration of the power-curve axis: `5s`, `1m`, `20m`, `1h`, `2h30m`. */

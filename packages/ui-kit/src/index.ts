@@ -40,6 +40,7 @@ export {
   type ProductCardProps,
 } from './Product.tsx';
 export { DownloadTable, SpecTable, type DownloadRow, type SpecRow } from './ProductTables.tsx';
+export { chartColors } from './chartColors.ts';
 export {
   StreamCharts,
   indexAtX,
@@ -59,7 +60,7 @@ export {
   type TotalsChartProps,
   type TrainingCalendarProps,
 } from './TrainingCharts.tsx';
-export { ZoneBars, type ZoneBarsProps, type ZoneTime } from './ZoneBars.tsx';
+export { ZoneBars, type ZoneBar, type ZoneBarsProps } from './ZoneBars.tsx';
 export {
   DEFAULT_TILE_URL,
   RegionPicker,

@@ -1,3 +1,4 @@
+export { DAY_MS, addDays, dayOf, daysBetween, mondayOf, startOfDay } from './days.ts';
 export { rollingAverage } from './rollingAverage.ts';
 export {
   NP_WINDOW_SECONDS,

@@ -1,3 +1,4 @@
+import { distanceInUserUnit, type DistanceUnitSetting } from '@xoss/data-fields';
 import { elevationGainLoss, gradeSeries } from './elevation.ts';
 import {
   intensityFactor,
@@ -26,7 +27,7 @@ export interface RiderSettings {
   readonly ftpWatts?: number;
   readonly maxHeartRate?: number;
   /** 0 = kilometres, any other number = miles (spec 3). */
-  readonly distanceUnit?: number;
+  readonly distanceUnit?: DistanceUnitSetting;
   /** For heart-rate-based calories only. */
   readonly weightKg?: number;
   readonly ageYears?: number;
@@ -202,7 +203,6 @@ function summarize(streams: RideStreams, line: Timeline, settings: RiderSettings
   } else {
     distanceM = estimatedDistanceM ?? 0;
   }
-  const miles = (settings.distanceUnit ?? 0) !== 0;
 
   // Power over timer time as a 1 Hz series: each sample held for the seconds it stands for.
   const timerPower = streams.power ? oneHertzSeries(streams.power, line, 'timer') : undefined;
@@ -260,9 +260,7 @@ function summarize(streams: RideStreams, line: Timeline, settings: RiderSettings
     stoppedTimeS: Math.max(0, timerTimeS - movingTimeS),
     distanceM,
     ...(estimatedDistanceM !== undefined ? { estimatedDistanceM } : {}),
-    distance: miles
-      ? { value: distanceM / 1609.344, unit: 'mi' }
-      : { value: distanceM / 1000, unit: 'km' },
+    distance: distanceInUserUnit(distanceM, settings.distanceUnit ?? 0),
     avgSpeedMs: movingTimeS > 0 ? distanceM / movingTimeS : undefined,
     maxSpeedMs: maximum(streams.speed),
     avgHeartRate,
@@ -366,15 +364,12 @@ export function summarizeSessions(
     sessions.reduce((total, summary) => total + pick(summary), 0);
   const distanceM = sum((summary) => summary.distanceM);
   const movingTimeS = whole.movingTimeS;
-  const miles = (settings.distanceUnit ?? 0) !== 0;
   return {
     timer: merged,
     whole: {
       ...whole,
       distanceM,
-      distance: miles
-        ? { value: distanceM / 1609.344, unit: 'mi' }
-        : { value: distanceM / 1000, unit: 'km' },
+      distance: distanceInUserUnit(distanceM, settings.distanceUnit ?? 0),
       ...(movingTimeS > 0 ? { avgSpeedMs: distanceM / movingTimeS } : {}),
     },
     sessions,

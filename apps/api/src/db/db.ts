@@ -137,7 +137,7 @@ export function dumpEmbedded(db: Database): Promise<Blob> {
 }
 
 /** Applies the migrations not applied yet, in order, each in its own transaction. */
-export async function migrate(db: Database): Promise<void> {
+async function migrate(db: Database): Promise<void> {
   await db.query(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
   );

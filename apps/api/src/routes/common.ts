@@ -39,7 +39,7 @@ export async function paginate<Row, Item>(
   return pageReply(request, query, counted?.count ?? 0, rows.map(toItem));
 }
 
-/** The paginated reply of api.md with absolute-path `next` and `previous` links. */
+/** The paginated reply of docs/api.md with absolute-path `next` and `previous` links. */
 function pageReply<T>(request: FastifyRequest, query: PageQuery, count: number, results: T[]) {
   const link = (page: number) => {
     const url = new URL(request.url, 'http://local');

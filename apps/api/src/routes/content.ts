@@ -6,7 +6,7 @@ import type { Services } from '../services.ts';
 import { paginate } from './common.ts';
 
 /** Import speed of a map package onto a device over USB, bytes per second (measured ~6 MB/s). */
-export const IMPORT_BYTES_PER_SECOND = 6 * 1024 * 1024;
+const IMPORT_BYTES_PER_SECOND = 6 * 1024 * 1024;
 
 interface RegionRow {
   id: number;

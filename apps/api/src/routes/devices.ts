@@ -33,7 +33,7 @@ const deviceReply = (row: DeviceRow): Device => ({
 });
 
 /** What a freshly bound device reports until it syncs: the current firmware of its model. */
-export const currentFirmware: Record<Device['model'], string> = {
+const currentFirmware: Record<Device['model'], string> = {
   NAV: '2.3.1',
   'NAV+': '2.3.1',
   SPRINT: '1.8.4',
@@ -44,7 +44,7 @@ export const currentFirmware: Record<Device['model'], string> = {
 };
 
 /** The stored layout, or the model's default document (the device's own). */
-export function layoutOf(row: DeviceRow, now: number): Record<string, unknown> {
+function layoutOf(row: DeviceRow, now: number): Record<string, unknown> {
   if (row.layout) return row.layout;
   const profile = profileFor(row.model)!;
   return toPanelsObject(defaultDocument(profile, row.serial, Math.floor(now / 1000)));

@@ -39,7 +39,7 @@ const routebookReply = (row: RoutebookRow): Routebook => ({
 });
 
 /** Re-validates a GPX with the parser the browser used, then stores file and row together. */
-export async function storeRoutebook(
+async function storeRoutebook(
   services: Services,
   userId: number,
   bytes: Uint8Array,

@@ -1,17 +1,18 @@
 import { ErrorCode, type Effort, type PeriodTotals } from '@xoss/api-contract';
+import { addDays, dayOf, daysBetween, mondayOf } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import { thresholdHistory, thresholdsOn } from '../workouts/thresholds.ts';
-import { EFFORTS, addDays, dayOf, daysBetween, fitnessRange } from '../workouts/training.ts';
+import { EFFORTS, fitnessRange } from '../workouts/training.ts';
 
 /** The longest fitness chart: 20 years of days. */
-export const FITNESS_MAX_DAYS = 7_320;
+const FITNESS_MAX_DAYS = 7_320;
 /** The longest training log: two months (a month calendar needs six weeks). */
-export const LOG_MAX_DAYS = 62;
+const LOG_MAX_DAYS = 62;
 /** The share of the best 20-minute power the `twenty` rule takes as FTP. */
-export const TWENTY_MINUTE_FACTOR = 0.95;
+const TWENTY_MINUTE_FACTOR = 0.95;
 
 const badRange = (detail: string, path = 'query') =>
   new ApiError(ErrorCode.ValidationFailed, detail, { errors: [{ path, message: detail }] });
@@ -48,12 +49,6 @@ function addTo(totals: PeriodTotals, row: DayRow): void {
   totals.distance_m += row.distance_m;
   totals.elevation_gain_m += row.elevation_gain_m;
   totals.tss += row.tss;
-}
-
-/** The Monday of the week of `day` (weeks run Monday to Sunday, ISO 8601). */
-export function mondayOf(day: string): string {
-  const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
-  return addDays(day, -weekday);
 }
 
 const DAY_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS day, rides, moving_time_s, distance_m,

@@ -3,7 +3,7 @@ import { haversineMetres } from '@xoss/workout-stats';
 import type { StoredStreams } from '../workouts/analyse.ts';
 
 /** A place inside which no shared ride shows its track. */
-export interface PrivacyZone {
+interface PrivacyZone {
   readonly latitude: number;
   readonly longitude: number;
   readonly radiusM: number;

@@ -5,6 +5,7 @@ import {
   activityFromTcx,
   activityOverview,
   decodeFit,
+  hasFitSignature,
   parseGpx,
   parseTcx,
   type ActivityFileError,
@@ -31,7 +32,7 @@ import {
 export type StoredStreams = Record<string, Float64Array>;
 
 /** The formats an activity import reads; `.gz` of each too. */
-export type ActivityFormat = 'fit' | 'tcx' | 'gpx';
+type ActivityFormat = 'fit' | 'tcx' | 'gpx';
 
 /** One session of a multisport file: its window and our figures beside the device's. */
 export interface SessionAnalysis {
@@ -139,8 +140,6 @@ const refuse = (code: string, format: string, message: string): AnalysisResult =
   error: { code, messageId: `activityFiles.${format}.${code}`, message },
 });
 
-const FIT_SIGNATURE = [0x2e, 0x46, 0x49, 0x54];
-
 /** The streams a ride keeps: the API's name and the statistics' (`RideStreams`) name. */
 const STORED_STREAMS = [
   ['distance', 'distance'],
@@ -168,8 +167,8 @@ export function rideStreamsOf(stored: StoredStreams): RideStreams | undefined {
 }
 
 /** The format of an activity file by its content: FIT by its signature, XML by its root. */
-export function sniffFormat(bytes: Uint8Array): ActivityFormat | undefined {
-  if (bytes.length >= 12 && FIT_SIGNATURE.every((byte, i) => bytes[8 + i] === byte)) return 'fit';
+function sniffFormat(bytes: Uint8Array): ActivityFormat | undefined {
+  if (hasFitSignature(bytes)) return 'fit';
   const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 4096));
   if (/<(?:\w+:)?TrainingCenterDatabase[\s>]/.test(head)) return 'tcx';
   if (/<(?:\w+:)?gpx[\s>]/.test(head)) return 'gpx';
@@ -241,9 +240,9 @@ const tooManySamples = (samples: number, maxSamples: number): AnalysisResult =>
   );
 
 /** Series up to this length get the exact mean-max curve at every duration. */
-export const EXACT_CURVE_SAMPLES = 100_000;
+const EXACT_CURVE_SAMPLES = 100_000;
 /** Longer series: durations up to this many seconds stay exact. */
-export const EXACT_CURVE_SHORT_S = 1200;
+const EXACT_CURVE_SHORT_S = 1200;
 
 /**
  * The mean-max curve of a 1 Hz series at a bounded cost. The exact curve costs up to
@@ -256,7 +255,7 @@ export const EXACT_CURVE_SHORT_S = 1200;
  * 400,000 samples, 10.7 s for 1,200,000; on a ride-like series it is within 0.03 % of the
  * exact curve.
  */
-export function boundedMeanMaxCurve(values: Float64Array): Float64Array {
+function boundedMeanMaxCurve(values: Float64Array): Float64Array {
   const n = values.length;
   if (n <= EXACT_CURVE_SAMPLES) return meanMaxCurve(values);
   const k = Math.ceil(n / EXACT_CURVE_SAMPLES);

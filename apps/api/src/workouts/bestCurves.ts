@@ -36,10 +36,10 @@ const startOfWeek = (ms: number) =>
   Math.floor((ms - FIRST_MONDAY_MS) / WEEK_MS) * WEEK_MS + FIRST_MONDAY_MS;
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export const yearPeriod = (start: Date) => `Y${start.getUTCFullYear()}`;
+const yearPeriod = (start: Date) => `Y${start.getUTCFullYear()}`;
 /** A UTC week, named by its Monday. */
-export const weekPeriod = (start: Date) => `W${isoDate(startOfWeek(start.getTime()))}`;
-export const dayPeriod = (start: Date) => `D${isoDate(start.getTime())}`;
+const weekPeriod = (start: Date) => `W${isoDate(startOfWeek(start.getTime()))}`;
+const dayPeriod = (start: Date) => `D${isoDate(start.getTime())}`;
 const periodsOf = (start: Date) => [yearPeriod(start), weekPeriod(start), dayPeriod(start)];
 
 /** `[from, to)` of a period key. */

@@ -8,7 +8,7 @@ import { ApiError } from '../http.ts';
 import { AnalysisFailed } from './pool.ts';
 
 /** The queue every API process (and the worker command) shares. */
-export const IMPORT_QUEUE = 'workout-import';
+const IMPORT_QUEUE = 'workout-import';
 
 /** What the upload asked for, kept with the import for whichever process runs it. */
 export interface ImportRequest {
@@ -47,7 +47,7 @@ const stored = (error: ApiError): StoredError => ({
   ...(error.existingId !== undefined ? { existingId: error.existingId } : {}),
 });
 
-export const apiErrorOf = (error: StoredError): ApiError =>
+const apiErrorOf = (error: StoredError): ApiError =>
   new ApiError(error.code as ApiError['code'], error.detail, {
     ...(error.errors ? { errors: error.errors } : {}),
     ...(error.headers ? { headers: error.headers } : {}),
@@ -55,7 +55,7 @@ export const apiErrorOf = (error: StoredError): ApiError =>
   });
 
 /** The import was given up (its request's deadline passed) or settled elsewhere: store nothing. */
-export class ImportSettled extends Error {
+class ImportSettled extends Error {
   constructor() {
     super('The import was settled before its result was stored');
     this.name = 'ImportSettled';

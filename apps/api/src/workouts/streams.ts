@@ -107,7 +107,7 @@ export class StreamsCache {
 /** Per database: a test's databases reuse ids, so one cache for all would mix them up. */
 const caches = new WeakMap<object, StreamsCache>();
 /** About twenty ten-hour rides. */
-export const STREAMS_CACHE_BYTES = 64 * 1024 * 1024;
+const STREAMS_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * A workout's streams (read-only: the arrays are shared between requests); `undefined`

@@ -1,5 +1,8 @@
 import {
   ATL_DAYS,
+  addDays,
+  dayOf,
+  daysBetween,
   timeline,
   BEST_DISTANCES_M,
   BEST_POWER_DURATIONS_S,
@@ -14,10 +17,8 @@ import type { Queryable } from '../db/db.ts';
 import { rideBests, rideStreamsOf, type RideBests } from './analyse.ts';
 import { readStreams, unpackCurve } from './streams.ts';
 
-export const DAY_MS = 86_400_000;
-
-/** The UTC day (`YYYY-MM-DD`) a ride counts on: the day it started. */
-export const dayOf = (start: Date): string => start.toISOString().slice(0, 10);
+// A ride counts on the UTC day it started (`dayOf`, workout-stats' training days).
+export { dayOf };
 
 /** What one ride (or a change of one) adds to its day's totals. */
 export interface DayDelta {
@@ -149,13 +150,6 @@ export async function storeBests(
   }
 }
 
-const addDays = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
-/** Days from `a` to `b` (`b − a`). */
-export const daysBetween = (a: string, b: string) =>
-  Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY_MS);
-
 /**
  * The performance management chart of the days `[from, to)`: the day rows inside the range
  * (plus the 7 days before, for the ramp rate) and one row before them (the state the range
@@ -187,8 +181,6 @@ export async function fitnessRange(
     .slice(7)
     .map((value, index) => ({ day: addDays(from, index), ...value }));
 }
-
-export { addDays };
 
 /**
  * Computes the best efforts of rides stored before they were kept (`bests_pending`), a

@@ -3,6 +3,7 @@ import { selectPreferences } from '@xoss/api-client';
 import { useSelector } from 'react-redux';
 import type { Device } from '@xoss/api-contract';
 import {
+  distanceUnitSetting,
   addPage,
   changeLayout,
   deletePage,
@@ -151,7 +152,7 @@ function Pages({
   const [sending, setSending] = useState(false);
   const preferences = useSelector(selectPreferences);
   const settings = {
-    distanceUnit: preferences.distanceUnit === 'mi' ? 1 : 0,
+    distanceUnit: distanceUnitSetting(preferences.distanceUnit),
     temperatureUnit: preferences.temperatureUnit,
   } as const;
   const page = document.pages[selected] ?? document.pages[0];

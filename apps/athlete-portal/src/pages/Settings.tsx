@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { settingBounds } from '@xoss/api-contract/routes';
+import { distanceUnitOf, distanceUnitSetting } from '@xoss/data-fields';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useT } from '@xoss/i18n/react';
 import { Alert, ChoiceGroup, SubmitButton } from '@xoss/ui-kit';
@@ -32,7 +33,7 @@ export function SettingsPage() {
     const settings = {
       ftp: number('ftp'),
       max_hr: number('max_hr'),
-      distance_unit: formText(form, 'distance') === 'mi' ? 1 : 0,
+      distance_unit: distanceUnitSetting(distanceUnitOf(formText(form, 'distance'))),
       temperature_unit: formText(form, 'temperature') === 'f' ? 'f' : 'c',
       privacy_trim_m: number('privacy_trim_m') ?? 0,
       share_heart_rate: form.get('share_heart_rate') === 'on',
@@ -70,7 +71,7 @@ export function SettingsPage() {
     }
     setProblem(null);
     client.setUnits({
-      distanceUnit: settings.distance_unit === 1 ? 'mi' : 'km',
+      distanceUnit: distanceUnitOf(settings.distance_unit),
       temperatureUnit: settings.temperature_unit,
     });
     toast(t('toast.saveSuccess'));
@@ -146,7 +147,7 @@ export function SettingsPage() {
             <UnitChoice
               name="distance"
               legend={t('settings.distanceUnit')}
-              initial={profile.settings.distance_unit === 1 ? 'mi' : 'km'}
+              initial={distanceUnitOf(profile.settings.distance_unit)}
               options={[
                 { value: 'km', label: t('settings.km') },
                 { value: 'mi', label: t('settings.mi') },

@@ -3,6 +3,7 @@ import type { PeriodTotals, TrainingLogReply } from '@xoss/api-contract';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { Alert, EmptyState, FitnessChart, TotalsChart, TrainingCalendar } from '@xoss/ui-kit';
+import { addDays, dayOf, mondayOf, startOfDay } from '@xoss/workout-stats';
 import { Link } from 'react-router';
 import { api, client } from '../client.ts';
 import { useUnits } from '../units.ts';
@@ -10,14 +11,8 @@ import { Loaded, formatDuration, useFailureText, useSportName, useToast } from '
 import { TrainingLinks } from './trainingLinks.tsx';
 import { POWER_EFFORTS, useEffortValue } from './RideBests.tsx';
 
-const DAY_MS = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const parseDay = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const addDays = (day: string, days: number) => iso(parseDay(day) + days * DAY_MS);
 /** Today as the API counts days (UTC). */
-const today = () => iso(Date.now());
-/** The Monday of a day's week. */
-const mondayOf = (day: string) => addDays(day, -((new Date(parseDay(day)).getUTCDay() + 6) % 7));
+const today = () => dayOf(Date.now());
 
 type Metric = 'time' | 'distance' | 'climbing' | 'tss';
 
@@ -172,20 +167,20 @@ export function TrainingLogPage() {
   const move = (direction: 1 | -1) => {
     if (view === 'week') setAnchor(addDays(anchor, 7 * direction));
     else {
-      const date = new Date(parseDay(`${month}-01`));
+      const date = new Date(startOfDay(`${month}-01`));
       date.setUTCMonth(date.getUTCMonth() + direction);
-      setAnchor(iso(date.getTime()));
+      setAnchor(dayOf(date));
     }
   };
   const title =
     view === 'month'
       ? new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-          parseDay(`${month}-01`),
+          startOfDay(`${month}-01`),
         )
       : `${new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(
-          parseDay(from),
+          startOfDay(from),
         )} – ${new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(
-          parseDay(addDays(from, 6)),
+          startOfDay(addDays(from, 6)),
         )}`;
   return (
     <>
@@ -384,7 +379,7 @@ function FtpSection() {
                         : new Intl.DateTimeFormat(locale, {
                             dateStyle: 'medium',
                             timeZone: 'UTC',
-                          }).format(parseDay(row.from))}
+                          }).format(startOfDay(row.from))}
                     </th>
                     <td data-label="FTP">{row.ftp === null ? '—' : `${row.ftp} W`}</td>
                     <td data-label={t('training.history.maxHr')}>

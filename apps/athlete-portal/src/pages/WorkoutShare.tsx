@@ -5,6 +5,7 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import {
+  chartColors,
   StreamCharts,
   useInView,
   type IndexRange,
@@ -283,7 +284,7 @@ function Ride({
       label: t('measure.elevation'),
       unit: units.elevationUnit,
       kind: 'area' as const,
-      color: '#2e9a58',
+      color: chartColors.elevation,
       values: values(streams, 'altitude').map((v) =>
         v === null ? null : v * units.elevationFactor,
       ),
@@ -292,14 +293,14 @@ function Ride({
       id: 'heart_rate',
       label: t('measure.heartRate'),
       unit: 'bpm',
-      color: '#d0342c',
+      color: chartColors.heartRate,
       values: values(streams, 'heart_rate'),
     },
     {
       id: 'cadence',
       label: t('measure.cadence'),
       unit: 'rpm',
-      color: '#2f80c2',
+      color: chartColors.cadence,
       values: values(streams, 'cadence'),
     },
     {
@@ -307,7 +308,7 @@ function Ride({
       label: t('measure.power'),
       unit: 'W',
       kind: 'area' as const,
-      color: '#8e2a8c',
+      color: chartColors.power,
       values: values(streams, 'power'),
     },
   ].filter((stream) => stream.values.some((value) => value !== null));

@@ -1,3 +1,4 @@
+import { formatDuration as formatDurationAs } from '@xoss/data-fields';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useT } from '@xoss/i18n/react';
 import { EmptyState, Loading } from '@xoss/ui-kit';
@@ -64,13 +65,9 @@ export function formatDate(iso: string, locale: string) {
   );
 }
 
-export function formatDuration(seconds: number) {
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
-}
+/** A ride's durations in lists and summaries: `h:mm:ss` always, to the nearest second. */
+export const formatDuration = (seconds: number) =>
+  formatDurationAs(seconds, { hours: 'always', seconds: 'round' });
 
 /** A text field of a submitted form ('' when missing or a file). */
 export const formText = (form: FormData, name: string) => {

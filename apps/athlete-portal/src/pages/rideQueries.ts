@@ -12,17 +12,17 @@ import { api, client } from '../client.ts';
  * bucket keeps its minimum and its maximum, and a zoom to a quarter still has one per
  * pixel), from 1,000 on a phone's width to 4,000 on a wide screen.
  */
-export const ridePoints = (width: number) =>
+const ridePoints = (width: number) =>
   Math.min(4000, Math.max(1000, Math.round((width * 4) / 100) * 100));
 
 /** Fixed once per page load, so the loader's prefetch and the page's hooks share an entry. */
-export const RIDE_POINTS = ridePoints(typeof window === 'undefined' ? 1280 : window.innerWidth);
+const RIDE_POINTS = ridePoints(typeof window === 'undefined' ? 1280 : window.innerWidth);
 
 /**
  * The streams the ride page draws (the charts, and the map's track): the ride's others
  * (distance, grade, temperature, pedalling dynamics) stay on the server.
  */
-export const RIDE_STREAMS: StreamName[] = [
+const RIDE_STREAMS: StreamName[] = [
   'time',
   'speed',
   'altitude',

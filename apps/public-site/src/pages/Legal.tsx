@@ -13,7 +13,7 @@ interface LegalDocument {
 const UPDATED = '2026-11-01';
 
 /** Spec 2's children of /copyright, in menu order. */
-export const legalDocuments: Readonly<Record<string, LegalDocument>> = {
+const legalDocuments: Readonly<Record<string, LegalDocument>> = {
   terms: {
     title: 'footer.terms',
     sections: [

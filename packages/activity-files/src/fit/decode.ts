@@ -39,6 +39,22 @@ export interface FitDecodeOptions {
 
 export const FIT_MAX_BYTES = 64 * 1024 * 1024;
 
+/** ".FIT", at bytes 8-11 of every FIT file's header. */
+const FIT_SIGNATURE = [0x2e, 0x46, 0x49, 0x54] as const;
+
+/**
+ * Whether the bytes hold a FIT header's signature (".FIT" at bytes 8-11 after `start`): the
+ * check the decoder makes, for callers that need to tell a FIT file from other formats.
+ *
+ * @example
+ * hasFitSignature(new TextEncoder().encode('<?xml version="1.0"?>')); // false
+ */
+export function hasFitSignature(bytes: Uint8Array, start = 0): boolean {
+  return (
+    bytes.length - start >= 12 && FIT_SIGNATURE.every((byte, i) => bytes[start + 8 + i] === byte)
+  );
+}
+
 // Where a field's value goes: a record column, a message member, or nowhere.
 interface FieldPlan {
   readonly offset: number;
@@ -293,12 +309,7 @@ class FitReader {
       throw fitError('headerSize', `A FIT header is 12 or 14 bytes, not ${headerSize}`, start);
     if (bytes.length - start < headerSize)
       throw fitError('truncated', 'The file ends inside a FIT header', start);
-    if (
-      bytes[start + 8] !== 0x2e ||
-      bytes[start + 9] !== 0x46 ||
-      bytes[start + 10] !== 0x49 ||
-      bytes[start + 11] !== 0x54
-    ) {
+    if (!hasFitSignature(bytes, start)) {
       throw fitError(
         'signature',
         'This is not a FIT file: ".FIT" is missing at bytes 8-11',

@@ -6,7 +6,7 @@ export const FIT_EPOCH_S = 631065600;
 export const DEGREES_PER_SEMICIRCLE = 180 / 2 ** 31;
 
 /** How a raw value becomes a value in base units. */
-export type Conversion = 'scale' | 'timestamp' | 'semicircles' | 'string';
+type Conversion = 'scale' | 'timestamp' | 'semicircles' | 'string';
 
 /** One field of a FIT message as this codec reads and writes it. */
 export interface FieldSpec {
@@ -59,7 +59,7 @@ export const MesgNum = {
 } as const;
 
 // Field numbers, types, scales and offsets from the public FIT profile.
-export const messages: readonly MessageSpec[] = [
+const messages: readonly MessageSpec[] = [
   {
     num: MesgNum.fileId,
     name: 'fileId',
