@@ -49,6 +49,8 @@ if (worker) {
   const url = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}/`;
   const signIn = demo ? `; sign in as ${DEMO_USER.email} / ${DEMO_USER.password}` : '';
   await server.listen({ port, host, listenTextResolver: () => `XOSS is ready at ${url}${signIn}` });
-  // Without a logger (LOG_LEVEL=silent) the line still goes out.
-  if (process.env.LOG_LEVEL === 'silent') console.log(`XOSS is ready at ${url}${signIn}`);
+  // When the log leaves info lines out (LOG_LEVEL warn, error, fatal or silent), the line
+  // still goes out: people and process managers wait for it.
+  if (['warn', 'error', 'fatal', 'silent'].includes(process.env.LOG_LEVEL ?? ''))
+    console.log(`XOSS is ready at ${url}${signIn}`);
 }

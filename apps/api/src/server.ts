@@ -1,3 +1,5 @@
+// Over 300 lines: the server's wiring (security headers, CORS, error mapping, deadlines,
+// admission, routes, static apps and their pages) is the one place that orders these hooks.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -30,7 +32,8 @@ import { articleIdError, contentRoutes } from './routes/content.ts';
 import { deviceRoutes } from './routes/devices.ts';
 import { routebookRoutes } from './routes/routebooks.ts';
 import { shareCardTags, shareRoutes } from './routes/share.ts';
-import { runImport, workoutRoutes } from './routes/workouts.ts';
+import { workoutRoutes } from './routes/workouts.ts';
+import { runImport } from './workouts/store.ts';
 import { trainingRoutes } from './routes/training.ts';
 import type { Services } from './services.ts';
 import { KEY_RELOAD_MS, type SecretSet } from './auth/keyStore.ts';

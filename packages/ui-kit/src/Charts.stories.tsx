@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { meanMaxCurve, simulateRide } from '@xoss/workout-stats';
 import { chartColors } from './chartColors.ts';
 import { CurveChart } from './CurveChart.tsx';
-import { RouteMap } from './maps.tsx';
+import { RouteMap } from './Maps.tsx';
 import { StreamCharts, type StreamSeries } from './StreamCharts.tsx';
 import { ZoneBars } from './ZoneBars.tsx';
 

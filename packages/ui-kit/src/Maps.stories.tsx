@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
-import { RegionPicker, RouteMap, type MapRegion } from './maps.tsx';
+import { RegionPicker, RouteMap, type MapRegion } from './Maps.tsx';
 
 const track = Array.from(
   { length: 300 },

@@ -9,7 +9,7 @@ import {
   tileUrlFrom,
   type LonLat,
   type MapRegion,
-} from './maps.tsx';
+} from './Maps.tsx';
 import { expectAccessible } from './testing/a11y.ts';
 import { renderIn } from './testing/render.tsx';
 

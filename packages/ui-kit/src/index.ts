@@ -70,7 +70,7 @@ export {
   type MapRegion,
   type RegionPickerProps,
   type RouteMapProps,
-} from './maps.tsx';
+} from './Maps.tsx';
 export { formatBytes, formatClock, formatShortDuration, importEstimate } from './format.ts';
 export { MOBILE_QUERY, useLayout, useMediaQuery, type Layout } from './useMediaQuery.ts';
 export { useInView } from './useInView.ts';

@@ -1,3 +1,5 @@
+// Over 300 lines: login, refresh with rotation and its grace window, logout and the password
+// rules are one session model whose invariants are easiest to check side by side.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
 import type { ApiConfig } from '../config.ts';

@@ -1,3 +1,4 @@
+// Over 300 lines: every migration in order, append-only; one file keeps their order obvious.
 // The schema, as numbered migrations: never edit one that has shipped; add the next.
 export const migrations: readonly string[] = [
   `

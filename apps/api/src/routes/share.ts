@@ -21,12 +21,11 @@ import { readStreams } from '../workouts/streams.ts';
 import {
   rangeReply,
   shareChoices,
-  sharedWorkout,
   streamsFrom,
   summaryReply,
   zonesOf,
-  type WorkoutRow,
-} from './workouts.ts';
+} from '../workouts/replies.ts';
+import { sharedWorkout, type WorkoutRow } from '../workouts/rows.ts';
 
 interface ZoneRow {
   id: number;

@@ -1,3 +1,5 @@
+// Over 300 lines: the training pages' routes (log, fitness, bests, FTP estimate, weight) share
+// their period and day helpers; splitting them would spread one set of rules.
 import { ErrorCode, type Effort, type PeriodTotals } from '@xoss/api-contract';
 import { addDays, dayOf, daysBetween, mondayOf } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';

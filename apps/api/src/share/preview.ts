@@ -1,3 +1,5 @@
+// Over 300 lines: the preview card is drawn as one SVG (track, title, figures, layout) and
+// rendered to PNG here; its drawing code reads best in one place.
 /**
  * Server-side preview image for a shared ride: the 1200x630 picture a chat app shows
  * (Open Graph / Twitter card) when a rider pastes the share link. Made without a

@@ -1,3 +1,5 @@
+// Over 300 lines: the analysis of one file in an import worker (decode, timeline, summary,
+// sessions, laps, curves, bests, damage report) runs as one pass, kept together.
 import { gunzipSync } from 'node:zlib';
 import {
   FIT_MAX_BYTES,

@@ -1,3 +1,5 @@
+// Over 300 lines: the import job's whole life (queue, upload row, wait for the result, retry,
+// give-up and clean-up of dead processes' leftovers) is one state machine kept in one place.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
 import { PgBoss, type Db, type JobWithMetadata } from 'pg-boss';

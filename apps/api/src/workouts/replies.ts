@@ -1,0 +1,359 @@
+// From stored rows to the contract's shapes: a ride's detail, summary, sessions, laps, zones,
+// streams, curve and range statistics, shared by the rider's routes and the share link's.
+// Over 300 lines because the detail reply is one mapping (summary, device figures, sessions,
+// laps, zones and thresholds) that reads best whole.
+import { STREAM_DECIMALS, type StreamName, type WorkoutDetail } from '@xoss/api-contract';
+import {
+  downsampleMinMax,
+  estimateFtp,
+  heartRateZoneTimes,
+  oneHertzSeries,
+  powerZoneTimes,
+  summarizeRange,
+  timeline,
+  type WorkoutSummary,
+} from '@xoss/workout-stats';
+import type { ActivityLap } from '@xoss/activity-files';
+import type { Services } from '../services.ts';
+import { rideStreamsOf, type SessionAnalysis } from './analyse.ts';
+import { curveDurations } from './curveDurations.ts';
+import { readStreams, unpackCurve } from './streams.ts';
+import { listItem, nullable, type WorkoutRow } from './rows.ts';
+
+/** Zone times as last computed, keyed by the ride's thresholds (not the estimates) they used. */
+export interface ZoneCache {
+  settings: { ftp: number | null; max_hr: number | null };
+  ftp_source: WorkoutDetail['ftp_source'];
+  max_hr_source: WorkoutDetail['max_hr_source'];
+  ftp: number | null;
+  max_hr: number | null;
+  hr_zones: WorkoutDetail['hr_zones'];
+  power_zones: WorkoutDetail['power_zones'];
+}
+
+export type DeviceSummary = Record<string, unknown>;
+
+const deviceNumber = (device: DeviceSummary, field: string) => {
+  const value = device[field];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+};
+
+/**
+ * The summary as the API sends it. For a whole ride, where the device stored its own
+ * calories, climbing or NP/IF/TSS (with its FTP), those are shown and marked as the
+ * device's: our figure and the device's differ by design (calories from heart rate, the
+ * elevation filter, NP conventions). A range always shows ours.
+ */
+export function summaryReply(
+  summary: WorkoutSummary,
+  device: DeviceSummary = {},
+): WorkoutDetail['summary'] {
+  const calories = deviceNumber(device, 'totalCalories');
+  const ascent = deviceNumber(device, 'totalAscent');
+  const descent = deviceNumber(device, 'totalDescent');
+  // The device's NP, IF and TSS as a set, when it had an FTP to compute them with.
+  const deviceTss = deviceNumber(device, 'trainingStressScore');
+  const np = deviceTss !== undefined ? deviceNumber(device, 'normalizedPower') : undefined;
+  const ownNp = summary.normalizedPower !== undefined && Number.isFinite(summary.normalizedPower);
+  return {
+    distance_m: summary.distanceM,
+    estimated_distance_m: summary.estimatedDistanceM ?? summary.distanceM,
+    total_time_s: summary.totalTimeS,
+    // Rides imported before the timer was read: their moving time is the best we have.
+    timer_time_s: summary.timerTimeS ?? summary.movingTimeS,
+    moving_time_s: summary.movingTimeS,
+    paused_time_s: summary.pausedTimeS,
+    stopped_time_s: summary.stoppedTimeS ?? 0,
+    speed_avg_ms: nullable(summary.avgSpeedMs),
+    speed_max_ms: nullable(summary.maxSpeedMs),
+    hr_avg: nullable(summary.avgHeartRate),
+    hr_max: nullable(summary.maxHeartRate),
+    power_avg: nullable(summary.avgPower),
+    power_max: nullable(summary.maxPower),
+    ...(np !== undefined
+      ? {
+          np,
+          if: deviceNumber(device, 'intensityFactor') ?? nullable(summary.intensityFactor),
+          tss: deviceTss ?? nullable(summary.trainingStressScore),
+          np_source: 'device' as const,
+        }
+      : {
+          np: nullable(summary.normalizedPower),
+          if: nullable(summary.intensityFactor),
+          tss: nullable(summary.trainingStressScore),
+          np_source: ownNp ? ('computed' as const) : null,
+        }),
+    cadence_avg: nullable(summary.avgCadence),
+    cadence_max: nullable(summary.maxCadence),
+    calories_kcal: calories ?? nullable(summary.calories),
+    calories_source:
+      calories !== undefined
+        ? 'device'
+        : summary.caloriesSource === 'heartRate'
+          ? 'heart_rate'
+          : (summary.caloriesSource ?? null),
+    elevation_gain_m: ascent ?? nullable(summary.elevationGainM),
+    elevation_loss_m: descent ?? nullable(summary.elevationLossM),
+    elevation_source:
+      ascent !== undefined ? 'device' : summary.elevationGainM !== undefined ? 'computed' : null,
+    grade_max: nullable(summary.maxGradePercent),
+    grade_min: nullable(summary.minGradePercent),
+    lr_balance_left: nullable(summary.leftRightBalance),
+    torque_effectiveness: nullable(summary.torqueEffectiveness),
+    pedal_smoothness: nullable(summary.pedalSmoothness),
+  };
+}
+
+export async function settingsOf(services: Services, userId: number) {
+  const [user] = await services.db.query<{
+    ftp: number | null;
+    max_hr: number | null;
+    distance_unit: number;
+  }>('SELECT ftp, max_hr, distance_unit FROM users WHERE id = $1', [userId]);
+  return user ?? { ftp: null, max_hr: null, distance_unit: 0 };
+}
+
+/**
+ * Zone times with the ride's FTP and max HR (see `thresholds.ts`; else estimates from the
+ * ride). They need the whole streams, so they are computed once per change of those and
+ * cached on the row.
+ */
+export async function zonesOf(services: Services, row: WorkoutRow): Promise<ZoneCache> {
+  const cached = row.zones;
+  if (
+    cached &&
+    cached.settings.ftp === row.ftp &&
+    cached.settings.max_hr === row.max_hr &&
+    cached.ftp_source !== undefined
+  )
+    return cached;
+  const streams = (await readStreams(services.db, row.id)) ?? {};
+  const [curves] = await services.db.query<{ power: Uint8Array | null }>(
+    'SELECT power FROM workout_curves WHERE workout_id = $1',
+    [row.id],
+  );
+  const powerCurve = unpackCurve(curves?.power ?? null);
+  const estimate = row.ftp === null && powerCurve ? (estimateFtp(powerCurve) ?? null) : null;
+  const ftp = row.ftp ?? estimate;
+  const rideMax = row.summary.maxHeartRate ? Math.round(row.summary.maxHeartRate) : null;
+  const maxHr = row.max_hr ?? rideMax;
+  const ride = rideStreamsOf(streams);
+  const line = ride ? timeline(ride, row.timer ? { timer: row.timer } : {}) : undefined;
+  const zones = (distribution: ReturnType<typeof powerZoneTimes> | undefined) =>
+    distribution?.zones.map((zone, index) => ({
+      zone: index + 1,
+      name: zone.name,
+      low: zone.lowPercent,
+      high: Number.isFinite(zone.highPercent) ? zone.highPercent : null,
+      seconds: zone.seconds,
+    })) ?? [];
+  const computed: ZoneCache = {
+    settings: { ftp: row.ftp, max_hr: row.max_hr },
+    ftp,
+    ftp_source: row.ftp_source ?? (estimate !== null ? 'estimate' : null),
+    max_hr: maxHr,
+    max_hr_source: row.max_hr_source ?? (rideMax !== null ? 'ride' : null),
+    hr_zones: zones(
+      streams.heart_rate && maxHr && line
+        ? heartRateZoneTimes(streams.heart_rate, maxHr, line.running)
+        : undefined,
+    ),
+    power_zones: zones(
+      streams.power && ftp && line
+        ? powerZoneTimes(oneHertzSeries(streams.power, line, 'timer'), ftp)
+        : undefined,
+    ),
+  };
+  await services.db.query('UPDATE workouts SET zones = $1 WHERE id = $2', [
+    JSON.stringify(computed),
+    row.id,
+  ]);
+  return computed;
+}
+
+const sessionReply = (session: SessionAnalysis): WorkoutDetail['sessions'][number] => ({
+  sport_type: session.sportType,
+  start_s: session.startS,
+  end_s: session.endS,
+  timer_time_s: session.summary.timerTimeS,
+  moving_time_s: session.summary.movingTimeS,
+  distance_m: session.summary.distanceM,
+  device_timer_time_s: deviceNumber(session.device, 'totalTimerTime') ?? null,
+  device_distance_m: deviceNumber(session.device, 'totalDistance') ?? null,
+});
+
+/** What a ride's share link shows: the ride's own choice, else the rider's default. */
+export async function shareChoices(
+  services: Services,
+  row: WorkoutRow,
+): Promise<{ heartRate: boolean; power: boolean }> {
+  if (row.share_heart_rate !== null && row.share_power !== null)
+    return { heartRate: row.share_heart_rate, power: row.share_power };
+  const [user] = await services.db.query<{ share_heart_rate: boolean; share_power: boolean }>(
+    'SELECT share_heart_rate, share_power FROM users WHERE id = $1',
+    [row.user_id],
+  );
+  return {
+    heartRate: row.share_heart_rate ?? user?.share_heart_rate ?? true,
+    power: row.share_power ?? user?.share_power ?? true,
+  };
+}
+
+/** The detail reply of one workout. */
+/** A device lap as the API sends it (snake_case; absent values null). */
+const lapReply = (lap: ActivityLap) => ({
+  start_s: lap.start,
+  timer_time_s: lap.timerS ?? null,
+  elapsed_time_s: lap.elapsedS ?? null,
+  distance_m: lap.distanceM ?? null,
+  speed_avg_ms: lap.avgSpeedMs ?? null,
+  speed_max_ms: lap.maxSpeedMs ?? null,
+  hr_avg: lap.avgHeartRate ?? null,
+  hr_max: lap.maxHeartRate ?? null,
+  power_avg: lap.avgPower ?? null,
+  power_max: lap.maxPower ?? null,
+  cadence_avg: lap.avgCadence ?? null,
+  elevation_gain_m: lap.ascentM ?? null,
+});
+
+export async function detail(services: Services, row: WorkoutRow): Promise<WorkoutDetail> {
+  const zones = await zonesOf(services, row);
+  const shows = await shareChoices(services, row);
+  return {
+    ...listItem(row),
+    share_id: row.share_id,
+    notes: row.notes,
+    laps: (row.laps ?? []).map(lapReply),
+    share_heart_rate: shows.heartRate,
+    share_power: shows.power,
+    summary: summaryReply(row.summary, row.device_summary),
+    device_summary: row.device_summary,
+    hr_zones: zones.hr_zones,
+    power_zones: zones.power_zones,
+    ftp: zones.ftp,
+    ftp_source: zones.ftp_source,
+    max_hr: zones.max_hr,
+    max_hr_source: zones.max_hr_source,
+    sessions: (row.sessions ?? []).length > 1 ? row.sessions.map(sessionReply) : [],
+    damage: row.damage
+      ? {
+          code: row.damage.code,
+          message_id: row.damage.messageId,
+          message: row.damage.message,
+          read_time_s: row.damage.readTimeS,
+        }
+      : null,
+    file_format: row.file_format ?? 'fit',
+    bounds: row.bounds,
+  };
+}
+
+/** A ride's streams, never more than `points` per stream (the query's default bounds it). */
+export async function streamsReply(services: Services, workoutId: number, query: StreamsQuery) {
+  const streams = await readStreams(services.db, workoutId);
+  return streams ? streamsFrom(streams, query) : { length: 0, streams: {} };
+}
+
+/** What a streams request asks: points per stream and, when given, which streams. */
+export interface StreamsQuery {
+  points: number;
+  streams?: readonly StreamName[] | undefined;
+}
+
+/**
+ * Stored streams as the API sends them: the ones asked for, downsampled to `points`, rounded
+ * to `STREAM_DECIMALS` (17-digit doubles were most of the reply), NaN as null, time rebased.
+ */
+export function streamsFrom(streams: Record<string, Float64Array>, query: StreamsQuery) {
+  const { points } = query;
+  const length = Object.values(streams)[0]?.length ?? 0;
+  let indices: ArrayLike<number> | undefined;
+  if (length > points) {
+    // Keep each bucket's extremes of the busiest channel so peaks survive the reduction.
+    const reference = streams.power ?? streams.speed ?? streams.heart_rate ?? streams.time!;
+    indices = downsampleMinMax(reference, points);
+  }
+  const reply: Partial<Record<StreamName, (number | null)[]>> = {};
+  const first = streams.time?.[0] ?? 0;
+  for (const [name, column] of Object.entries(streams)) {
+    const stream = name as StreamName;
+    if (query.streams && !query.streams.includes(stream)) continue;
+    const values = indices ? Array.from(indices, (index) => column[index]!) : Array.from(column);
+    const scale = 10 ** (STREAM_DECIMALS[stream] ?? 3);
+    const offset = stream === 'time' ? first : 0;
+    reply[stream] = values.map((value) =>
+      Number.isFinite(value) ? Math.round((value - offset) * scale) / scale : null,
+    );
+  }
+  return { length: indices ? indices.length : length, streams: reply };
+}
+
+/**
+ * A curve as sent: its exact values at `at` alone, else at the log-spaced durations. No
+ * value is interpolated: the chart reads the one the rider points at with `at`.
+ */
+export const curveReply = (
+  curve: Float64Array | null,
+  query: { points: number; at?: number | undefined },
+) => {
+  if (!curve) return null;
+  const durations =
+    query.at === undefined
+      ? curveDurations(curve.length, query.points)
+      : query.at <= curve.length
+        ? [query.at]
+        : [];
+  return {
+    durations,
+    values: durations.map((duration) => {
+      const value = curve[duration - 1]!;
+      return Number.isFinite(value) ? value : null;
+    }),
+  };
+};
+
+/** The statistics of the samples of a ride with times in `[from, to)` seconds from its start. */
+export async function rangeReply(services: Services, row: WorkoutRow, from: number, to: number) {
+  const stored = await readStreams(services.db, row.id);
+  const streams = stored ? rideStreamsOf(stored) : undefined;
+  if (!streams) return { from_s: from, to_s: to, samples: 0, summary: summaryReply(row.summary) };
+  const { time } = streams;
+  const index = (seconds: number) => {
+    let lo = 0;
+    let hi = time.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (time[mid]! < seconds) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const start = index(from);
+  const end = index(to);
+  const summary = summarizeRange(
+    streams,
+    start,
+    end,
+    {
+      distanceUnit: row.summary.distance?.unit === 'mi' ? 1 : 0,
+      ...(row.ftp ? { ftpWatts: row.ftp } : {}),
+    },
+    row.timer ? { timer: row.timer } : {},
+  );
+  const whole = start === 0 && end === time.length;
+  return {
+    from_s: from,
+    to_s: to,
+    samples: end - start,
+    // Over the whole ride, the same figures as the ride's summary: the device's included,
+    // and a multisport file's distance added up by session.
+    summary: whole
+      ? summaryReply(
+          (row.sessions ?? []).length > 1
+            ? { ...summary, distanceM: row.summary.distanceM }
+            : summary,
+          row.device_summary,
+        )
+      : summaryReply(summary),
+  };
+}

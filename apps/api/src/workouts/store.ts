@@ -1,0 +1,298 @@
+// Storing an analysed ride: the import's transaction (row, streams, curves, best curves,
+// training day, file) with its duplicate and race rules, called by the import job. No HTTP.
+import { randomUUID } from 'node:crypto';
+import { ErrorCode } from '@xoss/api-contract';
+import { withFtp } from '@xoss/workout-stats';
+import { ApiError } from '../http.ts';
+import type { Services } from '../services.ts';
+import { type Analysis, type AnalysisResult } from './analyse.ts';
+import { hasRecordedData } from './recorded.ts';
+import { addRideToBestCurves } from './bestCurves.ts';
+import { AnalysisFailed } from './pool.ts';
+import {
+  claimImportForStore,
+  markImportDone,
+  type ImportRequest,
+  type ImportRow,
+} from './importJobs.ts';
+import { packCurve, packStreams } from './streams.ts';
+import { shownTss, thresholdHistory, thresholdsOn } from './thresholds.ts';
+import { addToDay, dayOf, rideDelta, storeBests } from './training.ts';
+import { assertStreamsFit } from '../routes/quota.ts';
+import { assertSameUpload } from '../routes/idempotency.ts';
+import { nullable } from './rows.ts';
+import { summaryReply, settingsOf } from './replies.ts';
+
+/** Stores one analysed workout: file, row, streams and curves together or not at all. */
+async function storeWorkout(
+  services: Services,
+  userId: number,
+  bytes: Uint8Array,
+  analysis: Analysis,
+  options: {
+    name?: string;
+    idempotencyKey?: string;
+    idempotencyHash?: string;
+    fileSha256?: string;
+    /** The queued import whose file this is: already stored, and marked done with the row. */
+    importRow?: ImportRow;
+  } = {},
+): Promise<number> {
+  const format = `${analysis.format}${analysis.compressed ? '.gz' : ''}` as const;
+  const { importRow } = options;
+  const fileKey = importRow?.file_key ?? `workouts/${randomUUID()}.${format}`;
+  const start = new Date(analysis.startTime * 1000);
+  const thresholds = thresholdsOn(await thresholdHistory(services.db, userId), start, {
+    ftp: analysis.fileFtp,
+    maxHr: analysis.fileMaxHr,
+  });
+  const summary = withFtp(analysis.summary, thresholds.ftp ?? undefined);
+  const device = analysis.deviceSummary as Record<string, unknown>;
+  const shown = summaryReply(summary, device);
+  if (!importRow) await services.blobs.put(fileKey, bytes);
+  try {
+    return await services.db.transaction(async (tx) => {
+      // Given up meanwhile (its request's deadline): nothing is stored. The row lock also
+      // makes a second attempt at the same import wait for, then see, the first one's end.
+      if (importRow) await claimImportForStore(tx, importRow.id);
+      // The upload's reservation counts its file; its streams must fit beside it.
+      const packed = packStreams(analysis.streams);
+      await assertStreamsFit(tx, userId, packed.length);
+      const name =
+        options.name ??
+        `${analysis.indoor ? 'Indoor ride' : 'Ride'} ${start.toISOString().slice(0, 10)}`;
+      const [row] = await tx.query<{ id: number }>(
+        `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
+           speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes,
+           idempotency_key, timer_time_s, timer, sessions, damage, file_format, file_ftp, file_max_hr, ftp, ftp_source,
+           max_hr, max_hr_source, idempotency_hash, file_sha256, laps, import_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+           $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34) RETURNING id`,
+        [
+          userId,
+          name,
+          analysis.sportType,
+          start,
+          analysis.indoor,
+          summary.distanceM,
+          summary.movingTimeS,
+          summary.totalTimeS,
+          nullable(summary.avgSpeedMs),
+          nullable(summary.avgHeartRate),
+          nullable(summary.avgPower),
+          shown.elevation_gain_m,
+          shownTss(summary, device),
+          JSON.stringify(summary),
+          JSON.stringify(analysis.deviceSummary),
+          analysis.bounds ? JSON.stringify(analysis.bounds) : null,
+          fileKey,
+          bytes.length,
+          options.idempotencyKey ?? null,
+          summary.timerTimeS,
+          JSON.stringify(analysis.timer),
+          JSON.stringify(analysis.sessions),
+          analysis.damage ? JSON.stringify(analysis.damage) : null,
+          format,
+          analysis.fileFtp,
+          analysis.fileMaxHr,
+          thresholds.ftp,
+          thresholds.ftpSource,
+          thresholds.maxHr,
+          thresholds.maxHrSource,
+          options.idempotencyHash ?? null,
+          options.fileSha256 ?? null,
+          JSON.stringify(analysis.laps),
+          importRow?.id ?? null,
+        ],
+      );
+      const id = row!.id;
+      await tx.query('INSERT INTO workout_streams (workout_id, length, data) VALUES ($1, $2, $3)', [
+        id,
+        analysis.streams.time!.length,
+        packed,
+      ]);
+      await tx.query('INSERT INTO workout_curves (workout_id, power, speed) VALUES ($1, $2, $3)', [
+        id,
+        packCurve(analysis.powerCurve),
+        packCurve(analysis.speedCurve),
+      ]);
+      await storeBests(tx, id, userId, start, analysis.bests);
+      await addToDay(
+        tx,
+        userId,
+        dayOf(start),
+        rideDelta({
+          tss: shownTss(summary, device),
+          moving_time_s: summary.movingTimeS,
+          distance_m: summary.distanceM,
+          elevation_gain_m: shown.elevation_gain_m,
+        }),
+      );
+      await addRideToBestCurves(tx, userId, start, analysis.powerCurve, analysis.speedCurve);
+      if (importRow) await markImportDone(tx, importRow.id, id);
+      return id;
+    });
+  } catch (error) {
+    // No row, so no file: the stored file goes too. A queued import's file stays for its
+    // next attempt; the queue deletes it when the import fails for good.
+    if (!importRow) await services.blobs.delete(fileKey).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** What the rider is told when the worker gave no result: never a bare 500. */
+function analysisError(error: unknown): unknown {
+  if (!(error instanceof AnalysisFailed)) return error; // the request's own deadline (503)
+  switch (error.reason) {
+    case 'timeout':
+    case 'memory':
+      // The file itself costs more than an import may: retrying will not help. 415 with the
+      // reason, as for the file limits (samples, span): the portal shows 413 as the byte limit.
+      return new ApiError(
+        ErrorCode.UnsupportedFile,
+        `This file cannot be imported: ${error.message}`,
+        {
+          errors: [{ path: 'file', message: `activityFiles.import.${error.reason}` }],
+        },
+      );
+    case 'busy':
+      return new ApiError(ErrorCode.Unavailable, error.message, {
+        headers: { 'retry-after': '30' },
+      });
+    default:
+      return new ApiError(
+        ErrorCode.Unavailable,
+        'The file could not be analysed just now; please try again',
+        { headers: { 'retry-after': '5' } },
+      );
+  }
+}
+
+/**
+ * The same file imported again (byte for byte): 409 naming the ride that holds it, so the
+ * rider is taken there instead of getting a second copy.
+ */
+export async function refuseDuplicate(services: Services, userId: number, fileSha256: string) {
+  const [existing] = await services.db.query<{ id: number; name: string }>(
+    'SELECT id, name FROM workouts WHERE user_id = $1 AND file_sha256 = $2',
+    [userId, fileSha256],
+  );
+  if (existing)
+    throw new ApiError(
+      ErrorCode.Conflict,
+      `You have imported this file already: "${existing.name}"`,
+      { errors: [{ path: 'file', message: 'workouts.duplicate' }], existingId: existing.id },
+    );
+}
+
+/** Whether a failed insert lost to a row with the same unique key (SQLSTATE 23505). */
+const uniqueViolation = (error: unknown) => (error as { code?: unknown }).code === '23505';
+
+/** Whether a failed insert lost to a row with the same key of `index` in particular. */
+const lostUniqueRace = (error: unknown, index: string) => {
+  const { constraint, message } = error as { constraint?: unknown; message?: unknown };
+  const where =
+    typeof constraint === 'string' ? constraint : typeof message === 'string' ? message : '';
+  return uniqueViolation(error) && where.includes(index);
+};
+
+/**
+ * Runs one queued import (in whichever process took its job): reads its file, analyses it in
+ * this process's worker threads and stores the workout, marking the import done in the same
+ * transaction. A file that cannot be imported is an `ApiError` (the import fails for good);
+ * a failure of ours (a crashed worker thread, the database gone) is retried by the queue.
+ */
+export async function runImport(
+  services: Services,
+  row: ImportRow,
+  signal: AbortSignal,
+): Promise<number> {
+  const { user_id: userId, options } = row;
+  const settings = await settingsOf(services, userId);
+  const bytes = await services.blobs.get(row.file_key).catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'ENOENT' || /not found|404/i.test(String(error)))
+      throw new ApiError(ErrorCode.Unavailable, 'The uploaded file is gone; please send it again');
+    throw error;
+  });
+  let result: AnalysisResult;
+  try {
+    result = await services.pool.analyse(
+      bytes,
+      {
+        distanceUnit: settings.distance_unit,
+        // A .gz file may unpack to no more than an upload may be.
+        maxBytes: services.config.maxFitBytes,
+        maxSamples: services.config.importMaxSamples,
+        maxDurationS: services.config.importMaxDurationS,
+      },
+      { owner: userId, signal },
+    );
+  } catch (error) {
+    // Too costly (time, memory): for good. A crashed or busy worker thread: tried again.
+    if (
+      error instanceof AnalysisFailed &&
+      (error.reason === 'timeout' || error.reason === 'memory')
+    )
+      throw analysisError(error);
+    throw error;
+  }
+  if (!result.ok)
+    throw new ApiError(
+      ErrorCode.UnsupportedFile,
+      `This file cannot be read: ${result.error.message}`,
+      {
+        errors: [{ path: 'file', message: result.error.messageId }],
+      },
+    );
+  // Given up while the file was analysed: store nothing.
+  signal.throwIfAborted();
+  if (!hasRecordedData(result.analysis))
+    throw new ApiError(
+      ErrorCode.UnsupportedFile,
+      'This file has no records: no time, position or sensor values to import',
+      { errors: [{ path: 'file', message: 'activityFiles.fit.noRecords' }] },
+    );
+  try {
+    return await storeWorkout(services, userId, bytes, result.analysis, {
+      ...options,
+      importRow: row,
+    });
+  } catch (error) {
+    // A twin of this file (or a retry with the same Idempotency-Key) landed first: the
+    // import fails for good, naming the ride that holds it.
+    if (lostUniqueRace(error, 'workouts_user_file') && options.fileSha256)
+      await refuseDuplicate(services, userId, options.fileSha256);
+    if (uniqueViolation(error) && options.idempotencyKey)
+      throw new ApiError(ErrorCode.Conflict, 'An upload with this Idempotency-Key landed first', {
+        errors: [{ path: 'file', message: 'workouts.idempotencyRace' }],
+      });
+    throw error;
+  }
+}
+
+/** Stores the upload, queues its import and waits for it (see `ImportJobs`). */
+export async function importActivity(
+  services: Services,
+  userId: number,
+  bytes: Uint8Array,
+  options: ImportRequest & { signal?: AbortSignal | undefined },
+): Promise<number> {
+  const { signal, ...request } = options;
+  // A retry of an upload whose import is queued (its request was cut: a process died, a
+  // connection dropped) waits for that import instead of queueing the file again. (One
+  // still `uploading` may belong to a process that died: the retry queues its own.)
+  const [pending] = request.idempotencyKey
+    ? await services.db.query<{ id: string; hash: string | null }>(
+        `SELECT id, options->>'idempotencyHash' AS hash FROM imports
+          WHERE user_id = $1 AND options->>'idempotencyKey' = $2 AND status = 'queued'
+          ORDER BY created_at LIMIT 1`,
+        [userId, request.idempotencyKey],
+      )
+    : [];
+  if (pending) assertSameUpload(pending.hash, request.idempotencyHash!);
+  const importId = pending?.id ?? (await services.imports.enqueue(userId, bytes, request));
+  // Only the request that queued an import gives it up at its deadline.
+  const outcome = await services.imports.wait(importId, signal, { own: !pending });
+  if (outcome.status === 'done') return outcome.workoutId;
+  throw outcome.error;
+}
