@@ -15,13 +15,8 @@ import { launchChromium } from './product.ts';
 // Storybook as `pnpm start` serves it, under its sandboxing CSP, in Debian's Chromium.
 // `pnpm test` builds it first (`pnpm build:storybook`).
 
-const storybookDist = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'storybook-static',
-);
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const storybookDist = join(repoRoot, 'storybook-static');
 let db: Database;
 let server: FastifyInstance;
 let base: string;
@@ -79,14 +74,7 @@ it("renders a story under the sandbox, which keeps it from the site's localStora
 // Visual regression: every story, drawn in Chromium at one size, against the picture
 // committed in `.storybook/screenshots/`. `pnpm test:screenshots` rewrites the pictures after
 // an intended change (review them in the diff); a missing picture fails here.
-const screenshots = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  '.storybook',
-  'screenshots',
-);
+const screenshots = join(repoRoot, '.storybook', 'screenshots');
 const updating = process.env.UPDATE_SCREENSHOTS === '1';
 // Anti-aliased pixels are ignored; beyond them, at most this share of pixels may differ.
 const TOLERATED_SHARE = 0.002;

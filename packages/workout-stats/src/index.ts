@@ -51,6 +51,7 @@ export {
   haversineMetres,
   normalizeTimer,
   oneHertzSeries,
+  sampleIndexAt,
   timeline,
   timerFromSamples,
   type Timeline,

@@ -3,7 +3,7 @@ import { downsampleMinMax } from './downsample.ts';
 import { elevationGainLoss, gradeSeries } from './elevation.ts';
 import { simulateRide } from './simulate.ts';
 import { summarizeRange, summarizeSessions, summarizeWorkout } from './summary.ts';
-import { oneHertzSeries, timeline, timerFromSamples } from './timeline.ts';
+import { oneHertzSeries, sampleIndexAt, timeline, timerFromSamples } from './timeline.ts';
 
 const f = (values: number[]) => Float64Array.from(values);
 
@@ -205,5 +205,15 @@ describe('downsampleMinMax and simulateRide', () => {
     const b = simulateRide({ seconds: 600, seed: 9 });
     expect(Array.from(a.power!)).toEqual(Array.from(b.power!));
     expect(simulateRide({ seconds: 60, indoor: true }).latitude).toBeUndefined();
+  });
+});
+
+describe('sampleIndexAt', () => {
+  it('finds the first sample at or after a time, across gaps and past the end', () => {
+    const time = Float64Array.of(0, 1, 5, 6, 6, 9);
+    expect([-1, 0, 0.5, 2, 5, 6, 7, 9, 10].map((t) => sampleIndexAt(time, t))).toEqual([
+      0, 0, 1, 2, 2, 3, 5, 5, 6,
+    ]);
+    expect(sampleIndexAt(new Float64Array(0), 3)).toBe(0);
   });
 });

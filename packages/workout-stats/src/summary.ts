@@ -12,6 +12,7 @@ import {
   haversineMetres,
   normalizeTimer,
   oneHertzSeries,
+  sampleIndexAt,
   timerFromSamples,
   timeline,
   type Timeline,
@@ -338,16 +339,7 @@ export function summarizeSessions(
   }
   const merged = normalizeTimer(timer);
   const { time } = streams;
-  const index = (t: number) => {
-    let lo = 0;
-    let hi = time.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (time[mid]! < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
+  const index = (t: number) => sampleIndexAt(time, t);
   const sessions = windows.map(({ start, end }) =>
     summarizeRange(streams, index(start), index(end), settings, {
       timer: clipTimer(merged, start, end),

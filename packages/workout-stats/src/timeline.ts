@@ -247,3 +247,21 @@ export function clipTimer(timer: TimerIntervals, from: number, to: number): Time
   }
   return clipped;
 }
+
+/**
+ * The first sample at or after `seconds` in a rising time stream (`time.length` when none):
+ * where a range `[from, to)` of a ride starts and ends.
+ *
+ * @example
+ * sampleIndexAt(Float64Array.of(0, 1, 5, 6), 2); // 2
+ */
+export function sampleIndexAt(time: ArrayLike<number>, seconds: number): number {
+  let lo = 0;
+  let hi = time.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (time[mid]! < seconds) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

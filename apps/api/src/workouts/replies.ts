@@ -9,6 +9,7 @@ import {
   heartRateZoneTimes,
   oneHertzSeries,
   powerZoneTimes,
+  sampleIndexAt,
   summarizeRange,
   timeline,
   type WorkoutSummary,
@@ -318,18 +319,8 @@ export async function rangeReply(services: Services, row: WorkoutRow, from: numb
   const streams = stored ? rideStreamsOf(stored) : undefined;
   if (!streams) return { from_s: from, to_s: to, samples: 0, summary: summaryReply(row.summary) };
   const { time } = streams;
-  const index = (seconds: number) => {
-    let lo = 0;
-    let hi = time.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (time[mid]! < seconds) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const start = index(from);
-  const end = index(to);
+  const start = sampleIndexAt(time, from);
+  const end = sampleIndexAt(time, to);
   const summary = summarizeRange(
     streams,
     start,
