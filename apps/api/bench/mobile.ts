@@ -92,18 +92,29 @@ try {
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     let bytes = 0;
-    const urls = new Map<string, string>();
-    const resources: [string, number][] = [];
+    const urls = new Map<string, { url: string; sent: number }>();
+    const resources: { url: string; bytes: number; sent: number; done: number }[] = [];
+    let start = 0;
     cdp.on(
       'Network.requestWillBeSent',
-      (event: { requestId: string; request: { url: string } }) => {
-        urls.set(event.requestId, event.request.url);
+      (event: { requestId: string; request: { url: string }; timestamp: number }) => {
+        if (!start) start = event.timestamp;
+        urls.set(event.requestId, { url: event.request.url, sent: event.timestamp });
       },
     );
-    cdp.on('Network.loadingFinished', (event: { requestId: string; encodedDataLength: number }) => {
-      bytes += event.encodedDataLength;
-      resources.push([urls.get(event.requestId) ?? '?', event.encodedDataLength]);
-    });
+    cdp.on(
+      'Network.loadingFinished',
+      (event: { requestId: string; encodedDataLength: number; timestamp: number }) => {
+        bytes += event.encodedDataLength;
+        const request = urls.get(event.requestId);
+        resources.push({
+          url: request?.url ?? '?',
+          bytes: event.encodedDataLength,
+          sent: Math.round(((request?.sent ?? start) - start) * 1000),
+          done: Math.round((event.timestamp - start) * 1000),
+        });
+      },
+    );
     await page.addInitScript({
       content: `
         const entry = (v) => JSON.stringify({ v, e: Date.now() + 3600000 });
@@ -125,10 +136,15 @@ try {
     const longestTaskMs = await page.evaluate<number>('Math.max(0, ...window.__longTasks)');
     const transferred = bytes;
     await context.close();
-    // `--detail`: what each page transferred, largest first.
-    if (process.argv.includes('--detail'))
-      for (const [url, size] of resources.sort((a, b) => b[1] - a[1]))
-        console.log(`  ${size.toString().padStart(8)} ${url.replace(base, '')}`);
+    // `--detail`: what each page transferred, in the order asked for, with when (ms from the
+    // first request) it was asked for and when it had arrived.
+    if (process.argv.includes('--detail')) {
+      console.log(`  ${path}: drawn at ${Math.round(drawnMs)} ms`);
+      for (const { url, bytes: size, sent, done } of resources.sort((a, b) => a.sent - b.sent))
+        console.log(
+          `  ${size.toString().padStart(8)} B ${String(sent).padStart(5)}-${String(done).padEnd(5)} ms ${url.replace(base, '')}`,
+        );
+    }
     return { drawnMs, bytes: transferred, longestTaskMs };
   };
 

@@ -5,7 +5,8 @@ import { Provider } from 'react-redux';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from './client.ts';
-import { isSharedRideLink, leave, routes } from './routes.tsx';
+import { isSharedRideLink } from './pages/rideQueries.ts';
+import { leave, routes } from './routes.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {

@@ -4,16 +4,11 @@ import { PageFailed } from '@xoss/ui-kit';
 import type { ComponentType } from 'react';
 import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { client } from './client.ts';
-import { prefetchRide, prefetchRidePage } from './pages/rideQueries.ts';
+import { isSharedRideLink, startRidePage } from './pages/rideQueries.ts';
 import { Dashboard } from './pages/Dashboard.tsx';
 import { Shell } from './Shell.tsx';
 
 let previousPath: string | null = null;
-
-/** A ride page opened through its share link. */
-export const isSharedRideLink = (url: URL) =>
-  /^\/dashboard\/workouts\/share\/\d+\/?$/.test(url.pathname) &&
-  /^[A-Za-z0-9_-]{16,64}$/.test(url.searchParams.get('share') ?? '');
 
 /** Leaves the portal for another app's page, replacing the history entry (tests stub it). */
 export const leave = { to: (url: string) => window.location.replace(url) };
@@ -52,6 +47,12 @@ const page =
   () =>
     load().then((module) => ({ Component: module[name] }));
 
+/** A ride page's calls and chunks start with its navigation (`startRidePage`). */
+function startRide({ request }: LoaderFunctionArgs) {
+  startRidePage(new URL(request.url));
+  return null;
+}
+
 /** The signed-in area's routes (spec 2). */
 export const routes: RouteObject[] = [
   {
@@ -74,15 +75,7 @@ export const routes: RouteObject[] = [
           {
             path: 'dashboard/workouts/share/:id',
             // The ride's calls start with the navigation, beside the page's chunk.
-            loader: ({ params, request }) => {
-              const url = new URL(request.url);
-              prefetchRide(
-                Number(params.id),
-                isSharedRideLink(url) ? url.searchParams.get('share') : null,
-                client.session.isLoggedIn(),
-              );
-              return null;
-            },
+            loader: startRide,
             lazy: page(() => import('./pages/WorkoutShare.tsx'), 'WorkoutShare'),
           },
           {
@@ -91,18 +84,12 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'dashboard/workouts/powerCurve/:id',
-            loader: ({ params }) => {
-              prefetchRidePage('curves', Number(params.id));
-              return null;
-            },
+            loader: startRide,
             lazy: page(() => import('./pages/PowerCurve.tsx'), 'PowerCurvePage'),
           },
           {
             path: 'dashboard/workouts/indoor/model/:id',
-            loader: ({ params }) => {
-              prefetchRidePage('summary', Number(params.id));
-              return null;
-            },
+            loader: startRide,
             lazy: page(() => import('./pages/IndoorSummary.tsx'), 'IndoorSummary'),
             handle: { keepTitle: true },
           },

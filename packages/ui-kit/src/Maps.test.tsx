@@ -45,6 +45,31 @@ describe('RouteMap', () => {
     await expectAccessible(container);
   });
 
+  it('paints the track in the brand colour and the marker as a white dot on its own canvas', async () => {
+    const { rerender } = await renderIn(<RouteMap track={track} tileUrl={null} marker={null} />);
+    const map = screen.getByRole('region', { name: 'Route map' });
+    const count = (canvas: HTMLCanvasElement) => {
+      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      let red = 0;
+      let white = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3]! < 200) continue;
+        if (data[i]! > 200 && data[i + 1]! < 40 && data[i + 2]! < 60) red++;
+        if (data[i]! > 240 && data[i + 1]! > 240 && data[i + 2]! > 240) white++;
+      }
+      return { red, white };
+    };
+    const canvas = await vi.waitFor(() => {
+      const found = map.querySelector<HTMLCanvasElement>('canvas.xoss-map__track');
+      expect(found).not.toBeNull();
+      expect(count(found!).red).toBeGreaterThan(200);
+      return found!;
+    });
+    expect(count(canvas).white).toBe(0);
+    rerender(<RouteMap track={track} tileUrl={null} marker={100} />);
+    await vi.waitFor(() => expect(count(canvas).white).toBeGreaterThan(20));
+  });
+
   it('says clearly when the map tiles fail to load', async () => {
     await renderIn(<RouteMap track={track} tileUrl="http://127.0.0.1:9/{z}/{x}/{y}.png" />, 'es');
     expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toBe(

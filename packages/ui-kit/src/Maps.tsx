@@ -2,15 +2,17 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import OlMap from 'ol/Map.js';
 import View from 'ol/View.js';
 import Feature from 'ol/Feature.js';
-import LineString from 'ol/geom/LineString.js';
-import Point from 'ol/geom/Point.js';
 import { fromExtent } from 'ol/geom/Polygon.js';
+import type { Coordinate } from 'ol/coordinate.js';
+import { boundingExtent } from 'ol/extent.js';
+import Layer from 'ol/layer/Layer.js';
 import TileLayer from 'ol/layer/Tile.js';
+import { apply as applyTransform } from 'ol/transform.js';
 import VectorLayer from 'ol/layer/Vector.js';
 import { fromLonLat, transformExtent } from 'ol/proj.js';
 import VectorSource from 'ol/source/Vector.js';
 import XYZ from 'ol/source/XYZ.js';
-import { Circle, Fill, Stroke, Style, Text } from 'ol/style.js';
+import { Fill, Stroke, Style, Text } from 'ol/style.js';
 import { defaults as defaultControls } from 'ol/control/defaults.js';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { formatBytes } from './format.ts';
@@ -32,6 +34,57 @@ export const tileUrlFrom = (setting: string | undefined): string | null =>
   setting === 'none' ? null : setting || DEFAULT_TILE_URL;
 
 const brand = '#e60012';
+
+/**
+ * The track and its marker drawn straight onto a canvas of their own, each frame, in the
+ * view's pixels. OpenLayers' vector layers (features, styles, a spatial index, the
+ * instruction builders and executors) are about a third of its weight on the ride page;
+ * one line and one dot need none of it.
+ */
+function trackCanvasLayer(coordinates: Coordinate[], markerAt: () => number | null): Layer {
+  const canvas = document.createElement('canvas');
+  canvas.className = 'xoss-map__track';
+  canvas.style.cssText = 'position:absolute;left:0;top:0;width:100%;height:100%';
+  return new Layer({
+    render(frame) {
+      const [width, height] = frame.size as [number, number];
+      const ratio = frame.pixelRatio;
+      if (canvas.width !== Math.round(width * ratio)) canvas.width = Math.round(width * ratio);
+      if (canvas.height !== Math.round(height * ratio)) canvas.height = Math.round(height * ratio);
+      const context = canvas.getContext('2d')!;
+      context.setTransform(1, 0, 0, 1, 0, 0);
+      context.clearRect(0, 0, canvas.width, canvas.height);
+      context.setTransform(ratio, 0, 0, ratio, 0, 0);
+      const toPixel = frame.coordinateToPixelTransform;
+      if (coordinates.length > 1) {
+        context.beginPath();
+        for (const [index, coordinate] of coordinates.entries()) {
+          const [x, y] = applyTransform(toPixel, coordinate.slice());
+          if (index === 0) context.moveTo(x!, y!);
+          else context.lineTo(x!, y!);
+        }
+        context.strokeStyle = brand;
+        context.lineWidth = 4;
+        context.lineCap = 'round';
+        context.lineJoin = 'round';
+        context.stroke();
+      }
+      const at = markerAt();
+      const point = at === null ? undefined : coordinates[at];
+      if (point) {
+        const [x, y] = applyTransform(toPixel, point.slice());
+        context.beginPath();
+        context.arc(x!, y!, 7, 0, 2 * Math.PI);
+        context.fillStyle = '#ffffff';
+        context.fill();
+        context.strokeStyle = brand;
+        context.lineWidth = 3;
+        context.stroke();
+      }
+      return canvas;
+    },
+  });
+}
 
 /** Creates a map in `target` with an optional tile layer that reports load failures. */
 function createMap(target: HTMLElement, tileUrl: string | null, onTileError: () => void) {
@@ -102,47 +155,27 @@ export function RouteMap({
   label,
 }: RouteMapProps) {
   const t = useT();
-  const markerFeature = useRef<Feature<Point> | null>(null);
+  const markerAt = useRef<number | null>(marker);
+  const trackLayer = useRef<Layer | null>(null);
   const setUp = useCallback(
     (map: OlMap) => {
       const coordinates = track.map((point) => fromLonLat([point[0], point[1]]));
-      const source = new VectorSource();
-      if (coordinates.length > 1) {
-        const line = new Feature(new LineString(coordinates));
-        line.setStyle(
-          new Style({ stroke: new Stroke({ color: brand, width: 4, lineCap: 'round' }) }),
-        );
-        source.addFeature(line);
-      }
-      const dot = new Feature<Point>();
-      dot.setStyle(
-        new Style({
-          image: new Circle({
-            radius: 7,
-            fill: new Fill({ color: '#ffffff' }),
-            stroke: new Stroke({ color: brand, width: 3 }),
-          }),
-        }),
-      );
-      source.addFeature(dot);
-      markerFeature.current = dot;
-      map.addLayer(new VectorLayer({ source }));
-      const extent = source.getExtent();
-      if (coordinates.length > 0 && extent)
-        map.getView().fit(extent, { padding: [24, 24, 24, 24], maxZoom: 16 });
+      const layer = trackCanvasLayer(coordinates, () => markerAt.current);
+      trackLayer.current = layer;
+      map.addLayer(layer);
+      if (coordinates.length > 0)
+        map.getView().fit(boundingExtent(coordinates), { padding: [24, 24, 24, 24], maxZoom: 16 });
       return () => {
-        markerFeature.current = null;
+        trackLayer.current = null;
       };
     },
     [track],
   );
   const { target, failed } = useOlMap(tileUrl, setUp);
   useEffect(() => {
-    const point = marker === null ? undefined : track[marker];
-    markerFeature.current?.setGeometry(
-      point ? new Point(fromLonLat([point[0], point[1]])) : undefined,
-    );
-  }, [marker, track]);
+    markerAt.current = marker;
+    trackLayer.current?.changed();
+  }, [marker]);
   return (
     <figure className="xoss-map xoss-root">
       <div

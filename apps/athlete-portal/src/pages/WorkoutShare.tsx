@@ -21,7 +21,8 @@ import { RideBests } from './RideBests.tsx';
 import { RideLaps } from './RideLaps.tsx';
 import { RideManagement } from './RideManagement.tsx';
 
-const RideMap = lazy(() => import('./RideMap.tsx').then((module) => ({ default: module.RideMap })));
+const loadRideMap = () => import('./RideMap.tsx');
+const RideMap = lazy(() => loadRideMap().then((module) => ({ default: module.RideMap })));
 
 /** Holds the map's place; the map's chunk (OpenLayers) and tiles load when it comes into view. */
 function MapWhenSeen({ track, marker }: { track: LonLat[]; marker: number | null }) {
@@ -29,6 +30,10 @@ function MapWhenSeen({ track, marker }: { track: LonLat[]; marker: number | null
   // The map is built in a task of its own after the charts have painted: no single long
   // task for both (the portal's 200 ms task budget).
   const [painted, setPainted] = useState(false);
+  // Its chunk is fetched as soon as its place is in view, while the charts are drawn.
+  useEffect(() => {
+    if (seen) void loadRideMap();
+  }, [seen]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
