@@ -60,9 +60,9 @@ export {
 export {
   seededRandom,
   simulateRide,
-  type RideStreams,
   type SimulationOptions,
 } from './simulate.ts';
+export type { RideStreams } from './streams.ts';
 export {
   ATL_DAYS,
   BEST_DISTANCES_M,

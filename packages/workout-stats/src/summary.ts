@@ -6,7 +6,7 @@ import {
   trainingStressScore,
   tssSeconds,
 } from './normalizedPower.ts';
-import type { RideStreams } from './simulate.ts';
+import type { RideStreams } from './streams.ts';
 import {
   clipTimer,
   haversineMetres,

@@ -1,4 +1,4 @@
-import type { RideStreams } from './simulate.ts';
+import type { RideStreams } from './streams.ts';
 
 /** A gap between samples longer than this (seconds) is a pause unless the rider moved across it. */
 export const PAUSE_GAP_S = 5;
