@@ -2,9 +2,10 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { devServer } from '../../scripts/devProxy.ts';
 import { precompiledMessagesAlias } from '../../scripts/messagesAlias.ts';
+import { preloadApp } from './preloadApp.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), preloadApp('/src/app.tsx')],
   resolve: { conditions: ['@xoss/source'], alias: precompiledMessagesAlias },
   // Both apps share one origin, so their hashed assets live in separate folders.
   build: { assetsDir: 'assets/portal', sourcemap: true },

@@ -59,7 +59,7 @@ try {
     {
       name: 'ride page',
       path: `/dashboard/workouts/share/${audax.id}`,
-      drawn: ['.xoss-streams__panel path', '.xoss-map__canvas canvas'],
+      drawn: ['.xoss-streams__panel path', '.xoss-map__canvas canvas.xoss-map__track'],
     },
     {
       name: 'power-curve page (last 6 weeks)',

@@ -53,7 +53,7 @@ try {
     await page.goto(`${base}/dashboard/workouts/share/${audax.id}`);
     // Drawn: every stream panel has its line and the map canvas has painted the track.
     await page.locator('.xoss-streams__panel path').nth(3).waitFor({ timeout: 30_000 });
-    await page.locator('.xoss-map__canvas canvas').waitFor({ timeout: 30_000 });
+    await page.locator('.xoss-map__canvas canvas.xoss-map__track').waitFor({ timeout: 30_000 });
     const drawnAt = await page.evaluate<number>(
       'new Promise((done) => requestAnimationFrame(() => done(performance.now())))',
     );

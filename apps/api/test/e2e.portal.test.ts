@@ -79,7 +79,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     expect(name).toMatch(/^Ten-hour audax/);
     await first.click();
     await page.getByRole('heading', { name: name!, level: 1 }).waitFor();
-    await page.locator('.xoss-map__canvas canvas').waitFor();
+    await page.locator('.xoss-map__canvas canvas.xoss-map__track').waitFor();
     await page.getByRole('slider', { name: 'Ride charts' }).waitFor();
     expect(await page.locator('.xoss-streams__panel').count()).toBeGreaterThanOrEqual(4);
     await expect.poll(() => page.title()).toBe('XOSS — GPS bike computers and sensors');
@@ -535,7 +535,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
       mimeType: 'application/gpx+xml',
       buffer: Buffer.from(gpx),
     });
-    await page.locator('.xoss-map__canvas canvas').waitFor();
+    await page.locator('.xoss-map__canvas canvas.xoss-map__track').waitFor();
     await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Lake loop');
     await page.getByLabel('Title').fill('');
     await page.getByRole('button', { name: 'Upload', exact: true }).click();

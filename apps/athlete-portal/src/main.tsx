@@ -1,61 +1,18 @@
+/**
+ * The portal's entry, kept to the store and the API client: the moment it has run, the
+ * rider's messages, and on a ride page that page's chunk and calls, are on their way beside
+ * the application (React, React DOM, the router), instead of after it has been evaluated.
+ * On a phone over mobile data that starts the ride's streams about a second earlier
+ * (bench/mobile.ts in apps/api). The build lists the application's chunks in the page
+ * (`preloadApp` in vite.config.ts), so they do not wait for this one.
+ */
 import '@xoss/ui-kit/styles.css';
 import './portal.css';
-import { StrictMode, useEffect } from 'react';
-import { EXPIRY_NOTICE_MS, loginPathFor, selectPreferences } from '@xoss/api-client';
-import { loadMessages, localeFor } from '@xoss/i18n';
-import { XossIntlProvider } from '@xoss/i18n/react';
-import { createRoot } from 'react-dom/client';
-import { Provider, useSelector } from 'react-redux';
-import { RouterProvider, createBrowserRouter } from 'react-router';
+import { selectPreferences } from '@xoss/api-client';
+import { loadMessages } from '@xoss/i18n';
 import { client } from './client.ts';
-import { startEmbedded } from './embeddedRuntime.ts';
-import { routes } from './routes.tsx';
+import { startRidePage } from './pages/rideQueries.ts';
 
-let router: ReturnType<typeof createBrowserRouter> | undefined;
-client.setNavigate((path, { replace }) => {
-  // /login belongs to the public site: leave the portal with a full page load. When the
-  // session has ended (a plain /login), the server's message stays up its second first
-  // (spec 8), and the login brings the rider back to the page they were on.
-  if (path === '/login') {
-    const here = `${window.location.pathname}${window.location.search}`;
-    setTimeout(() => window.location.replace(loginPathFor(here)), EXPIRY_NOTICE_MS);
-  } else if (path.startsWith('/login')) window.location.replace(path);
-  else void router?.navigate(path, { replace });
-});
-
-/** The language follows the store, so a change from the app or the menu applies at once. */
-function Root({ router: current }: { router: ReturnType<typeof createBrowserRouter> }) {
-  const { language } = useSelector(selectPreferences);
-  useEffect(() => {
-    document.documentElement.lang = localeFor(language);
-  }, [language]);
-  return (
-    <XossIntlProvider language={language} scope="portal">
-      <RouterProvider router={current} />
-    </XossIntlProvider>
-  );
-}
-
-const container = document.getElementById('root');
-if (!container) throw new Error('#root is missing from index.html');
-// Inside the app, its `hello` (tokens, language, units) comes before the first guard runs.
-void startEmbedded({
-  window,
-  client,
-  navigate: (path) => void router?.navigate(path),
-})
-  // A task boundary between parsing the scripts and starting the router: two shorter tasks
-  // rather than one long one (the portal's budget: no task over 200 ms).
-  .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
-  .then(() => {
-    // The messages load beside the route's chunk and calls, not after the first render.
-    void loadMessages(selectPreferences(client.store.getState()).language, 'portal');
-    router = createBrowserRouter(routes);
-    createRoot(container).render(
-      <StrictMode>
-        <Provider store={client.store}>
-          <Root router={router} />
-        </Provider>
-      </StrictMode>,
-    );
-  });
+void loadMessages(selectPreferences(client.store.getState()).language, 'portal');
+startRidePage(new URL(window.location.href));
+void import('./app.tsx');

@@ -158,7 +158,7 @@ describe('CurveChart', () => {
       </div>,
     );
     expect(screen.getByRole('img', { name: /Power curve/ })).toBeTruthy();
-    const ticks = [...container.querySelectorAll('.visx-axis-bottom .visx-axis-tick')].map(
+    const ticks = [...container.querySelectorAll('.xoss-axis--bottom .xoss-axis__tick')].map(
       (tick) => tick.textContent,
     );
     expect(ticks).toEqual(['1s', '5s', '15s', '30s', '1m', '5m', '10m', '20m', '1h']);

@@ -1,9 +1,9 @@
 import { useMemo, useState, type PointerEvent, type ReactNode } from 'react';
-import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
 import { scaleLinear, scaleLog } from '@visx/scale';
 import { LinePath } from '@visx/shape';
 import { useLocale, useT } from '@xoss/i18n/react';
+import { AxisBottom, AxisLeft } from './Axis.tsx';
 import { formatShortDuration } from './format.ts';
 import { useElementWidth } from './useElementWidth.ts';
 
@@ -197,7 +197,7 @@ export function CurveChart({
           <AxisLeft
             scale={yScale}
             numTicks={5}
-            tickFormat={(value) => `${number.format(Number(value))}`}
+            tickFormat={(value) => number.format(value)}
             label={unit}
           />
           <AxisBottom
@@ -207,7 +207,7 @@ export function CurveChart({
               TICKS.filter((tick) => tick <= maxDuration),
               (tick) => xScale(tick),
             )}
-            tickFormat={(value) => formatShortDuration(Number(value))}
+            tickFormat={formatShortDuration}
           />
           {hover !== null ? (
             <line

@@ -7,15 +7,14 @@ import {
   type KeyboardEvent,
   type PointerEvent,
   type ReactNode,
-  type SVGProps,
 } from 'react';
-import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
 import { scaleLinear } from '@visx/scale';
 import { AreaClosed, LinePath } from '@visx/shape';
 import { distanceInUserUnit, type DistanceUnit } from '@xoss/data-fields';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { downsampleMinMax } from '@xoss/workout-stats';
+import { AxisBottom, AxisLeft } from './Axis.tsx';
 import { formatClock, timeTicks } from './format.ts';
 import { useElementWidth } from './useElementWidth.ts';
 import { useInView } from './useInView.ts';
@@ -379,22 +378,6 @@ function StreamPanel({
 type Scale = ReturnType<typeof scaleLinear<number>>;
 const defined = (point: { y: number }) => Number.isFinite(point.y);
 
-// Tick labels as plain SVG text: visx's <Text> measures every label in the DOM, a third of
-// a ride page's render; these labels never wrap, so the measurement buys nothing.
-type TickProps = { formattedValue?: string | undefined } & Pick<
-  SVGProps<SVGTextElement>,
-  'x' | 'y' | 'fill' | 'fontSize' | 'fontFamily'
->;
-const tickText =
-  (placement: Pick<SVGProps<SVGTextElement>, 'textAnchor' | 'dominantBaseline' | 'dx' | 'dy'>) =>
-  ({ formattedValue, x, y, fill, fontSize, fontFamily }: TickProps) => (
-    <text {...{ x, y, fill, fontSize, fontFamily }} {...placement}>
-      {formattedValue}
-    </text>
-  );
-const leftTick = tickText({ textAnchor: 'end', dominantBaseline: 'middle', dx: '-0.25em' });
-const bottomTick = tickText({ textAnchor: 'middle', dominantBaseline: 'hanging', dy: '0.25em' });
-
 /** A panel's line or area with its axes: unchanged while only the cursor moves. */
 const PanelPlot = memo(function PanelPlot({
   points,
@@ -441,19 +424,8 @@ const PanelPlot = memo(function PanelPlot({
           strokeWidth={1.5}
         />
       )}
-      <AxisLeft
-        scale={yScale}
-        numTicks={3}
-        tickFormat={(value) => number.format(Number(value))}
-        tickComponent={leftTick}
-      />
-      <AxisBottom
-        top={innerHeight}
-        scale={xScale}
-        tickValues={[...xTicks]}
-        tickFormat={(value) => formatX(Number(value))}
-        tickComponent={bottomTick}
-      />
+      <AxisLeft scale={yScale} numTicks={3} tickFormat={(value) => number.format(value)} />
+      <AxisBottom top={innerHeight} scale={xScale} tickValues={xTicks} tickFormat={formatX} />
     </>
   );
 });

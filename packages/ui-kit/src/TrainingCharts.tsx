@@ -1,9 +1,9 @@
 import { useState, type PointerEvent, type ReactNode } from 'react';
-import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import { Bar, LinePath } from '@visx/shape';
 import { useLocale, useT } from '@xoss/i18n/react';
+import { AxisBottom, AxisLeft } from './Axis.tsx';
 import { chartColors } from './chartColors.ts';
 import { useElementWidth } from './useElementWidth.ts';
 
@@ -115,7 +115,7 @@ export function FitnessChart({ title, days, height = 280 }: FitnessChartProps) {
               strokeDasharray={line.dashed ? '5 4' : undefined}
             />
           ))}
-          <AxisLeft scale={yScale} numTicks={5} tickFormat={(v) => number.format(Number(v))} />
+          <AxisLeft scale={yScale} numTicks={5} tickFormat={(v) => number.format(v)} />
           <AxisBottom
             top={innerHeight}
             scale={xScale}
@@ -207,7 +207,7 @@ export function TotalsChart({ title, period, bars, format, height = 220 }: Total
               <title>{`${label.format(utc(bar.start))}: ${format(bar.value)}`}</title>
             </Bar>
           ))}
-          <AxisLeft scale={yScale} numTicks={4} tickFormat={(v) => format(Number(v))} />
+          <AxisLeft scale={yScale} numTicks={4} tickFormat={(v) => format(v)} />
           <AxisBottom
             top={innerHeight}
             scale={xScale}
