@@ -111,6 +111,25 @@ describe('meanMaxCurve', () => {
     expect(meanMaxCurveRange(ride, 3000, 4000)).toHaveLength(0);
   });
 
+  it('stays exact with negative samples (durations one at a time) and at the end of a ride', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -300, max: 600 }), { minLength: 1, maxLength: 1200 }),
+        (values) => {
+          const fast = meanMaxCurve(values);
+          const reference = meanMaxCurveReference(values);
+          for (let d = 0; d < values.length; d++) expect(fast[d]).toBeCloseTo(reference[d]!, 6);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // Lengths around the groups of four durations and the blocks' sizes.
+    for (const length of [1, 2, 3, 4, 5, 15, 16, 17, 63, 64, 65, 255, 256, 257, 259, 1027]) {
+      const values = Array.from({ length }, (_, i) => (i * 7919) % 431);
+      expect(Array.from(meanMaxCurve(values))).toEqual(Array.from(meanMaxCurveReference(values)));
+    }
+  });
+
   it('is exact on a constant series', () => {
     const curve = meanMaxCurve(new Array<number>(2000).fill(250));
     expect(curve.every((value) => Math.abs(value - 250) < 1e-9)).toBe(true);
