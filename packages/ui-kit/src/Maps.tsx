@@ -43,8 +43,14 @@ const brand = '#e60012';
  */
 function trackCanvasLayer(coordinates: Coordinate[], markerAt: () => number | null): Layer {
   const canvas = document.createElement('canvas');
+  // Placed over the map by styles.css; a canvas takes its colours as values, so the design
+  // tokens are read once here.
   canvas.className = 'xoss-map__track';
-  canvas.style.cssText = 'position:absolute;left:0;top:0;width:100%;height:100%';
+  const tokens = getComputedStyle(document.documentElement);
+  const token = (name: string, fallback: string) =>
+    tokens.getPropertyValue(name).trim() || fallback;
+  const line = token('--xoss-color-brand', brand);
+  const dot = token('--xoss-color-surface', '#ffffff');
   return new Layer({
     render(frame) {
       const [width, height] = frame.size as [number, number];
@@ -63,7 +69,7 @@ function trackCanvasLayer(coordinates: Coordinate[], markerAt: () => number | nu
           if (index === 0) context.moveTo(x!, y!);
           else context.lineTo(x!, y!);
         }
-        context.strokeStyle = brand;
+        context.strokeStyle = line;
         context.lineWidth = 4;
         context.lineCap = 'round';
         context.lineJoin = 'round';
@@ -75,9 +81,9 @@ function trackCanvasLayer(coordinates: Coordinate[], markerAt: () => number | nu
         const [x, y] = applyTransform(toPixel, point.slice());
         context.beginPath();
         context.arc(x!, y!, 7, 0, 2 * Math.PI);
-        context.fillStyle = '#ffffff';
+        context.fillStyle = dot;
         context.fill();
-        context.strokeStyle = brand;
+        context.strokeStyle = line;
         context.lineWidth = 3;
         context.stroke();
       }
