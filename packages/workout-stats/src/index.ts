@@ -57,11 +57,7 @@ export {
   type Timeline,
   type TimerIntervals,
 } from './timeline.ts';
-export {
-  seededRandom,
-  simulateRide,
-  type SimulationOptions,
-} from './simulate.ts';
+export { seededRandom, simulateRide, type SimulationOptions } from './simulate.ts';
 export type { RideStreams } from './streams.ts';
 export {
   ATL_DAYS,
