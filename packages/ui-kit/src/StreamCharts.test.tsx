@@ -1,13 +1,11 @@
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { meanMaxCurve, simulateRide } from '@xoss/workout-stats';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { simulateRide } from '@xoss/workout-stats';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { CurveChart } from './CurveChart.tsx';
-import { formatClock, formatShortDuration } from './format.ts';
+import { formatClock } from './format.ts';
 import { StreamCharts, indexAtX, type StreamSeries } from './StreamCharts.tsx';
 import { expectAccessible } from './testing/a11y.ts';
 import { renderIn } from './testing/render.tsx';
-import { ZoneBars } from './ZoneBars.tsx';
 
 afterEach(cleanup);
 
@@ -130,133 +128,5 @@ describe('StreamCharts', () => {
     expect(indexAtX(x, 4)).toBe(2);
     expect(indexAtX(x, 9)).toBe(4);
     expect(indexAtX(x, -1)).toBe(0);
-  });
-});
-
-describe('CurveChart', () => {
-  it('draws the power curve and a dashed comparison on a log axis and reads both on hover', async () => {
-    const curve = meanMaxCurve(hour.power!);
-    const older = curve.map((value) => value * 0.9);
-    const durations = Array.from(curve, (_, index) => index + 1);
-    const { container } = await renderIn(
-      <div style={{ width: 700 }}>
-        <CurveChart
-          title="Power curve"
-          unit="W"
-          series={[
-            { id: 'ride', label: 'This ride', durations, values: curve },
-            {
-              id: 'year',
-              label: 'This year',
-              durations,
-              values: older,
-              dashed: true,
-              color: '#1660d0',
-            },
-          ]}
-        />
-      </div>,
-    );
-    expect(screen.getByRole('img', { name: /Power curve/ })).toBeTruthy();
-    const ticks = [...container.querySelectorAll('.xoss-axis--bottom .xoss-axis__tick')].map(
-      (tick) => tick.textContent,
-    );
-    expect(ticks).toEqual(['1s', '5s', '15s', '30s', '1m', '5m', '10m', '20m', '1h']);
-    const hit = container.querySelector('svg[role="img"] rect[fill="transparent"]')!;
-    const box = hit.getBoundingClientRect();
-    // ln(60)/ln(3600) of the way along: one minute.
-    fireEvent.pointerMove(hit, {
-      clientX: box.left + (box.width * Math.log(60)) / Math.log(3600),
-      clientY: box.top + 5,
-    });
-    const legend = within(container.querySelector('.xoss-curve__legend')!);
-    expect(legend.getByText(/This ride/).textContent).toMatch(/@ 1m/);
-    expect(container.querySelectorAll('path[stroke-dasharray]')).toHaveLength(1);
-    await expectAccessible(container);
-  });
-
-  it('with log-spaced durations, shows no value between them until the exact one is given', async () => {
-    const curve = meanMaxCurve(hour.power!);
-    // Every second to 20 s, then every 100 s: 60 s is not among them, 20 s is.
-    const durations = [
-      ...Array.from({ length: 20 }, (_, index) => index + 1),
-      ...Array.from({ length: 36 }, (_, index) => 100 * (index + 1)),
-    ];
-    const values = durations.map((duration) => curve[duration - 1]!);
-    const onHover = vi.fn();
-    const chart = (exact?: { duration: number; values: Record<string, number | null> }) => (
-      <div style={{ width: 700 }}>
-        <CurveChart
-          title="Power curve"
-          unit="W"
-          series={[{ id: 'ride', label: 'This ride', durations, values }]}
-          onHover={onHover}
-          {...(exact ? { exact } : {})}
-        />
-      </div>
-    );
-    const { container, rerender } = await renderIn(chart());
-    const hit = container.querySelector('svg[role="img"] rect[fill="transparent"]')!;
-    const box = hit.getBoundingClientRect();
-    const pointAt = (seconds: number) =>
-      fireEvent.pointerMove(hit, {
-        clientX: box.left + (box.width * Math.log(seconds)) / Math.log(3600),
-        clientY: box.top + 5,
-      });
-    const legend = () => within(container.querySelector('.xoss-curve__legend')!);
-    pointAt(60);
-    expect(onHover).toHaveBeenLastCalledWith(60);
-    // Not the value of a neighbouring duration: none until the exact one comes.
-    expect(legend().getByText(/This ride/).textContent).not.toMatch(/@/);
-    rerender(chart({ duration: 60, values: { ride: curve[59]! } }));
-    expect(legend().getByText(/This ride/).textContent).toContain(
-      `${Math.round(curve[59]!)} W @ 1m`,
-    );
-    // A duration the series holds shows at once.
-    pointAt(10);
-    expect(onHover).toHaveBeenLastCalledWith(10);
-    expect(legend().getByText(/This ride/).textContent).toContain(
-      `${Math.round(curve[9]!)} W @ 10s`,
-    );
-    fireEvent.pointerLeave(hit);
-    expect(onHover).toHaveBeenLastCalledWith(null);
-  });
-
-  it('formats durations for the axis', () => {
-    expect([1, 59, 60, 90, 3600, 5400].map(formatShortDuration)).toEqual([
-      '1s',
-      '59s',
-      '1m',
-      '1m30s',
-      '1h',
-      '1h30m',
-    ]);
-  });
-});
-
-describe('ZoneBars', () => {
-  it('lists the power zones with names, ranges in watts, time and share', async () => {
-    const zones = [
-      { zone: 1, low: 0, high: 55, seconds: 600 },
-      { zone: 2, low: 55, high: 75, seconds: 1800 },
-      { zone: 3, low: 75, high: 90, seconds: 900 },
-      { zone: 4, low: 90, high: 105, seconds: 300 },
-      { zone: 5, low: 105, high: 120, seconds: 0 },
-      { zone: 6, low: 120, high: 150, seconds: 0 },
-      { zone: 7, low: 150, high: null, seconds: 0 },
-    ];
-    const { container } = await renderIn(
-      <ZoneBars kind="power" zones={zones} reference={200} />,
-      'pt-BR',
-    );
-    const table = screen.getByRole('table', { name: 'Zonas de potência' });
-    const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows).toHaveLength(7);
-    expect(rows[1]!.textContent).toContain('Z2 Resistência');
-    expect(rows[1]!.textContent).toContain('110–150 W');
-    expect(rows[1]!.textContent).toContain('30:00');
-    expect(rows[1]!.textContent).toContain('50%');
-    expect(rows[6]!.textContent).toContain('> 300 W');
-    await expectAccessible(container);
   });
 });
