@@ -1,4 +1,5 @@
 import { ErrorCode } from '@xoss/api-contract';
+import { distanceUnitOf, distanceUnitSetting } from '@xoss/data-fields';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
@@ -31,7 +32,8 @@ const athleteReply = (row: AthleteRow) => ({
   settings: {
     ftp: row.ftp,
     max_hr: row.max_hr,
-    distance_unit: row.distance_unit === 0 ? (0 as const) : (1 as const),
+    // The one units rule: any non-zero stored number is miles, sent as 1.
+    distance_unit: distanceUnitSetting(distanceUnitOf(row.distance_unit)),
     temperature_unit: row.temperature_unit,
     privacy_trim_m: row.privacy_trim_m,
     share_heart_rate: row.share_heart_rate,
