@@ -106,7 +106,7 @@ export function DeviceScreenPreview({
         role={onSlotClick ? 'group' : 'img'}
         aria-label={label}
       >
-        <rect width={width} height={height} fill="#fdfdfd" />
+        <rect width={width} height={height} fill="var(--xoss-device-paper)" />
         {template?.slots.map((slot, index) => {
           const field = fieldById(page.items[index] ?? -1);
           const x = slot.x * width;
@@ -127,11 +127,16 @@ export function DeviceScreenPreview({
                 y={y + 1}
                 width={w - 2}
                 height={h - 2}
-                fill={selected ? '#ffe9ea' : '#fff'}
-                stroke={selected ? '#e60012' : '#c9ced4'}
+                fill={selected ? 'var(--xoss-device-tile-selected)' : 'var(--xoss-color-surface)'}
+                stroke={selected ? 'var(--xoss-color-brand)' : 'var(--xoss-device-tile-line)'}
                 strokeWidth={selected ? 2 : 1}
               />
-              <text x={x + 6} y={y + 14} fontSize={Math.min(11, h * 0.22)} fill="#565d66">
+              <text
+                x={x + 6}
+                y={y + 14}
+                fontSize={Math.min(11, h * 0.22)}
+                fill="var(--xoss-color-ink-muted)"
+              >
                 {name}
               </text>
               {value ? (
@@ -141,7 +146,7 @@ export function DeviceScreenPreview({
                   fontSize={big}
                   fontWeight={700}
                   textAnchor="end"
-                  fill="#111"
+                  fill="var(--xoss-device-ink)"
                 >
                   {value.text}
                   <tspan fontSize={big * 0.4} fontWeight={400}>
@@ -153,7 +158,7 @@ export function DeviceScreenPreview({
                   d={chartPath(w - 12, h - 24)}
                   transform={`translate(${x + 6} ${y + 20})`}
                   fill="none"
-                  stroke="#e60012"
+                  stroke="var(--xoss-color-brand)"
                   strokeWidth={2}
                 />
               ) : null}

@@ -33,7 +33,28 @@ export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'
 export const tileUrlFrom = (setting: string | undefined): string | null =>
   setting === 'none' ? null : setting || DEFAULT_TILE_URL;
 
-const brand = '#e60012';
+/**
+ * Design tokens of styles.css as values, for what draws on a canvas (OpenLayers' styles and
+ * the track layer), which cannot read CSS custom properties itself. Read when a map is set
+ * up; apps load styles.css once (see the package README).
+ */
+function canvasTokens() {
+  const style = getComputedStyle(document.documentElement);
+  const read = (name: string) => style.getPropertyValue(name).trim();
+  return {
+    brand: read('--xoss-color-brand'),
+    focus: read('--xoss-color-focus'),
+    surface: read('--xoss-color-surface'),
+  };
+}
+
+/** A `#rrggbb` token at `alpha` opacity, as `rgba()`; another colour unchanged. */
+function withAlpha(color: string, alpha: number): string {
+  const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color);
+  if (!hex) return color;
+  const [red, green, blue] = hex.slice(1).map((part) => parseInt(part, 16));
+  return `rgba(${red},${green},${blue},${alpha})`;
+}
 
 /**
  * The track and its marker drawn straight onto a canvas of their own, each frame, in the
@@ -43,14 +64,9 @@ const brand = '#e60012';
  */
 function trackCanvasLayer(coordinates: Coordinate[], markerAt: () => number | null): Layer {
   const canvas = document.createElement('canvas');
-  // Placed over the map by styles.css; a canvas takes its colours as values, so the design
-  // tokens are read once here.
+  // Placed over the map by styles.css; a canvas takes its colours as values.
   canvas.className = 'xoss-map__track';
-  const tokens = getComputedStyle(document.documentElement);
-  const token = (name: string, fallback: string) =>
-    tokens.getPropertyValue(name).trim() || fallback;
-  const line = token('--xoss-color-brand', brand);
-  const dot = token('--xoss-color-surface', '#ffffff');
+  const { brand: line, surface: dot } = canvasTokens();
   return new Layer({
     render(frame) {
       const [width, height] = frame.size as [number, number];
@@ -270,12 +286,18 @@ export function RegionPicker({
   );
   const { target, failed } = useOlMap(tileUrl, setUp);
   useEffect(() => {
+    const tokens = canvasTokens();
     for (const feature of source.current?.getFeatures() ?? []) {
       const selected = value.includes(String(feature.getId()));
       feature.setStyle(
         new Style({
-          stroke: new Stroke({ color: selected ? brand : '#1660d0', width: selected ? 3 : 1.5 }),
-          fill: new Fill({ color: selected ? 'rgba(230,0,18,0.25)' : 'rgba(22,96,208,0.08)' }),
+          stroke: new Stroke({
+            color: selected ? tokens.brand : tokens.focus,
+            width: selected ? 3 : 1.5,
+          }),
+          fill: new Fill({
+            color: selected ? withAlpha(tokens.brand, 0.25) : withAlpha(tokens.focus, 0.08),
+          }),
           text: new Text({ text: String(feature.get('name')), font: '12px sans-serif' }),
         }),
       );

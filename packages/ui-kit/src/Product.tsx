@@ -35,7 +35,14 @@ export function DeviceIllustration({ shape, title, size = 120 }: DeviceIllustrat
       role="img"
       aria-label={title}
     >
-      <rect x={left} y={top} width={body[0]} height={body[1]} rx={14} fill="#1c1f24" />
+      <rect
+        x={left}
+        y={top}
+        width={body[0]}
+        height={body[1]}
+        rx={14}
+        fill="var(--xoss-device-body)"
+      />
       <rect
         x={left + 3}
         y={top + 3}
@@ -43,16 +50,23 @@ export function DeviceIllustration({ shape, title, size = 120 }: DeviceIllustrat
         height={body[1] - 6}
         rx={11}
         fill="none"
-        stroke="#3a3f47"
+        stroke="var(--xoss-device-bezel)"
       />
-      <rect x={left + sx} y={top + sy} width={sw} height={sh} rx={3} fill="#e9eef2" />
+      <rect
+        x={left + sx}
+        y={top + sy}
+        width={sw}
+        height={sh}
+        rx={3}
+        fill="var(--xoss-device-screen)"
+      />
       <text
         x={left + sx + sw / 2}
         y={top + sy + sh * 0.45}
         fontSize={sh * 0.28}
         fontWeight={700}
         textAnchor="middle"
-        fill="#111"
+        fill="var(--xoss-device-ink)"
         fontFamily="sans-serif"
       >
         32.4
@@ -62,12 +76,12 @@ export function DeviceIllustration({ shape, title, size = 120 }: DeviceIllustrat
         x2={left + sx + sw - 4}
         y1={top + sy + sh * 0.6}
         y2={top + sy + sh * 0.6}
-        stroke="#9aa3ad"
+        stroke="var(--xoss-device-rule)"
       />
       <path
         d={`M${left + sx + 4},${top + sy + sh - 6} l${sw * 0.2},-${sh * 0.18} l${sw * 0.2},${sh * 0.08} l${sw * 0.2},-${sh * 0.2} l${sw * 0.28},${sh * 0.1}`}
         fill="none"
-        stroke="#e60012"
+        stroke="var(--xoss-color-brand)"
         strokeWidth={2}
       />
       <text
@@ -76,7 +90,7 @@ export function DeviceIllustration({ shape, title, size = 120 }: DeviceIllustrat
         fontSize={7}
         letterSpacing={1.5}
         textAnchor="middle"
-        fill="#c9ced4"
+        fill="var(--xoss-device-logo)"
         fontFamily="sans-serif"
       >
         XOSS
@@ -89,7 +103,7 @@ export function DeviceIllustration({ shape, title, size = 120 }: DeviceIllustrat
           width={4}
           height={12}
           rx={2}
-          fill="#50565e"
+          fill="var(--xoss-device-button)"
         />
       ))}
     </svg>

@@ -11,4 +11,5 @@ export const chartColors = {
   fitness: 'var(--xoss-chart-fitness)',
   fatigue: 'var(--xoss-chart-fatigue)',
   form: 'var(--xoss-chart-form)',
+  comparison: 'var(--xoss-chart-comparison)',
 } as const;

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Comparison, PowerCurveReply } from '@xoss/api-contract';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { CurveChart, type CurveSeries } from '@xoss/ui-kit';
+import { chartColors, CurveChart, type CurveSeries } from '@xoss/ui-kit';
 import { useParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
@@ -116,7 +116,7 @@ export function PowerCurvePage() {
                       durations: other.durations,
                       values: scale(other.values),
                       dashed: true,
-                      color: '#1660d0',
+                      color: chartColors.comparison,
                     },
                   ]
                 : []),
