@@ -1,4 +1,13 @@
-export type { ActivityFileError, DecodeResult } from './errors.ts';
+export {
+  errorCodes,
+  messageIdOf,
+  type ActivityFileError,
+  type ActivityFileErrorCode,
+  type ActivityFileMessageId,
+  type DecodeResult,
+  type ErrorCodeOf,
+  type ErrorFormat,
+} from './errors.ts';
 export { fitCrc16 } from './fitCrc.ts';
 export { FIT_MAX_BYTES, decodeFit, hasFitSignature, type FitDecodeOptions } from './fit/decode.ts';
 export { encodeFit, type FitActivityInput, type FitEncodeOptions } from './fit/encode.ts';

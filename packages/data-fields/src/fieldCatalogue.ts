@@ -480,7 +480,10 @@ export interface DataField {
   /** Charts and gauges need a Large slot. */
   readonly needsLargeSlot: boolean;
   /** i18n message ids for the field's name and description. */
-  readonly messageIds: { readonly name: string; readonly description: string };
+  readonly messageIds: {
+    readonly name: `dataFields.${FieldKey}.name`;
+    readonly description: `dataFields.${FieldKey}.description`;
+  };
   /** English texts, for consumers without the i18n catalogue. */
   readonly defaultText: { readonly name: string; readonly description: string };
   /** SVG icons (viewBox 0 0 36 36): normal, and the light one drawn on a selected tile. */
@@ -506,8 +509,8 @@ export const dataFields: readonly DataField[] = Object.freeze(
       display,
       needsLargeSlot: display !== 'value',
       messageIds: {
-        name: `dataFields.${spec.key}.name`,
-        description: `dataFields.${spec.key}.description`,
+        name: `dataFields.${spec.key}.name` as const,
+        description: `dataFields.${spec.key}.description` as const,
       },
       defaultText: { name: spec.name, description: spec.description },
       icons: {

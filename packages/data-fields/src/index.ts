@@ -55,7 +55,7 @@ export {
   type FormattedValue,
   type UnitSettings,
 } from './format.ts';
-export { fail, ok, type Problem, type Result } from './result.ts';
+export { fail, ok, type Problem, type ProblemCode, type Result } from './result.ts';
 export {
   FEET_PER_METRE,
   METRES_PER_MILE,

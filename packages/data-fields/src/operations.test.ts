@@ -18,11 +18,11 @@ import { validate } from './validate.ts';
 const nav = deviceProfiles.NAV;
 const start = () => defaultDocument(nav, 'XN1', 1718782574);
 const value = <T>(result: Result<T>): T => {
-  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  if (!result.ok) throw new Error(JSON.stringify(result.error));
   return result.value;
 };
 const code = (result: Result<unknown>) =>
-  result.ok ? 'ok' : result.problems.map((found) => found.messageId.split('.').pop()).join();
+  result.ok ? 'ok' : result.error.map((found) => found.messageId.split('.').pop()).join();
 
 describe('defaultDocument', () => {
   it('is valid for every profile', () => {
@@ -175,7 +175,7 @@ describe('operations, for any sequence', () => {
               expect(validate(result.value, profile)).toEqual([]);
               document = result.value;
             } else {
-              expect(result.problems.length).toBeGreaterThan(0);
+              expect(result.error.length).toBeGreaterThan(0);
             }
           }
         },

@@ -69,9 +69,7 @@ describe('parsePanels', () => {
     const result = parsePanels(bad);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    const paths = result.problems.map(
-      (found) => `${found.path}:${found.messageId.split('.').pop()}`,
-    );
+    const paths = result.error.map((found) => `${found.path}:${found.messageId.split('.').pop()}`);
     expect(paths).toEqual([
       'version:wrongType',
       'sn:missing',
@@ -89,15 +87,15 @@ describe('parsePanels', () => {
     const result = parsePanels(huge);
     expect(result).toMatchObject({
       ok: false,
-      problems: [{ messageId: 'dataFields.problem.tooLarge' }],
+      error: [{ messageId: 'dataFields.problem.tooLarge' }],
     });
     expect(parsePanels('{"version":')).toMatchObject({
       ok: false,
-      problems: [{ messageId: 'dataFields.problem.invalidJson' }],
+      error: [{ messageId: 'dataFields.problem.invalidJson' }],
     });
     expect(parsePanels(42)).toMatchObject({
       ok: false,
-      problems: [{ messageId: 'dataFields.problem.wrongType' }],
+      error: [{ messageId: 'dataFields.problem.wrongType' }],
     });
   });
 
@@ -112,7 +110,7 @@ describe('parsePanels', () => {
     };
     expect(parsePanels(long)).toMatchObject({
       ok: false,
-      problems: [{ path: 'sn', messageId: 'dataFields.problem.tooLong' }],
+      error: [{ path: 'sn', messageId: 'dataFields.problem.tooLong' }],
     });
     const many = {
       ...long,
@@ -122,7 +120,7 @@ describe('parsePanels', () => {
     };
     expect(parsePanels(many)).toMatchObject({
       ok: false,
-      problems: [{ path: 'pages', messageId: 'dataFields.problem.tooManyPages' }],
+      error: [{ path: 'pages', messageId: 'dataFields.problem.tooManyPages' }],
     });
   });
 });

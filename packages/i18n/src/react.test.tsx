@@ -4,7 +4,14 @@ import { createRoot } from 'react-dom/client';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadMessages } from './catalogue.ts';
-import { Message, MoreMessages, XossIntlProvider, useLocale, useT } from './react.tsx';
+import {
+  Message,
+  MoreMessages,
+  XossIntlProvider,
+  useLocale,
+  useT,
+  useTranslateKnown,
+} from './react.tsx';
 
 function Probe() {
   const t = useT();
@@ -22,6 +29,26 @@ function Probe() {
     </p>
   );
 }
+
+function Known({ id }: { id: string }) {
+  const known = useTranslateKnown();
+  return <output>{known(id) ?? 'unknown id'}</output>;
+}
+
+describe('useTranslateKnown', () => {
+  it('translates an id sent at run time when the catalogue has it, and says when it does not', async () => {
+    render(
+      <XossIntlProvider language="de" fallback={<span>loading</span>}>
+        <Known id="activityFiles.gpx.noPoints" />
+        <Known id="activityFiles.gpx.noSuchReason" />
+      </XossIntlProvider>,
+    );
+    const [known, unknown] = await screen.findAllByRole('status');
+    expect(known!.textContent).not.toBe('unknown id');
+    expect(known!.textContent).not.toContain('activityFiles');
+    expect(unknown!.textContent).toBe('unknown id');
+  });
+});
 
 describe('XossIntlProvider', () => {
   it('loads the chosen language, then renders its texts', async () => {

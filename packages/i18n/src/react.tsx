@@ -142,6 +142,16 @@ export function useT(): (id: MessageId, values?: MessageValues) => string {
   return (id, values) => intl.formatMessage({ id }, values);
 }
 
+/**
+ * Translates an id known only at run time (a reason id the server sent): the message when
+ * the catalogue has it, else `undefined`, so the caller can show the server's own words.
+ */
+export function useTranslateKnown(): (id: string, values?: MessageValues) => string | undefined {
+  const intl = useIntl();
+  return (id, values) =>
+    Object.hasOwn(intl.messages, id) ? intl.formatMessage({ id }, values) : undefined;
+}
+
 /** The locale the provider formats with (`en-US`, `ja`, ...). */
 export function useLocale(): string {
   return useIntl().locale;

@@ -13,7 +13,7 @@ import {
 import type { MessageId } from '@xoss/i18n';
 import { Message, useT } from '@xoss/i18n/react';
 
-const fieldName = (field: DataField): MessageId => field.messageIds.name as MessageId;
+const fieldName = (field: DataField): MessageId => field.messageIds.name;
 
 export interface FieldTileProps {
   readonly field: DataField;
@@ -34,7 +34,7 @@ export function FieldTile({ field, selected = false, disabled = false, onSelect 
       className="xoss-field-tile"
       aria-pressed={selected}
       disabled={disabled}
-      title={t(field.messageIds.description as MessageId)}
+      title={t(field.messageIds.description)}
       onClick={() => onSelect?.(field.key)}
     >
       <span
@@ -81,7 +81,7 @@ export function FieldPicker({
         if (fields.length === 0) return null;
         return (
           <fieldset key={category}>
-            <legend>{t(`category.${category}` as MessageId)}</legend>
+            <legend>{t(`category.${category}`)}</legend>
             <div className="xoss-field-picker__grid">
               {fields.map((field) => (
                 <FieldTile

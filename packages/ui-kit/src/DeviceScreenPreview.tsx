@@ -7,7 +7,6 @@ import {
   type LayoutPage,
   type UnitSettings,
 } from '@xoss/data-fields';
-import type { MessageId } from '@xoss/i18n';
 import { useLocale, useT } from '@xoss/i18n/react';
 
 /** Values a preview shows when the app passes none: a plausible moment of a ride. */
@@ -113,7 +112,7 @@ export function DeviceScreenPreview({
           const y = slot.y * height;
           const w = slot.width * width;
           const h = slot.height * height;
-          const name = field ? t(field.messageIds.name as MessageId) : '—';
+          const name = field ? t(field.messageIds.name) : '—';
           const value =
             field && field.display === 'value'
               ? formatFieldValue(field, values[field.key] ?? Number.NaN, settings, locale)

@@ -1,7 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState, type CSSProperties } from 'react';
 import { dataFields } from '@xoss/data-fields';
-import type { MessageId } from '@xoss/i18n';
 import { useT } from '@xoss/i18n/react';
 
 /**
@@ -137,7 +136,7 @@ function FieldIcons() {
             aria-hidden="true"
             dangerouslySetInnerHTML={{ __html: field.icons.selected }}
           />
-          <small>{t(field.messageIds.name as MessageId)}</small>
+          <small>{t(field.messageIds.name)}</small>
         </li>
       ))}
     </ul>

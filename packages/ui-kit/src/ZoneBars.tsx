@@ -23,6 +23,20 @@ export interface ZoneBarsProps {
   readonly reference?: number | null;
 }
 
+// The catalogue's zone names: 5 heart-rate and 7 power zones.
+const ZONE_NAMES = {
+  hr: ['zones.hr.1', 'zones.hr.2', 'zones.hr.3', 'zones.hr.4', 'zones.hr.5'],
+  power: [
+    'zones.power.1',
+    'zones.power.2',
+    'zones.power.3',
+    'zones.power.4',
+    'zones.power.5',
+    'zones.power.6',
+    'zones.power.7',
+  ],
+} as const satisfies Record<'hr' | 'power', readonly MessageId[]>;
+
 /**
  * Time in zone as horizontal bars: zone number and name (spec 3's names, translated),
  * its range, the time and its share of the total. A real table underneath, so screen
@@ -53,7 +67,7 @@ export function ZoneBars({ kind, zones, reference }: ZoneBarsProps) {
             <tr key={zone.zone} data-zone={zone.zone}>
               <th scope="row">
                 {t('zones.zone', { zone: zone.zone })}{' '}
-                {t(`zones.${kind}.${zone.zone}` as MessageId)}
+                {t(ZONE_NAMES[kind][zone.zone - 1] ?? 'zones.zone', { zone: zone.zone })}
               </th>
               <td data-label={t('workouts.zoneRange')}>
                 {zone.high === null

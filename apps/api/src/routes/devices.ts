@@ -127,7 +127,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
         ErrorCode.ValidationFailed,
         'The layout document is not a valid panels.json',
         {
-          errors: parsed.problems.map((problem) => ({
+          errors: parsed.error.map((problem) => ({
             path: problem.path,
             message: problem.message,
           })),

@@ -10,9 +10,12 @@ import {
   hasFitSignature,
   parseGpx,
   parseTcx,
+  messageIdOf,
   type ActivityFileError,
   type ActivityLap,
   type ActivityOverview,
+  type ErrorCodeOf,
+  type ErrorFormat,
 } from '@xoss/activity-files';
 import {
   BEST_DISTANCES_M,
@@ -133,13 +136,46 @@ export function rideBests(
   };
 }
 
+/** What the import itself refuses before or after a decoder (docs/api.md, 10415 and 10413). */
+type ArchiveCode = 'archive' | 'tooLarge' | 'unknownFormat';
+type ImportLimitCode = 'tooLong' | 'tooManySamples';
+
+/** Why an import refused a file: a decoder's error, or one of the import's own. */
+type ImportFileError =
+  | ActivityFileError
+  | {
+      readonly code: ArchiveCode;
+      readonly messageId: `activityFiles.archive.${ArchiveCode}`;
+      readonly message: string;
+    }
+  | {
+      readonly code: ImportLimitCode;
+      readonly messageId: `activityFiles.import.${ImportLimitCode}`;
+      readonly message: string;
+    };
+
 export type AnalysisResult =
   | { readonly ok: true; readonly analysis: Analysis }
-  | { readonly ok: false; readonly error: ActivityFileError };
+  | { readonly ok: false; readonly error: ImportFileError };
 
-const refuse = (code: string, format: string, message: string): AnalysisResult => ({
+/** Refuses with a decoder's code for what the decoder read but the import cannot take. */
+const refuse = <F extends ErrorFormat>(
+  code: ErrorCodeOf<F>,
+  format: F,
+  message: string,
+): AnalysisResult => ({
   ok: false,
-  error: { code, messageId: `activityFiles.${format}.${code}`, message },
+  error: { code, messageId: messageIdOf(format, code), message },
+});
+
+const refuseArchive = (code: ArchiveCode, message: string): AnalysisResult => ({
+  ok: false,
+  error: { code, messageId: `activityFiles.archive.${code}`, message },
+});
+
+const refuseLimit = (code: ImportLimitCode, message: string): AnalysisResult => ({
+  ok: false,
+  error: { code, messageId: `activityFiles.import.${code}`, message },
 });
 
 /** The streams a ride keeps: the API's name and the statistics' (`RideStreams`) name. */
@@ -184,8 +220,8 @@ function gunzip(bytes: Uint8Array, maxBytes: number): Uint8Array | AnalysisResul
     return new Uint8Array(gunzipSync(bytes, { maxOutputLength: maxBytes }));
   } catch (error) {
     return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
-      ? refuse('tooLarge', 'archive', `The unpacked file is larger than ${maxBytes} bytes`)
-      : refuse('archive', 'archive', 'The .gz file is damaged and cannot be unpacked');
+      ? refuseArchive('tooLarge', `The unpacked file is larger than ${maxBytes} bytes`)
+      : refuseArchive('archive', 'The .gz file is damaged and cannot be unpacked');
   }
 }
 
@@ -233,9 +269,8 @@ function overviewOf(
 }
 
 const tooManySamples = (samples: number, maxSamples: number): AnalysisResult =>
-  refuse(
+  refuseLimit(
     'tooManySamples',
-    'import',
     `The ride has ${samples} samples; an import takes at most ${maxSamples} ` +
       `(${Math.floor(maxSamples / 3600)} hours recorded every second). ` +
       'Split the file, or record at a longer interval',
@@ -325,9 +360,8 @@ export function analyseActivity(
   const bytes = unpacked ?? input;
   const format = sniffFormat(bytes);
   if (!format)
-    return refuse(
+    return refuseArchive(
       'unknownFormat',
-      'archive',
       'This is not an activity file: FIT, TCX and GPX (also as .gz) can be imported',
     );
   const read = overviewOf(bytes, format, maxSamples);
@@ -339,9 +373,8 @@ export function analyseActivity(
   if (streams.time.length > maxSamples) return tooManySamples(streams.time.length, maxSamples);
   const spanS = streams.time[streams.time.length - 1]! - streams.time[0]!;
   if (!(spanS <= maxDurationS))
-    return refuse(
+    return refuseLimit(
       'tooLong',
-      'import',
       `The ride spans ${Math.round(spanS / 3600)} hours; an import may span at most ` +
         `${Math.round(maxDurationS / 86_400)} days. Split the file`,
     );

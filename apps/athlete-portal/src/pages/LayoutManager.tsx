@@ -21,7 +21,6 @@ import {
   type Result,
   type SlotSize,
 } from '@xoss/data-fields';
-import type { MessageId } from '@xoss/i18n';
 import { Message, useT } from '@xoss/i18n/react';
 import {
   ChartTypePicker,
@@ -83,7 +82,7 @@ function Editor({ device, profile }: { device: Device; profile: DeviceProfile })
         initial={parsed.value}
       />
     ) : (
-      <ProblemList problems={parsed.problems} />
+      <ProblemList problems={parsed.error} />
     );
   }
   return (
@@ -107,7 +106,7 @@ function ProblemList({ problems }: { problems: readonly Problem[] }) {
     <ul role="alert" className="xoss-alert xoss-root">
       {problems.map((problem) => (
         <li key={`${problem.path}:${problem.messageId}`}>
-          {t(problem.messageId as MessageId, { ...problem.values })}
+          {t(problem.messageId, { ...problem.values })}
         </li>
       ))}
     </ul>
@@ -159,9 +158,7 @@ function Pages({
 
   const apply = (result: Result<LayoutDocument>, next?: number) => {
     if (!result.ok) {
-      setProblems(
-        result.problems.map((problem) => t(problem.messageId as MessageId, { ...problem.values })),
-      );
+      setProblems(result.error.map((problem) => t(problem.messageId, { ...problem.values })));
       return false;
     }
     setProblems([]);

@@ -1,5 +1,4 @@
 import type { Effort } from '@xoss/api-contract';
-import type { MessageId } from '@xoss/i18n';
 import { useLocale, useT } from '@xoss/i18n/react';
 import { Link } from 'react-router';
 import { api, client } from '../client.ts';
@@ -38,7 +37,7 @@ export function RideBests({ id }: { id: number }) {
   const valueOf = useEffortValue(athlete.data?.settings.weight_kg);
   const data = bests.data;
   if (!data || (data.efforts.length === 0 && data.ftp_suggestion === null)) return null;
-  const nameOf = (effort: Effort) => t(`training.effort.${effort}` as MessageId);
+  const nameOf = (effort: Effort) => t(`training.effort.${effort}`);
   const marks = data.efforts.flatMap((effort) => {
     const scope =
       effort.all_time_rank <= 3

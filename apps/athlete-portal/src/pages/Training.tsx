@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { PeriodTotals, TrainingLogReply } from '@xoss/api-contract';
-import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { Alert, EmptyState, FitnessChart, TotalsChart, TrainingCalendar } from '@xoss/ui-kit';
 import { addDays, dayOf, mondayOf, startOfDay } from '@xoss/workout-stats';
@@ -458,7 +457,7 @@ export function BestsPage() {
                           ? 'training.bestPower'
                           : 'training.fastestTime',
                       )}{' '}
-                      {t(`training.effort.${effort.effort}` as MessageId)}
+                      {t(`training.effort.${effort.effort}`)}
                     </th>
                     {[0, 1, 2].map((index) => {
                       const best = effort.bests[index];

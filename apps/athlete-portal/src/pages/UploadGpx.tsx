@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
 import { parseGpx, type GpxRoute } from '@xoss/activity-files';
-import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { Alert, EmptyState, RouteMap, SubmitButton, type LonLat } from '@xoss/ui-kit';
 import { api } from '../client.ts';
@@ -36,7 +35,7 @@ export function UploadGpx() {
     if (!parsed.ok) {
       setFile(null);
       setRoute(null);
-      const why = t('errors.10415', { reason: t(parsed.error.messageId as MessageId) });
+      const why = t('errors.10415', { reason: t(parsed.error.messageId) });
       setProblem(why);
       setFileProblem(why);
       return;

@@ -16,7 +16,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
 import { ownRide, sharedRide } from './rideQueries.ts';
-import { Loaded, formatDuration, useToast } from './common.tsx';
+import { Loaded, formatDuration, useSportName, useToast } from './common.tsx';
 import { RideBests } from './RideBests.tsx';
 import { RideLaps } from './RideLaps.tsx';
 import { RideManagement } from './RideManagement.tsx';
@@ -189,13 +189,14 @@ function RideNotes({ workout }: { workout: WorkoutDetail }) {
 /** The rider, date and sport of a shared ride, and what its map leaves out. */
 function SharedHeader({ shared }: { shared: SharedWorkout }) {
   const t = useT();
+  const sportName = useSportName();
   const locale = useLocale();
   const units = useUnits(locale);
   const date = new Date(shared.start_time).toLocaleDateString(locale, { dateStyle: 'long' });
   return (
     <>
       <p className="portal__note">
-        {[shared.rider.display_name, date, t(`sport.${shared.sport_type}` as MessageId)]
+        {[shared.rider.display_name, date, sportName(shared.sport_type)]
           .filter(Boolean)
           .join(' · ')}
       </p>

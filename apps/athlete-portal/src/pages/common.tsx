@@ -1,6 +1,6 @@
 import { formatDuration as formatDurationAs } from '@xoss/data-fields';
 import type { MessageId } from '@xoss/i18n';
-import { Message, useT } from '@xoss/i18n/react';
+import { Message, useT, useTranslateKnown } from '@xoss/i18n/react';
 import { EmptyState, Loading } from '@xoss/ui-kit';
 import type { ReactNode } from 'react';
 import { useOutletContext } from 'react-router';
@@ -17,14 +17,14 @@ export const useToast = () => useOutletContext<ShowToast>();
  */
 export function useFailureText() {
   const t = useT();
+  const known = useTranslateKnown();
   return (error: unknown, values: { limit?: string; withDetail?: boolean } = {}) => {
     const { id, detail, reasonId } = failureMessage(error);
-    const translated = reasonId ? t(reasonId as MessageId) : undefined;
+    const translated = reasonId ? known(reasonId) : undefined;
     // Where in the file, as the server said it (a GPX's line and column).
     const where = /\((line \d+, column \d+)\)/.exec(detail ?? '')?.[0];
-    // A missing id renders as the id itself: then the server's words are better.
-    const readable =
-      translated && translated !== reasonId ? `${translated}${where ? ` ${where}` : ''}` : detail;
+    // An id the catalogue lacks: then the server's words are better.
+    const readable = translated ? `${translated}${where ? ` ${where}` : ''}` : detail;
     const limit = values.limit ?? '';
     // The server's detail may already be the whole sentence ("This file cannot be read: …"):
     // then it is shown once, not inside the same sentence again.
@@ -52,11 +52,26 @@ export function Loaded<T>({
   return <>{children(query.data)}</>;
 }
 
+// The catalogue's sport names, by sport type (spec 3: 0-11).
+const SPORT_NAMES = [
+  'sport.0',
+  'sport.1',
+  'sport.2',
+  'sport.3',
+  'sport.4',
+  'sport.5',
+  'sport.6',
+  'sport.7',
+  'sport.8',
+  'sport.9',
+  'sport.10',
+  'sport.11',
+] as const satisfies readonly MessageId[];
+
 /** The spec's sport names (3: 0-11), with a fallback for unknown types. */
 export function useSportName() {
   const t = useT();
-  return (type: number) =>
-    type >= 0 && type <= 11 ? t(`sport.${type}` as MessageId) : t('sport.0');
+  return (type: number) => t(SPORT_NAMES[type] ?? 'sport.0');
 }
 
 export function formatDate(iso: string, locale: string) {

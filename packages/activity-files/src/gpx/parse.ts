@@ -171,7 +171,7 @@ interface OpenPoint {
   name?: string;
 }
 
-class GpxReader extends XmlReader {
+class GpxReader extends XmlReader<'gpx'> {
   private readonly maxPoints: number;
   private readonly simplifyToleranceM: number;
   private readonly columns = new Columns();

@@ -90,7 +90,7 @@ const TEXT_ELEMENTS = new Set([
   'Name',
 ]);
 
-class TcxReader extends XmlReader {
+class TcxReader extends XmlReader<'tcx'> {
   private readonly maxPoints: number;
   private length = 0;
   private capacity = 1024;

@@ -1,4 +1,4 @@
-import { DecodeFailure, type DecodeResult } from '../errors.ts';
+import { DecodeFailure, messageIdOf, type DecodeResult, type ErrorCodeOf } from '../errors.ts';
 
 /** Resource limits of the XML readers; each is checked while reading. */
 export interface XmlLimits {
@@ -37,7 +37,7 @@ export function decimal(value: string | undefined): number | undefined {
  * expected name. Subclasses get element starts and ends and the text of the elements they
  * name; errors are `DecodeFailure`s with a line and column.
  */
-export abstract class XmlReader {
+export abstract class XmlReader<F extends 'gpx' | 'tcx'> {
   protected readonly stack: string[] = [];
   private readonly started = performance.now();
   private capture: string | undefined;
@@ -45,14 +45,14 @@ export abstract class XmlReader {
   private sawRoot = false;
   protected readonly text: string;
   private readonly limits: XmlLimits;
-  private readonly format: string;
+  private readonly format: F;
   private readonly root: string;
   private readonly textElements: ReadonlySet<string>;
 
   constructor(
     text: string,
     limits: XmlLimits,
-    format: string,
+    format: F,
     root: string,
     textElements: ReadonlySet<string>,
   ) {
@@ -74,7 +74,7 @@ export abstract class XmlReader {
   /** The trimmed text of an element named in `textElements`, when it closes. */
   protected abstract textOf(name: string, value: string, offset: number): void;
 
-  protected fail(code: string, message: string, offset: number): never {
+  protected fail(code: ErrorCodeOf<F>, message: string, offset: number): never {
     let line = 1;
     let lineStart = 0;
     for (
@@ -87,7 +87,7 @@ export abstract class XmlReader {
     }
     throw new DecodeFailure({
       code,
-      messageId: `activityFiles.${this.format}.${code}`,
+      messageId: messageIdOf(this.format, code),
       message: `${message} (line ${line}, column ${offset - lineStart + 1})`,
       line,
       column: offset - lineStart + 1,
@@ -271,9 +271,9 @@ export function readXmlDocument<T>(
   maxBytes: number,
   read: (text: string) => T,
 ): DecodeResult<T> {
-  const failure = (code: string, message: string): DecodeResult<T> => ({
+  const failure = (code: 'tooLarge' | 'encoding', message: string): DecodeResult<T> => ({
     ok: false,
-    error: { code, messageId: `activityFiles.${format}.${code}`, message, line: 1, column: 1 },
+    error: { code, messageId: messageIdOf(format, code), message, line: 1, column: 1 },
   });
   const size = typeof input === 'string' ? input.length : input.byteLength;
   if (size > maxBytes) return failure('tooLarge', `The file is larger than ${maxBytes} bytes`);
