@@ -1,3 +1,6 @@
 import { xossProject } from '../../vitest.shared.ts';
 
-export default xossProject('api-client');
+// Type tests (`src/**/*.test-d.ts`): how a failed call narrows.
+export default xossProject('api-client', {
+  test: { typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] } },
+});

@@ -18,7 +18,7 @@ const manifest = JSON.parse(readFileSync(new URL('manifest.json', corpus), 'utf8
 function analysed(entry: Entry): Analysis {
   const result = analyseActivity(new Uint8Array(readFileSync(new URL(entry.file, corpus))));
   if (!result.ok) throw new Error(`${entry.file}: ${result.error.message}`);
-  return result.analysis;
+  return result.value;
 }
 
 const number = (message: Record<string, unknown>, field: string) =>

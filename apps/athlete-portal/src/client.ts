@@ -1,4 +1,4 @@
-import { createXossClient, type ApiFailure } from '@xoss/api-client';
+import { apiFailureOf, createXossClient, isErrorReply, type ApiErrorReply } from '@xoss/api-client';
 import type { MessageId } from '@xoss/i18n';
 import { embeddedSlice } from './embedded.ts';
 
@@ -32,9 +32,10 @@ export function failureMessage(error: unknown): {
   /** For a file that cannot be read: the decoder's own message id (`activityFiles.…`). */
   reasonId?: string;
 } {
-  const failure = (error ?? {}) as Partial<ApiFailure>;
-  if (failure.status === 'NETWORK_ERROR') return { id: 'errors.network' };
-  if (failure.status === 'TIMEOUT_ERROR') return { id: 'errors.timeout' };
+  const found = apiFailureOf(error);
+  if (found?.status === 'NETWORK_ERROR') return { id: 'errors.network' };
+  if (found?.status === 'TIMEOUT_ERROR') return { id: 'errors.timeout' };
+  const failure: ApiErrorReply = found && isErrorReply(found) ? found : { status: 0 };
   const known: Record<number, MessageId> = {
     10001: 'errors.10001',
     10400: 'errors.10400',

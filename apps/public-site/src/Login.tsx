@@ -46,9 +46,11 @@ export function Login() {
     setBusy(false);
     if (!outcome.ok) {
       setMessage(
-        outcome.messageId === 'errors.10302'
-          ? t('errors.10302', { minutes: Math.max(1, Math.ceil((outcome.retryAfterS ?? 60) / 60)) })
-          : t(outcome.messageId),
+        outcome.error.messageId === 'errors.10302'
+          ? t('errors.10302', {
+              minutes: Math.max(1, Math.ceil((outcome.error.retryAfterS ?? 60) / 60)),
+            })
+          : t(outcome.error.messageId),
       );
       return;
     }

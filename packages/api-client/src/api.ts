@@ -35,7 +35,8 @@ export function transportBaseQuery(
       signal: api.signal,
       ...(headers ? { headers } : {}),
     });
-    return result.ok ? { data: result.data } : { error: result.error };
+    // RTK Query's own shape for a base query: `data` or `error`.
+    return result.ok ? { data: result.value } : { error: result.error };
   };
 }
 

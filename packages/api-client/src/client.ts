@@ -16,7 +16,7 @@ import {
   type UserInfo,
 } from './session.ts';
 import type { StorageBackend } from './storage.ts';
-import { Transport, type CallResult, type TransportOptions } from './transport.ts';
+import { Transport, isErrorReply, type CallResult, type TransportOptions } from './transport.ts';
 
 /** The session as the apps render it. */
 export interface SessionState {
@@ -71,14 +71,16 @@ export const preferencesSlice = createSlice({
 
 /** The outcome of `logIn`: the user, or a message for the login form (spec 8). */
 export type LoginOutcome =
-  | { readonly ok: true; readonly user: UserInfo }
-  | {
-      readonly ok: false;
-      /** i18n id of the message; `message` is its English text. */
-      readonly messageId: 'errors.10301' | 'errors.10302' | 'errors.loginFailed';
-      readonly message: string;
-      readonly retryAfterS?: number;
-    };
+  | { readonly ok: true; readonly value: UserInfo }
+  | { readonly ok: false; readonly error: LoginFailure };
+
+/** Why a login failed, for the login form. */
+export interface LoginFailure {
+  /** i18n id of the message; `message` is its English text. */
+  readonly messageId: 'errors.10301' | 'errors.10302' | 'errors.loginFailed';
+  readonly message: string;
+  readonly retryAfterS?: number;
+}
 
 export type Navigate = (path: string, options: { replace: boolean }) => void;
 
@@ -206,38 +208,43 @@ export function createXossClient(options: XossClientOptions) {
         body: { email: email.trim(), password: password.trim() },
       });
       if (!result.ok) {
-        const { code, retryAfterS } = result.error;
+        const { code, retryAfterS } = isErrorReply(result.error) ? result.error : {};
         if (code === ErrorCode.WrongCredentials)
-          return { ok: false, messageId: 'errors.10301', message: 'Wrong username or password' };
+          return {
+            ok: false,
+            error: { messageId: 'errors.10301', message: 'Wrong username or password' },
+          };
         if (code === ErrorCode.TooManyAttempts)
           return {
             ok: false,
-            messageId: 'errors.10302',
-            message: 'Too many attempts. Please try again later',
-            ...(retryAfterS ? { retryAfterS } : {}),
+            error: {
+              messageId: 'errors.10302',
+              message: 'Too many attempts. Please try again later',
+              ...(retryAfterS ? { retryAfterS } : {}),
+            },
           };
-        return { ok: false, messageId: 'errors.loginFailed', message: 'login failed' };
+        return { ok: false, error: { messageId: 'errors.loginFailed', message: 'login failed' } };
       }
-      const { access, refresh, id } = result.data;
+      const { access, refresh, id } = result.value;
       session.setTokens({ access, refresh }, { remember: options.remember ?? true });
       const profile = await transport.call('getAthlete', { params: { id: Number(id) } });
       if (profile.ok) {
         session.setUser({
-          name: profile.data.username,
-          avatar_url: profile.data.profile.avatar_url,
-          uuid: profile.data.uuid,
-          id: profile.data.id,
+          name: profile.value.username,
+          avatar_url: profile.value.profile.avatar_url,
+          uuid: profile.value.uuid,
+          id: profile.value.id,
         });
         setUnits({
-          distanceUnit: distanceUnitOf(profile.data.settings.distance_unit),
-          temperatureUnit: profile.data.settings.temperature_unit,
+          distanceUnit: distanceUnitOf(profile.value.settings.distance_unit),
+          temperatureUnit: profile.value.settings.temperature_unit,
         });
       } else {
         session.setUser({ name: '', avatar_url: null, uuid: '', id });
       }
       const user = session.user()!;
       store.dispatch(sessionSlice.actions.loggedIn(user));
-      return { ok: true, user };
+      return { ok: true, value: user };
     },
 
     /** Revokes the refresh token on the server (best effort), then ends the session here. */

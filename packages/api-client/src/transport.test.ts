@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionStore } from './session.ts';
 import type { StorageBackend } from './storage.ts';
-import { Transport } from './transport.ts';
+import { Transport, apiFailureOf, isErrorReply } from './transport.ts';
 
 function memoryBackend(): StorageBackend {
   const data = new Map<string, string>();
@@ -33,9 +33,19 @@ describe('Transport', () => {
       params: { share_id: 'abcdefghijklmnop' },
       query: { points: 1000, streams: ['time', 'speed', 'latitude'] },
     });
-    expect(result).toEqual({ ok: true, data: { length: 0, streams: {} } });
+    expect(result).toEqual({ ok: true, value: { length: 0, streams: {} } });
     expect(urls).toEqual([
       'https://api.example/api/v2/share/workouts/abcdefghijklmnop/streams/?points=1000&streams=time%2Cspeed%2Clatitude',
     ]);
+  });
+
+  it('finds a failure in an error of unknown type, and tells an HTTP error from no reply', () => {
+    const reply = apiFailureOf({ status: 404, code: 10404, msg: 'not_found' });
+    expect(reply && isErrorReply(reply) && reply.code).toBe(10404);
+    const offline = apiFailureOf({ status: 'NETWORK_ERROR' });
+    expect(offline && isErrorReply(offline)).toBe(false);
+    expect(apiFailureOf(new Error('boom'))).toBeUndefined();
+    expect(apiFailureOf({ status: 'FETCH_ERROR' })).toBeUndefined();
+    expect(apiFailureOf(undefined)).toBeUndefined();
   });
 });

@@ -1,7 +1,9 @@
 import {
   routes,
   type Route,
+  isErrorCode,
   isTokenExpiry,
+  type ErrorCode,
   pathFor,
   type ArgsOf,
   type EndpointName,
@@ -19,11 +21,22 @@ export const PRODUCT_NAME = 'xoss-web';
 /** Web Locks name under which one refresh runs across all tabs. */
 export const REFRESH_LOCK = 'xoss-token-refresh';
 
-/** A failed call: an HTTP error with the API's envelope, or no reply at all. */
-export interface ApiFailure {
-  /** HTTP status, or why there is none. */
-  readonly status: number | 'NETWORK_ERROR' | 'TIMEOUT_ERROR' | 'ABORTED' | 'PARSING_ERROR';
-  readonly code?: number;
+/**
+ * A call that got no usable reply: the network failed, it timed out, the caller gave it up,
+ * or a successful status carried something other than the API's JSON.
+ */
+export interface ApiNoReply {
+  readonly status: 'NETWORK_ERROR' | 'TIMEOUT_ERROR' | 'ABORTED' | 'PARSING_ERROR';
+}
+
+/**
+ * An error status. The API's envelope fields are there when the API itself answered; a
+ * proxy in front of it (a 502 page) gives the status alone.
+ */
+export interface ApiErrorReply {
+  readonly status: number;
+  /** The API's error code (docs/api.md). */
+  readonly code?: ErrorCode;
   readonly msg?: string;
   readonly detail?: string;
   readonly errors?: readonly { path: string; message: string }[];
@@ -33,8 +46,30 @@ export interface ApiFailure {
   readonly retryAfterS?: number;
 }
 
+/** A failed call: told apart by `status`, a number for an HTTP error, a name for no reply. */
+export type ApiFailure = ApiNoReply | ApiErrorReply;
+
+/**
+ * The failure in an error of unknown type (what RTK Query hands a component: this client's
+ * `ApiFailure`, or a serialized exception), or `undefined` when it is not one.
+ */
+export function apiFailureOf(error: unknown): ApiFailure | undefined {
+  const status = (error as { status?: unknown } | null | undefined)?.status;
+  return typeof status === 'number' ||
+    status === 'NETWORK_ERROR' ||
+    status === 'TIMEOUT_ERROR' ||
+    status === 'ABORTED' ||
+    status === 'PARSING_ERROR'
+    ? (error as ApiFailure)
+    : undefined;
+}
+
+/** Whether a failed call got an HTTP error status (then it may carry the API's fields). */
+export const isErrorReply = (error: ApiFailure): error is ApiErrorReply =>
+  typeof error.status === 'number';
+
 export type CallResult<T> =
-  { readonly ok: true; readonly data: T } | { readonly ok: false; readonly error: ApiFailure };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiFailure };
 
 type RefreshOutcome = 'refreshed' | 'unauthorized' | 'network';
 
@@ -131,7 +166,8 @@ export class Transport {
     if (first.ok || noRefresh.has(name) || !isExpiry(first.error)) return first;
 
     const starter = this.#refreshing === undefined;
-    if (starter && first.error.detail) this.#options.notify?.(first.error.detail, EXPIRY_NOTICE_MS);
+    const detail = isErrorReply(first.error) ? first.error.detail : undefined;
+    if (starter && detail) this.#options.notify?.(detail, EXPIRY_NOTICE_MS);
     const outcome = await this.refreshAfter(sentWith);
     // Offline during the refresh: the session stands; the caller sees why the call failed.
     if (outcome === 'network') return { ok: false, error: { status: 'NETWORK_ERROR' } };
@@ -171,8 +207,8 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       const result = await this.#send('refresh', { body: { refresh: current.refresh } }, {});
       if (result.ok) {
-        session.setTokens(result.data);
-        this.#options.onTokens?.(result.data);
+        session.setTokens(result.value);
+        this.#options.onTokens?.(result.value);
         return 'refreshed';
       }
       const { status } = result.error;
@@ -247,7 +283,7 @@ export class Transport {
     }
     if (endpoint.reply === 'binary' && response.ok) {
       try {
-        return { ok: true, data: (await response.blob()) as ReplyOf<N> };
+        return { ok: true, value: (await response.blob()) as ReplyOf<N> };
       } catch {
         return { ok: false, error: { status: failureKind(timeout, init.signal) } };
       }
@@ -273,13 +309,13 @@ export class Transport {
       errors?: unknown;
       existing_id?: unknown;
     };
-    if (response.ok && envelope.code === 0) return { ok: true, data: envelope.data as ReplyOf<N> };
+    if (response.ok && envelope.code === 0) return { ok: true, value: envelope.data as ReplyOf<N> };
     const retryAfter = Number(response.headers.get('retry-after'));
     return {
       ok: false,
       error: {
         status: response.ok ? 'PARSING_ERROR' : response.status,
-        ...(typeof envelope.code === 'number' ? { code: envelope.code } : {}),
+        ...(isErrorCode(envelope.code) ? { code: envelope.code } : {}),
         ...(typeof envelope.msg === 'string' ? { msg: envelope.msg } : {}),
         ...(typeof envelope.detail === 'string' ? { detail: envelope.detail } : {}),
         ...(Array.isArray(envelope.errors)
@@ -294,7 +330,8 @@ export class Transport {
 
 /** Spec 4: the session-expiry signal is status 401 with body code 10001. */
 export const isExpiry = (error: ApiFailure) =>
-  isTokenExpiry(typeof error.status === 'number' ? error.status : 0, {
+  isErrorReply(error) &&
+  isTokenExpiry(error.status, {
     code: error.code,
     msg: error.msg ?? '',
     detail: error.detail ?? '',

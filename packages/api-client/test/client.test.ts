@@ -157,7 +157,7 @@ describe('re-authenticating calls', () => {
     const c = signedIn();
     const result = await c.download('workoutFile', { params: { id: 1 } });
     expect(result.ok).toBe(true);
-    if (result.ok) expect([...new Uint8Array(await result.data.arrayBuffer())]).toHaveLength(6);
+    if (result.ok) expect([...new Uint8Array(await result.value.arrayBuffer())]).toHaveLength(6);
     expect(server.count('POST /api/v1/jwt-token/refresh/')).toBe(1);
   });
 });
@@ -197,7 +197,7 @@ describe('logIn', () => {
     const outcome = await c.logIn(` ${EMAIL} `, `  ${PASSWORD}\n`);
     expect(outcome).toEqual({
       ok: true,
-      user: { name: 'Ada', avatar_url: '/avatars/7.png', uuid: 'u-7', id: '7' },
+      value: { name: 'Ada', avatar_url: '/avatars/7.png', uuid: 'u-7', id: '7' },
     });
     expect(c.session.tokens()).toEqual({ access: 'access-1', refresh: 'refresh-1' });
     expect(c.session.distanceUnit()).toBe('mi');
@@ -212,17 +212,17 @@ describe('logIn', () => {
     const c = client();
     expect(await c.logIn(EMAIL, 'nope')).toEqual({
       ok: false,
-      messageId: 'errors.10301',
-      message: 'Wrong username or password',
+      error: { messageId: 'errors.10301', message: 'Wrong username or password' },
     });
     server.loginFailure = 'server';
     expect(await c.logIn(EMAIL, PASSWORD)).toEqual({
       ok: false,
-      messageId: 'errors.loginFailed',
-      message: 'login failed',
+      error: { messageId: 'errors.loginFailed', message: 'login failed' },
     });
     await server.close();
-    expect(await c.logIn(EMAIL, PASSWORD)).toMatchObject({ messageId: 'errors.loginFailed' });
+    expect(await c.logIn(EMAIL, PASSWORD)).toMatchObject({
+      error: { messageId: 'errors.loginFailed' },
+    });
     server = await startAuthServer();
     expect(c.session.tokens()).toBeUndefined();
   });
@@ -233,7 +233,7 @@ describe('logIn', () => {
     const outcome = await c.logIn(EMAIL, PASSWORD);
     expect(outcome).toEqual({
       ok: true,
-      user: { name: 'Rider', avatar_url: null, uuid: '', id: '7' },
+      value: { name: 'Rider', avatar_url: null, uuid: '', id: '7' },
     });
     expect(c.session.isLoggedIn()).toBe(true);
   });

@@ -33,20 +33,20 @@ export function signJwt(claims: Claims, keys: JwtKeys): Promise<string> {
     .sign(keys.current.key);
 }
 
+/** Why a token was refused. */
+export type JwtRefusal = 'malformed' | 'algorithm' | 'signature' | 'expired' | 'claims';
+
 export type JwtCheck =
-  | { readonly ok: true; readonly claims: Claims }
-  | {
-      readonly ok: false;
-      readonly reason: 'malformed' | 'algorithm' | 'signature' | 'expired' | 'claims';
-    };
+  | { readonly ok: true; readonly value: Claims }
+  | { readonly ok: false; readonly error: JwtRefusal };
 
 const CANONICAL_BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 /** Verifies signature and expiry (`exp`, seconds) at `now` (seconds). */
 export async function verifyJwt(token: string, keys: JwtKeys, now: number): Promise<JwtCheck> {
-  if (token.length > 4096) return { ok: false, reason: 'malformed' };
+  if (token.length > 4096) return { ok: false, error: 'malformed' };
   const parts = token.split('.');
-  if (parts.length !== 3) return { ok: false, reason: 'malformed' };
+  if (parts.length !== 3) return { ok: false, error: 'malformed' };
   const signature = parts[2]!;
   // Base64url decoding ignores a last character's unused low bits, so several spellings
   // decode to the same bytes: only the canonical one (as encoded) is the signature.
@@ -54,17 +54,17 @@ export async function verifyJwt(token: string, keys: JwtKeys, now: number): Prom
     !CANONICAL_BASE64URL.test(signature) ||
     Buffer.from(signature, 'base64url').toString('base64url') !== signature
   )
-    return { ok: false, reason: 'signature' };
+    return { ok: false, error: 'signature' };
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(token);
   } catch {
-    return { ok: false, reason: 'malformed' };
+    return { ok: false, error: 'malformed' };
   }
-  if (header.alg !== 'HS256') return { ok: false, reason: 'algorithm' };
+  if (header.alg !== 'HS256') return { ok: false, error: 'algorithm' };
   // Tokens from before key ids were written carry none: the current key checks them.
   const key = header.kid === undefined ? keys.current.key : keys.byKid.get(header.kid);
-  if (!key) return { ok: false, reason: 'signature' };
+  if (!key) return { ok: false, error: 'signature' };
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, key, {
@@ -72,17 +72,17 @@ export async function verifyJwt(token: string, keys: JwtKeys, now: number): Prom
       currentDate: new Date(now * 1000),
     }));
   } catch (error) {
-    if (error instanceof errors.JWTExpired) return { ok: false, reason: 'expired' };
+    if (error instanceof errors.JWTExpired) return { ok: false, error: 'expired' };
     if (error instanceof errors.JWSSignatureVerificationFailed)
-      return { ok: false, reason: 'signature' };
-    if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: 'claims' };
-    return { ok: false, reason: 'malformed' };
+      return { ok: false, error: 'signature' };
+    if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, error: 'claims' };
+    return { ok: false, error: 'malformed' };
   }
   if (
     typeof payload.exp !== 'number' ||
     typeof payload.jti !== 'string' ||
     typeof payload.sub !== 'string'
   )
-    return { ok: false, reason: 'claims' };
-  return { ok: true, claims: payload as Claims };
+    return { ok: false, error: 'claims' };
+  return { ok: true, value: payload as Claims };
 }

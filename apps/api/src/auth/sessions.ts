@@ -187,11 +187,11 @@ export class Sessions {
     const check = await verifyJwt(token, this.#keys, now);
     if (!check.ok)
       throw tokenInvalid(
-        check.reason === 'expired'
+        check.error === 'expired'
           ? 'Session expired, please log in again'
           : 'Invalid refresh token',
       );
-    const { claims } = check;
+    const claims = check.value;
     if (
       claims.token_type !== 'refresh' ||
       typeof claims.fam !== 'string' ||
@@ -279,10 +279,10 @@ export class Sessions {
   /** Revokes the family of a refresh token. Unknown or bad tokens are ignored (idempotent). */
   async logout(token: string): Promise<void> {
     const check = await verifyJwt(token, this.#keys, this.seconds());
-    if (!check.ok || typeof check.claims.fam !== 'string') return;
+    if (!check.ok || typeof check.value.fam !== 'string') return;
     await this.#db.query(
       'UPDATE refresh_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL',
-      [check.claims.fam, this.seconds()],
+      [check.value.fam, this.seconds()],
     );
   }
 
@@ -304,8 +304,8 @@ export class Sessions {
     if (!match) throw tokenInvalid('Authentication credentials were not provided');
     const check = await verifyJwt(match[1]!, this.#keys, this.seconds());
     if (!check.ok)
-      throw tokenInvalid(check.reason === 'expired' ? 'Token expired' : 'Token invalid');
-    const { claims } = check;
+      throw tokenInvalid(check.error === 'expired' ? 'Token expired' : 'Token invalid');
+    const claims = check.value;
     if (claims.token_type !== 'access' || typeof claims.tv !== 'number')
       throw tokenInvalid('Token invalid');
     const userId = Number(claims.sub);

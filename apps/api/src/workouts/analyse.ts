@@ -155,7 +155,7 @@ type ImportFileError =
     };
 
 export type AnalysisResult =
-  | { readonly ok: true; readonly analysis: Analysis }
+  | { readonly ok: true; readonly value: Analysis }
   | { readonly ok: false; readonly error: ImportFileError };
 
 /** Refuses with a decoder's code for what the decoder read but the import cannot take. */
@@ -230,42 +230,42 @@ function overviewOf(
   bytes: Uint8Array,
   format: ActivityFormat,
   maxSamples: number,
-): { ok: true; overview: ActivityOverview } | { ok: false; result: AnalysisResult } {
+): { ok: true; value: ActivityOverview } | { ok: false; error: AnalysisResult } {
   if (format === 'fit') {
     const decoded = decodeFit(bytes);
-    if (!decoded.ok) return { ok: false, result: decoded };
+    if (!decoded.ok) return { ok: false, error: decoded };
     // Refused before the costly part (the overview and the statistics).
     if (decoded.value.records.length > maxSamples)
-      return { ok: false, result: tooManySamples(decoded.value.records.length, maxSamples) };
+      return { ok: false, error: tooManySamples(decoded.value.records.length, maxSamples) };
     const overview = activityOverview(decoded.value);
     if (overview.streams.time.length < 2 && decoded.value.damage)
-      return { ok: false, result: { ok: false, error: decoded.value.damage } };
-    return { ok: true, overview };
+      return { ok: false, error: { ok: false, error: decoded.value.damage } };
+    return { ok: true, value: overview };
   }
   if (format === 'tcx') {
     const parsed = parseTcx(bytes);
-    if (!parsed.ok) return { ok: false, result: parsed };
+    if (!parsed.ok) return { ok: false, error: parsed };
     const overview = activityFromTcx(parsed.value);
     if (!overview)
       return {
         ok: false,
-        result: refuse('noActivity', 'tcx', 'The file is a course, not a recorded activity'),
+        error: refuse('noActivity', 'tcx', 'The file is a course, not a recorded activity'),
       };
-    return { ok: true, overview };
+    return { ok: true, value: overview };
   }
   const parsed = parseGpx(bytes);
-  if (!parsed.ok) return { ok: false, result: parsed };
+  if (!parsed.ok) return { ok: false, error: parsed };
   const overview = activityFromGpx(parsed.value);
   if (!overview)
     return {
       ok: false,
-      result: refuse(
+      error: refuse(
         'noTimes',
         'gpx',
         'The track has no times: it is a planned route. Upload it as a route instead',
       ),
     };
-  return { ok: true, overview };
+  return { ok: true, value: overview };
 }
 
 const tooManySamples = (samples: number, maxSamples: number): AnalysisResult =>
@@ -365,8 +365,8 @@ export function analyseActivity(
       'This is not an activity file: FIT, TCX and GPX (also as .gz) can be imported',
     );
   const read = overviewOf(bytes, format, maxSamples);
-  if (!read.ok) return read.result;
-  const { overview } = read;
+  if (!read.ok) return read.error;
+  const overview = read.value;
   const { streams } = overview;
   if (streams.time.length < 2 || overview.startTime === undefined)
     return refuse('noRecords', format, 'The file has no recorded samples: it is not an activity');
@@ -409,7 +409,7 @@ export function analyseActivity(
   const bests = rideBests(streams, powerCurve, line.running);
   return {
     ok: true,
-    analysis: {
+    value: {
       format,
       compressed: unpacked !== undefined,
       sportType: overview.sportType,

@@ -246,14 +246,14 @@ export async function runImport(
     );
   // Given up while the file was analysed: store nothing.
   signal.throwIfAborted();
-  if (!hasRecordedData(result.analysis))
+  if (!hasRecordedData(result.value))
     throw new ApiError(
       ErrorCode.UnsupportedFile,
       'This file has no records: no time, position or sensor values to import',
       { errors: [{ path: 'file', message: 'activityFiles.fit.noRecords' }] },
     );
   try {
-    return await storeWorkout(services, userId, bytes, result.analysis, {
+    return await storeWorkout(services, userId, bytes, result.value, {
       ...options,
       importRow: row,
     });

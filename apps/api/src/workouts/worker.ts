@@ -8,7 +8,7 @@ export function analyse(job: { bytes: Uint8Array; options: AnalysisOptions }): u
   const result = analyseActivity(job.bytes, job.options);
   if (!result.ok) return result;
   // The columns and curves move to the API's thread instead of being copied.
-  const { streams, powerCurve, speedCurve } = result.analysis;
+  const { streams, powerCurve, speedCurve } = result.value;
   const transfer = new Set<ArrayBuffer>();
   for (const column of Object.values(streams)) transfer.add(column.buffer as ArrayBuffer);
   if (powerCurve) transfer.add(powerCurve.buffer as ArrayBuffer);

@@ -24,7 +24,7 @@ export function DeveloperDevices() {
   const exportPanels = async (device: Device) => {
     setProblem(null);
     const reply = await client.transport.call('getLayout', { params: { id: device.id } });
-    const parsed = reply.ok ? parsePanels(reply.data) : undefined;
+    const parsed = reply.ok ? parsePanels(reply.value) : undefined;
     if (!reply.ok || !parsed?.ok) {
       setProblem(reply.ok ? t('errors.10500') : failureText(reply.error));
       return;

@@ -51,7 +51,7 @@ export function RideManagement({ workout }: { workout: WorkoutDetail }) {
       setProblem(failureText(reply.error));
       return;
     }
-    saveFile(reply.data, fileNameOf(workout.name, workout.file_format));
+    saveFile(reply.value, fileNameOf(workout.name, workout.file_format));
   };
 
   const deleteRide = async () => {

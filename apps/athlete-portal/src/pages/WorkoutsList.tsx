@@ -1,3 +1,4 @@
+import { isErrorReply } from '@xoss/api-client';
 import { useId, useState, type DragEvent } from 'react';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { Alert, EmptyState, Loading } from '@xoss/ui-kit';
@@ -84,8 +85,12 @@ export function WorkoutsList() {
           set({ name: file.name, state: 'uploading', share: sent / total }),
       },
     );
-    if (result.ok) set({ name: file.name, state: 'imported', id: result.data.id });
-    else if (result.error.code === 10409 && result.error.existingId !== undefined)
+    if (result.ok) set({ name: file.name, state: 'imported', id: result.value.id });
+    else if (
+      isErrorReply(result.error) &&
+      result.error.code === 10409 &&
+      result.error.existingId !== undefined
+    )
       set({ name: file.name, state: 'duplicate', id: result.error.existingId });
     else
       set({

@@ -31,7 +31,7 @@ function useRegions(model: 'NAV+' | 'SPRINT'): ApiRegion[] | null {
       regions: track(
         client.transport
           .call('mapRegions', { query: { model } })
-          .then((reply) => (reply.ok ? reply.data : null)),
+          .then((reply) => (reply.ok ? reply.value : null)),
       ),
     };
     regionCache.set(model, entry);

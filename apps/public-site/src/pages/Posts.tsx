@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { selectSession, type ApiFailure } from '@xoss/api-client';
+import { apiFailureOf, isErrorReply, selectSession } from '@xoss/api-client';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { Alert, EmptyState, Loading, SubmitButton } from '@xoss/ui-kit';
@@ -15,9 +15,10 @@ const formatDate = (iso: string, locale: string) =>
 
 /** The message for a failed call: spec 8's 'Article id parameter error' for a bad id. */
 function failureId(error: unknown): MessageId {
-  const failure = (error ?? {}) as Partial<ApiFailure>;
-  if (failure.code === 10400 || failure.code === 10404) return 'errors.articleId';
-  if (failure.status === 'NETWORK_ERROR') return 'errors.network';
+  const failure = apiFailureOf(error);
+  if (failure && isErrorReply(failure) && (failure.code === 10400 || failure.code === 10404))
+    return 'errors.articleId';
+  if (failure?.status === 'NETWORK_ERROR') return 'errors.network';
   return 'errors.10503';
 }
 
