@@ -51,6 +51,7 @@ export {
   selectPreferences,
   selectSession,
   sessionSlice,
+  type LoginFailure,
   type LoginOutcome,
   type Navigate,
   type PreferencesState,

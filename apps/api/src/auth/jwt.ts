@@ -34,7 +34,7 @@ export function signJwt(claims: Claims, keys: JwtKeys): Promise<string> {
 }
 
 /** Why a token was refused. */
-export type JwtRefusal = 'malformed' | 'algorithm' | 'signature' | 'expired' | 'claims';
+type JwtRefusal = 'malformed' | 'algorithm' | 'signature' | 'expired' | 'claims';
 
 export type JwtCheck =
   | { readonly ok: true; readonly value: Claims }
