@@ -1,5 +1,10 @@
-import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
-import type { ArgsOf, EndpointName, ReplyOf } from '@xoss/api-contract/routes';
+import {
+  createApi,
+  type BaseQueryFn,
+  type MutationDefinition,
+  type QueryDefinition,
+} from '@reduxjs/toolkit/query/react';
+import { routes, type ArgsOf, type EndpointName, type ReplyOf } from '@xoss/api-contract/routes';
 import type { ApiFailure, Transport } from './transport.ts';
 
 /** What an endpoint of the slice hands to the base query. */
@@ -40,243 +45,187 @@ export function transportBaseQuery(
   };
 }
 
-const call =
-  <N extends EndpointName>(name: N) =>
-  (arg: ArgsOf<N>): CallArgs => ({ name, arg });
-
 type Id = { params: { id: number | string } };
 const idOf = (arg: Id) => Number(arg.params.id);
 
+/** Calls outside the slice: auth (`XossClient.logIn`, `logOut`) and file downloads. */
+type AuthEndpoint = 'login' | 'refresh' | 'logout';
+type FileEndpoint = {
+  [N in EndpointName]: (typeof routes)[N] extends { readonly reply: 'binary' } ? N : never;
+}[EndpointName];
+/** Every other endpoint of the contract is in the slice. */
+export type SliceEndpoint = Exclude<EndpointName, AuthEndpoint | FileEndpoint>;
+
+/** What a slice endpoint takes: the contract's arguments (an import may add its key). */
+type SliceArgs<N extends SliceEndpoint> = N extends 'importWorkout'
+  ? ArgsOf<N> & { idempotencyKey?: string }
+  : ArgsOf<N>;
+
+type Tag = (typeof tagTypes)[number];
+type Tags<N extends SliceEndpoint> =
+  | readonly (Tag | { type: Tag; id: string | number })[]
+  | ((
+      reply: ReplyOf<N> | undefined,
+      error: ApiFailure | undefined,
+      arg: SliceArgs<N>,
+    ) => readonly (Tag | { type: Tag; id: string | number })[]);
+
+/** How the slice caches an endpoint: the tags it provides or invalidates, how long it stays. */
+interface Policy<N extends SliceEndpoint> {
+  readonly providesTags?: Tags<N>;
+  readonly invalidatesTags?: Tags<N>;
+  readonly keepUnusedDataFor?: number;
+  /** What it hands the base query, when more than the contract's arguments. */
+  readonly query?: (arg: SliceArgs<N>) => CallArgs;
+}
+
+type BaseQuery = BaseQueryFn<CallArgs, unknown, ApiFailure>;
+/** The slice's definitions, one per slice endpoint: a query for GET, else a mutation. */
+type Definitions = {
+  [N in SliceEndpoint]: (typeof routes)[N]['method'] extends 'GET'
+    ? QueryDefinition<SliceArgs<N>, BaseQuery, Tag, ReplyOf<N>, 'xossApi'>
+    : MutationDefinition<SliceArgs<N>, BaseQuery, Tag, ReplyOf<N>, 'xossApi'>;
+};
+
+const listOf = <T extends Tag>(type: T) => ({ type, id: LIST });
+const workoutList = [listOf('Workout')] as const;
+
 /**
- * Builds the api slice: one endpoint per API call of `@xoss/api-contract` (file downloads
- * excepted: they are not state, see `XossClient.download`). Tags keep lists and details in
- * step: a removed device leaves the list, a saved layout refreshes, a changed FTP
- * recomputes every workout's zones.
+ * The cache policy of each slice endpoint, the one thing the client adds to the contract's
+ * table: tags keep lists and details in step (a removed device leaves the list, a saved
+ * layout refreshes, a changed FTP recomputes every workout's zones). An endpoint added to
+ * the contract is in the slice at once, uncached until it gets a policy here.
+ */
+const policies: { readonly [N in SliceEndpoint]?: Policy<N> } = {
+  getAthlete: { providesTags: ['Athlete'] },
+  // Zones follow FTP and max HR.
+  patchAthlete: { invalidatesTags: ['Athlete', 'Workout'] },
+  listWorkouts: {
+    providesTags: (reply) => [
+      listOf('Workout'),
+      ...(reply?.results ?? []).map((w) => ({ type: 'Workout' as const, id: w.id })),
+    ],
+  },
+  workoutTotals: { providesTags: workoutList },
+  importWorkout: {
+    query: ({ idempotencyKey, ...arg }) => ({
+      name: 'importWorkout',
+      arg,
+      ...(idempotencyKey ? { headers: { 'Idempotency-Key': idempotencyKey } } : {}),
+    }),
+    invalidatesTags: workoutList,
+  },
+  getWorkout: { providesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }] },
+  patchWorkout: {
+    invalidatesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }, listOf('Workout')],
+  },
+  deleteWorkout: {
+    invalidatesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }, listOf('Workout')],
+  },
+  // A ride's streams never change after import: going back to a ride within the session
+  // draws it from the cache (a delete still drops it through its tag).
+  workoutStreams: {
+    keepUnusedDataFor: RIDE_CACHE_S,
+    providesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }],
+  },
+  workoutRange: { providesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }] },
+  powerCurve: {
+    keepUnusedDataFor: RIDE_CACHE_S,
+    providesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }, listOf('Workout')],
+  },
+  // Training over time follows every import, delete and threshold change.
+  workoutBests: { providesTags: workoutList },
+  trainingFitness: { providesTags: workoutList },
+  trainingLog: { providesTags: workoutList },
+  trainingTotals: { providesTags: workoutList },
+  personalBests: { providesTags: workoutList },
+  ftpEstimate: { providesTags: [listOf('Workout'), 'Athlete'] },
+  unshareAll: { invalidatesTags: workoutList },
+  listPrivacyZones: { providesTags: [listOf('PrivacyZone')] },
+  createPrivacyZone: { invalidatesTags: [listOf('PrivacyZone')] },
+  deletePrivacyZone: { invalidatesTags: [listOf('PrivacyZone')] },
+  listDevices: {
+    providesTags: (reply) => [
+      listOf('Device'),
+      ...(reply?.results ?? []).map((d) => ({ type: 'Device' as const, id: d.id })),
+    ],
+  },
+  bindDevice: { invalidatesTags: [listOf('Device')] },
+  getDevice: { providesTags: (_r, _e, arg) => [{ type: 'Device', id: idOf(arg) }] },
+  deleteDevice: {
+    invalidatesTags: (_r, _e, arg) => [
+      { type: 'Device', id: idOf(arg) },
+      listOf('Device'),
+      { type: 'Layout', id: idOf(arg) },
+    ],
+  },
+  getLayout: { providesTags: (_r, _e, arg) => [{ type: 'Layout', id: idOf(arg) }] },
+  putLayout: { invalidatesTags: (_r, _e, arg) => [{ type: 'Layout', id: idOf(arg) }] },
+  listRoutebooks: {
+    providesTags: (reply) => [
+      listOf('Routebook'),
+      ...(reply?.results ?? []).map((r) => ({ type: 'Routebook' as const, id: r.id })),
+    ],
+  },
+  uploadRoutebook: { invalidatesTags: [listOf('Routebook')] },
+  deleteRoutebook: {
+    invalidatesTags: (_r, _e, arg) => [{ type: 'Routebook', id: idOf(arg) }, listOf('Routebook')],
+  },
+  mapRegions: { providesTags: ['MapRegion'] },
+  listPosts: {
+    providesTags: (reply) => [
+      listOf('Post'),
+      ...(reply?.results ?? []).map((p) => ({ type: 'Post' as const, id: p.id })),
+    ],
+  },
+  getPost: { providesTags: (_r, _e, arg) => [{ type: 'Post', id: idOf(arg) }] },
+  createPost: { invalidatesTags: [listOf('Post')] },
+  likePost: { invalidatesTags: (_r, _e, arg) => [{ type: 'Post', id: idOf(arg) }] },
+  unlikePost: { invalidatesTags: (_r, _e, arg) => [{ type: 'Post', id: idOf(arg) }] },
+  listComments: { providesTags: (_r, _e, arg) => [{ type: 'Comment', id: idOf(arg) }] },
+  createComment: {
+    invalidatesTags: (_r, _e, arg) => [
+      { type: 'Comment', id: idOf(arg) },
+      { type: 'Post', id: idOf(arg) },
+    ],
+  },
+};
+
+/** The contract's endpoints the slice holds, in the table's order. */
+export const sliceEndpoints = (Object.keys(routes) as EndpointName[]).filter(
+  (name): name is SliceEndpoint =>
+    !['login', 'refresh', 'logout'].includes(name) &&
+    (routes[name] as { reply?: string }).reply !== 'binary',
+);
+
+/**
+ * Builds the api slice from the contract's table: one endpoint per API call of
+ * `@xoss/api-contract` (auth and file downloads excepted: they are not state, see
+ * `XossClient.logIn` and `download`), a query for each GET and a mutation for the rest,
+ * cached by `policies`.
  */
 export function createXossApi(transport: Transport) {
   return createApi({
     reducerPath: 'xossApi',
     baseQuery: transportBaseQuery(transport),
     tagTypes,
-    endpoints: (build) => ({
-      // Auth is in `XossClient.logIn` / `logOut`; these are the raw calls.
-      getAthlete: build.query<ReplyOf<'getAthlete'>, ArgsOf<'getAthlete'>>({
-        query: call('getAthlete'),
-        providesTags: ['Athlete'],
-      }),
-      patchAthlete: build.mutation<ReplyOf<'patchAthlete'>, ArgsOf<'patchAthlete'>>({
-        query: call('patchAthlete'),
-        // Zones follow FTP and max HR.
-        invalidatesTags: ['Athlete', 'Workout'],
-      }),
-
-      listWorkouts: build.query<ReplyOf<'listWorkouts'>, ArgsOf<'listWorkouts'>>({
-        query: call('listWorkouts'),
-        providesTags: (reply) => [
-          { type: 'Workout', id: LIST },
-          ...(reply?.results ?? []).map((w) => ({ type: 'Workout' as const, id: w.id })),
-        ],
-      }),
-      workoutTotals: build.query<ReplyOf<'workoutTotals'>, ArgsOf<'workoutTotals'>>({
-        query: call('workoutTotals'),
-        providesTags: [{ type: 'Workout', id: LIST }],
-      }),
-      importWorkout: build.mutation<
-        ReplyOf<'importWorkout'>,
-        ArgsOf<'importWorkout'> & { idempotencyKey?: string }
-      >({
-        query: ({ idempotencyKey, ...arg }) => ({
-          name: 'importWorkout',
-          arg,
-          ...(idempotencyKey ? { headers: { 'Idempotency-Key': idempotencyKey } } : {}),
-        }),
-        invalidatesTags: [{ type: 'Workout', id: LIST }],
-      }),
-      getWorkout: build.query<ReplyOf<'getWorkout'>, ArgsOf<'getWorkout'>>({
-        query: call('getWorkout'),
-        providesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }],
-      }),
-      patchWorkout: build.mutation<ReplyOf<'patchWorkout'>, ArgsOf<'patchWorkout'>>({
-        query: call('patchWorkout'),
-        invalidatesTags: (_r, _e, arg) => [
-          { type: 'Workout', id: idOf(arg) },
-          { type: 'Workout', id: LIST },
-        ],
-      }),
-      deleteWorkout: build.mutation<ReplyOf<'deleteWorkout'>, ArgsOf<'deleteWorkout'>>({
-        query: call('deleteWorkout'),
-        invalidatesTags: (_r, _e, arg) => [
-          { type: 'Workout', id: idOf(arg) },
-          { type: 'Workout', id: LIST },
-        ],
-      }),
-      workoutStreams: build.query<ReplyOf<'workoutStreams'>, ArgsOf<'workoutStreams'>>({
-        query: call('workoutStreams'),
-        // A ride's streams never change after import: going back to a ride within the
-        // session draws it from the cache (a delete still drops it through its tag).
-        keepUnusedDataFor: RIDE_CACHE_S,
-        providesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }],
-      }),
-      workoutRange: build.query<ReplyOf<'workoutRange'>, ArgsOf<'workoutRange'>>({
-        query: call('workoutRange'),
-        providesTags: (_r, _e, arg) => [{ type: 'Workout', id: idOf(arg) }],
-      }),
-      sharedWorkoutRange: build.query<ReplyOf<'sharedWorkoutRange'>, ArgsOf<'sharedWorkoutRange'>>({
-        query: call('sharedWorkoutRange'),
-      }),
-      powerCurve: build.query<ReplyOf<'powerCurve'>, ArgsOf<'powerCurve'>>({
-        query: call('powerCurve'),
-        keepUnusedDataFor: RIDE_CACHE_S,
-        providesTags: (_r, _e, arg) => [
-          { type: 'Workout', id: idOf(arg) },
-          { type: 'Workout', id: LIST },
-        ],
-      }),
-      // Training over time follows every import, delete and threshold change.
-      workoutBests: build.query<ReplyOf<'workoutBests'>, ArgsOf<'workoutBests'>>({
-        query: call('workoutBests'),
-        providesTags: [{ type: 'Workout', id: LIST }],
-      }),
-      trainingFitness: build.query<ReplyOf<'trainingFitness'>, ArgsOf<'trainingFitness'>>({
-        query: call('trainingFitness'),
-        providesTags: [{ type: 'Workout', id: LIST }],
-      }),
-      trainingLog: build.query<ReplyOf<'trainingLog'>, ArgsOf<'trainingLog'>>({
-        query: call('trainingLog'),
-        providesTags: [{ type: 'Workout', id: LIST }],
-      }),
-      trainingTotals: build.query<ReplyOf<'trainingTotals'>, ArgsOf<'trainingTotals'>>({
-        query: call('trainingTotals'),
-        providesTags: [{ type: 'Workout', id: LIST }],
-      }),
-      personalBests: build.query<ReplyOf<'personalBests'>, ArgsOf<'personalBests'>>({
-        query: call('personalBests'),
-        providesTags: [{ type: 'Workout', id: LIST }],
-      }),
-      ftpEstimate: build.query<ReplyOf<'ftpEstimate'>, ArgsOf<'ftpEstimate'>>({
-        query: call('ftpEstimate'),
-        providesTags: [{ type: 'Workout', id: LIST }, 'Athlete'],
-      }),
-      unshareAll: build.mutation<ReplyOf<'unshareAll'>, ArgsOf<'unshareAll'>>({
-        query: call('unshareAll'),
-        invalidatesTags: [{ type: 'Workout', id: LIST }],
-      }),
-      listPrivacyZones: build.query<ReplyOf<'listPrivacyZones'>, ArgsOf<'listPrivacyZones'>>({
-        query: call('listPrivacyZones'),
-        providesTags: [{ type: 'PrivacyZone', id: LIST }],
-      }),
-      createPrivacyZone: build.mutation<ReplyOf<'createPrivacyZone'>, ArgsOf<'createPrivacyZone'>>({
-        query: call('createPrivacyZone'),
-        invalidatesTags: [{ type: 'PrivacyZone', id: LIST }],
-      }),
-      deletePrivacyZone: build.mutation<ReplyOf<'deletePrivacyZone'>, ArgsOf<'deletePrivacyZone'>>({
-        query: call('deletePrivacyZone'),
-        invalidatesTags: [{ type: 'PrivacyZone', id: LIST }],
-      }),
-      sharedWorkout: build.query<ReplyOf<'sharedWorkout'>, ArgsOf<'sharedWorkout'>>({
-        query: call('sharedWorkout'),
-      }),
-      sharedWorkoutStreams: build.query<
-        ReplyOf<'sharedWorkoutStreams'>,
-        ArgsOf<'sharedWorkoutStreams'>
-      >({
-        query: call('sharedWorkoutStreams'),
-      }),
-
-      listDevices: build.query<ReplyOf<'listDevices'>, ArgsOf<'listDevices'>>({
-        query: call('listDevices'),
-        providesTags: (reply) => [
-          { type: 'Device', id: LIST },
-          ...(reply?.results ?? []).map((d) => ({ type: 'Device' as const, id: d.id })),
-        ],
-      }),
-      bindDevice: build.mutation<ReplyOf<'bindDevice'>, ArgsOf<'bindDevice'>>({
-        query: call('bindDevice'),
-        invalidatesTags: [{ type: 'Device', id: LIST }],
-      }),
-      getDevice: build.query<ReplyOf<'getDevice'>, ArgsOf<'getDevice'>>({
-        query: call('getDevice'),
-        providesTags: (_r, _e, arg) => [{ type: 'Device', id: idOf(arg) }],
-      }),
-      deleteDevice: build.mutation<ReplyOf<'deleteDevice'>, ArgsOf<'deleteDevice'>>({
-        query: call('deleteDevice'),
-        invalidatesTags: (_r, _e, arg) => [
-          { type: 'Device', id: idOf(arg) },
-          { type: 'Device', id: LIST },
-          { type: 'Layout', id: idOf(arg) },
-        ],
-      }),
-      getLayout: build.query<ReplyOf<'getLayout'>, ArgsOf<'getLayout'>>({
-        query: call('getLayout'),
-        providesTags: (_r, _e, arg) => [{ type: 'Layout', id: idOf(arg) }],
-      }),
-      putLayout: build.mutation<ReplyOf<'putLayout'>, ArgsOf<'putLayout'>>({
-        query: call('putLayout'),
-        invalidatesTags: (_r, _e, arg) => [{ type: 'Layout', id: idOf(arg) }],
-      }),
-
-      listRoutebooks: build.query<ReplyOf<'listRoutebooks'>, ArgsOf<'listRoutebooks'>>({
-        query: call('listRoutebooks'),
-        providesTags: (reply) => [
-          { type: 'Routebook', id: LIST },
-          ...(reply?.results ?? []).map((r) => ({ type: 'Routebook' as const, id: r.id })),
-        ],
-      }),
-      uploadRoutebook: build.mutation<ReplyOf<'uploadRoutebook'>, ArgsOf<'uploadRoutebook'>>({
-        query: call('uploadRoutebook'),
-        invalidatesTags: [{ type: 'Routebook', id: LIST }],
-      }),
-      deleteRoutebook: build.mutation<ReplyOf<'deleteRoutebook'>, ArgsOf<'deleteRoutebook'>>({
-        query: call('deleteRoutebook'),
-        invalidatesTags: (_r, _e, arg) => [
-          { type: 'Routebook', id: idOf(arg) },
-          { type: 'Routebook', id: LIST },
-        ],
-      }),
-
-      mapRegions: build.query<ReplyOf<'mapRegions'>, ArgsOf<'mapRegions'>>({
-        query: call('mapRegions'),
-        providesTags: ['MapRegion'],
-      }),
-
-      listPosts: build.query<ReplyOf<'listPosts'>, ArgsOf<'listPosts'>>({
-        query: call('listPosts'),
-        providesTags: (reply) => [
-          { type: 'Post', id: LIST },
-          ...(reply?.results ?? []).map((p) => ({ type: 'Post' as const, id: p.id })),
-        ],
-      }),
-      getPost: build.query<ReplyOf<'getPost'>, ArgsOf<'getPost'>>({
-        query: call('getPost'),
-        providesTags: (_r, _e, arg) => [{ type: 'Post', id: idOf(arg) }],
-      }),
-      createPost: build.mutation<ReplyOf<'createPost'>, ArgsOf<'createPost'>>({
-        query: call('createPost'),
-        invalidatesTags: [{ type: 'Post', id: LIST }],
-      }),
-      likePost: build.mutation<ReplyOf<'likePost'>, ArgsOf<'likePost'>>({
-        query: call('likePost'),
-        invalidatesTags: (_r, _e, arg) => [{ type: 'Post', id: idOf(arg) }],
-      }),
-      unlikePost: build.mutation<ReplyOf<'unlikePost'>, ArgsOf<'unlikePost'>>({
-        query: call('unlikePost'),
-        invalidatesTags: (_r, _e, arg) => [{ type: 'Post', id: idOf(arg) }],
-      }),
-      listComments: build.query<ReplyOf<'listComments'>, ArgsOf<'listComments'>>({
-        query: call('listComments'),
-        providesTags: (_r, _e, arg) => [{ type: 'Comment', id: idOf(arg) }],
-      }),
-      createComment: build.mutation<ReplyOf<'createComment'>, ArgsOf<'createComment'>>({
-        query: call('createComment'),
-        invalidatesTags: (_r, _e, arg) => [
-          { type: 'Comment', id: idOf(arg) },
-          { type: 'Post', id: idOf(arg) },
-        ],
-      }),
-
-      health: build.query<ReplyOf<'health'>, ArgsOf<'health'>>({ query: call('health') }),
-      ready: build.query<ReplyOf<'ready'>, ArgsOf<'ready'>>({ query: call('ready') }),
-    }),
+    endpoints: (build) => {
+      const definitions: Record<string, unknown> = {};
+      for (const name of sliceEndpoints) {
+        const { query, ...cache } = (policies[name] ?? {}) as Policy<typeof name>;
+        const definition = {
+          query: query ?? ((arg: unknown): CallArgs => ({ name, arg })),
+          ...cache,
+        };
+        // The builder's per-endpoint types come from `Definitions` below; the loop cannot
+        // carry them, so each definition is built untyped and the whole is typed once.
+        definitions[name] =
+          routes[name].method === 'GET'
+            ? build.query(definition as never)
+            : build.mutation(definition as never);
+      }
+      return definitions as Definitions;
+    },
   });
 }
 
