@@ -45,12 +45,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 if (worker) {
   console.log('XOSS import worker is running (imports queued in the database)');
 } else {
-  // The one line that matters once it is up: where to go and how to sign in.
-  const url = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}/`;
+  // The one line that matters once it is up: where to go and how to sign in. It names the
+  // address really bound (PORT=0 picks a free port, as the end-to-end tests do).
   const signIn = demo ? `; sign in as ${DEMO_USER.email} / ${DEMO_USER.password}` : '';
-  await server.listen({ port, host, listenTextResolver: () => `XOSS is ready at ${url}${signIn}` });
+  const readyLine = (address: string) => {
+    const url = new URL(address);
+    if (url.hostname === '127.0.0.1') url.hostname = 'localhost';
+    return `XOSS is ready at ${url.href}${signIn}`;
+  };
+  await server.listen({ port, host, listenTextResolver: readyLine });
   // When the log leaves info lines out (LOG_LEVEL warn, error, fatal or silent), the line
   // still goes out: people and process managers wait for it.
   if (['warn', 'error', 'fatal', 'silent'].includes(process.env.LOG_LEVEL ?? ''))
-    console.log(`XOSS is ready at ${url}${signIn}`);
+    console.log(readyLine(server.listeningOrigin));
 }

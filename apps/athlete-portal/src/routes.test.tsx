@@ -12,7 +12,7 @@ let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
   english = await loadMessages('en-US');
   // Unit tests of the routing only: pages that load data see an offline network at once
-  // (the real API is exercised end to end in apps/api/test/e2e.portal.test.ts).
+  // (the real API is exercised end to end in apps/athlete-portal/test/e2e.test.ts).
   vi.stubGlobal('fetch', () => Promise.reject(new TypeError('offline in unit tests')));
 });
 afterAll(() => {

@@ -30,12 +30,16 @@ function rootTokens(): [string, string][] {
 
 const groupOf = (name: string) => name.replace(/^--xoss-/, '').split('-')[0]!;
 
-function TokenTable({ group }: { group: 'color' | 'zone' | 'chart' | 'space' | 'other' }) {
+function TokenTable({
+  group,
+}: {
+  group: 'color' | 'zone' | 'chart' | 'device' | 'space' | 'other';
+}) {
   const [all] = useState(rootTokens);
   const tokens = all.filter(([name]) => {
     const kind = groupOf(name);
     return group === 'other'
-      ? !['color', 'zone', 'chart', 'space', 'font'].includes(kind)
+      ? !['color', 'zone', 'chart', 'device', 'space', 'font'].includes(kind)
       : kind === group;
   });
   return (
@@ -158,6 +162,9 @@ export const Colours: Story = {};
 export const Zones: Story = { args: { group: 'zone' } };
 /** The colour of each chart's line (speed, elevation, heart rate, fitness…). */
 export const Charts: Story = { args: { group: 'chart' } };
+
+/** The product illustrations' and the data-page preview's colours (the device itself). */
+export const DeviceIllustrations: Story = { args: { group: 'device' } };
 /** The spacing scale (4 px steps) and the other sizes. */
 export const Spacing: Story = { args: { group: 'space' } };
 export const RadiusShadowAndSizes: Story = { args: { group: 'other' } };

@@ -1,21 +1,25 @@
+// @vitest-environment node
+/// <reference types="node" />
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USER } from '../src/seed.ts';
-import { launchChromium, startProduct, type RunningProduct } from './product.ts';
+import { launchChromium, startProduct, type RunningProduct } from '../../../tests/product.ts';
 
 // The visitor site as served by the real server (built apps, demo data, production CSP),
-// driven in Debian's Chromium. `pnpm test` builds the apps first.
+// driven in Debian's Chromium. `pnpm test` builds the apps first; the product runs as its own
+// process (tests/product.ts).
 
 describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }, () => {
   let product: RunningProduct;
   let browser: Browser;
   let page: Page;
   let base: string;
+  let demo: RunningProduct['demo'];
   const problems: string[] = [];
 
   beforeAll(async () => {
     product = await startProduct();
     base = product.base;
+    demo = product.demo;
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('console', (message) => {
@@ -284,8 +288,8 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     const own = await tab.newPage();
     const signIn = async (remember: boolean) => {
       await own.goto(`${base}/login`);
-      await own.getByLabel('E-mail').fill(DEMO_USER.email);
-      await own.getByLabel('Password').fill(DEMO_USER.password);
+      await own.getByLabel('E-mail').fill(demo.email);
+      await own.getByLabel('Password').fill(demo.password);
       await own.getByRole('checkbox', { name: 'Remember me' }).setChecked(remember);
       await own.getByRole('checkbox', { name: /I agree/ }).check();
       await own.getByRole('button', { name: 'Log In' }).click();
@@ -316,7 +320,7 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
       await own.getByRole('button', { name: /Log Out/ }).click();
       await own.getByRole('link', { name: 'Log In' }).first().waitFor();
       await own.goto(`${base}/login`);
-      expect(await own.getByLabel('E-mail').inputValue()).toBe(DEMO_USER.email);
+      expect(await own.getByLabel('E-mail').inputValue()).toBe(demo.email);
       expect(await own.getByRole('checkbox', { name: 'Remember me' }).isChecked()).toBe(true);
       await signIn(true);
 
@@ -347,8 +351,8 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     expect(await page.getByRole('button', { name: 'Like' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Log in to like and comment.' }).click();
     await page.waitForURL(/\/login\?redirect=/);
-    await page.getByLabel('E-mail').fill(DEMO_USER.email);
-    await page.getByLabel('Password').fill(DEMO_USER.password);
+    await page.getByLabel('E-mail').fill(demo.email);
+    await page.getByLabel('Password').fill(demo.password);
     await page.getByRole('checkbox', { name: /I agree/ }).check();
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();

@@ -1,11 +1,11 @@
+// @vitest-environment node
+/// <reference types="node" />
 import { readFile } from 'node:fs/promises';
 import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../src/config.ts';
-import { DEMO_USER } from '../src/seed.ts';
-import { launchChromium, startProduct, type RunningProduct } from './product.ts';
+import { launchChromium, startProduct, type RunningProduct } from '../../../tests/product.ts';
 
 // The portal as a rider meets it: the built apps served by the real API on the embedded
 // database with the demo data, driven in Debian's Chromium with the production CSP
@@ -19,12 +19,14 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
   let browser: Browser;
   let page: Page;
   let base: string;
+  let demo: RunningProduct['demo'];
   const violations: string[] = [];
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    product = await startProduct({ config: { ...configFromEnv({}), accessTtlS: ACCESS_TTL_S } });
+    product = await startProduct({ ACCESS_TOKEN_TTL_S: String(ACCESS_TTL_S) });
     base = product.base;
+    demo = product.demo;
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Runs in the page (a string: this package has no DOM types).
@@ -52,13 +54,13 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.goto(`${base}/dashboard/workouts/list`);
     await page.waitForURL(/\/login\?redirect=/);
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard/workouts/list');
-    await page.getByLabel('E-mail').fill(DEMO_USER.email);
+    await page.getByLabel('E-mail').fill(demo.email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('checkbox', { name: /I agree/ }).check();
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.getByText('Wrong username or password').waitFor();
     // Spec 5: the password is trimmed before login.
-    await page.getByLabel('Password').fill(`  ${DEMO_USER.password} `);
+    await page.getByLabel('Password').fill(`  ${demo.password} `);
     // Remembered: the tokens stay 7 days (the refresh steps below edit them there).
     await page.getByRole('checkbox', { name: 'Remember me' }).check();
     await page.getByRole('button', { name: 'Log In' }).click();
@@ -245,7 +247,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await view
       .getByText(/^For privacy, the first and last 0\.30 km of the track are not shown\.$/)
       .waitFor();
-    expect(await view.content()).not.toContain(DEMO_USER.email);
+    expect(await view.content()).not.toContain(demo.email);
     // A chat app that fetches the link finds a preview card and its picture.
     const html = await (await fetch(link)).text();
     expect(html).toContain(`<meta property="og:title" content="${name}">`);
@@ -357,20 +359,18 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.waitForURL(/\/dashboard\/main$/);
 
     // A device with fixed pages (G 2nd gen) offers no Add or Delete.
-    const login = await product.server.inject({
+    const login = await fetch(`${base}/api/v1/jwt-token/`, {
       method: 'POST',
-      url: '/api/v1/jwt-token/',
-      headers: { origin: base },
-      payload: { email: DEMO_USER.email, password: DEMO_USER.password },
+      headers: { origin: base, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: demo.email, password: demo.password }),
     });
-    const { access } = login.json<{ data: { access: string } }>().data;
-    const added = await product.server.inject({
+    const { access } = ((await login.json()) as { data: { access: string } }).data;
+    const added = await fetch(`${base}/api/v2/devices/`, {
       method: 'POST',
-      url: '/api/v2/devices/',
-      headers: { authorization: `Bearer ${access}` },
-      payload: { serial: 'G2XX2026001', model: 'G2' },
+      headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ serial: 'G2XX2026001', model: 'G2' }),
     });
-    expect(added.statusCode).toBe(201);
+    expect(added.status).toBe(201);
     await page.goto(`${base}/dashboard/device/list`);
     await page.getByRole('link', { name: /^Manage: G2 / }).click();
     await page.getByRole('link', { name: 'Data pages' }).click();
@@ -424,7 +424,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     };
     const tokens = await api<{ access: string; refresh: string }>('/api/v1/jwt-token/', {
       method: 'POST',
-      body: JSON.stringify({ email: DEMO_USER.email, password: DEMO_USER.password }),
+      body: JSON.stringify({ email: demo.email, password: demo.password }),
     });
     const auth = { authorization: `Bearer ${tokens.access}` };
     const devices = await api<{ results: { id: number; serial: string; model: string }[] }>(

@@ -1,7 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { textLanguages } from '@xoss/i18n';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USER } from '../src/seed.ts';
 import { launchChromium, startProduct, type RunningProduct } from './product.ts';
 
 // Finding the product as a new rider does: by following links only, on a phone 360 px wide.
@@ -151,10 +150,12 @@ describe(
     let context: BrowserContext;
     let page: Page;
     let base: string;
+    let demo: RunningProduct['demo'];
 
     beforeAll(async () => {
       product = await startProduct();
       base = product.base;
+      demo = product.demo;
       browser = await launchChromium();
       context = await browser.newContext({ viewport: { width: 360, height: 740 } });
       page = await context.newPage();
@@ -176,8 +177,8 @@ describe(
 
     it('reaches every rider screen from the dashboard within two clicks once logged in', async () => {
       await page.goto(`${base}/login`);
-      await page.getByLabel('E-mail').fill(DEMO_USER.email);
-      await page.getByLabel('Password').fill(DEMO_USER.password);
+      await page.getByLabel('E-mail').fill(demo.email);
+      await page.getByLabel('Password').fill(demo.password);
       // Remembered, so the other languages' tabs start signed in from the stored session.
       await page.getByRole('checkbox', { name: 'Remember me' }).check();
       await page.getByRole('checkbox', { name: /I agree/ }).check();

@@ -1,75 +1,61 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { LocalBlobStore } from '../src/blobStore.ts';
-import { configFromEnv } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/db.ts';
-import { buildServer } from '../src/server.ts';
 import { launchChromium } from './product.ts';
 
-// Storybook as `pnpm start` serves it, under its sandboxing CSP, in Debian's Chromium.
-// `pnpm test` builds it first (`pnpm build:storybook`).
+// Storybook as designers see it: the built Storybook (`pnpm test` builds it first with
+// `pnpm build:storybook`) served as plain files on a loopback port and drawn in Debian's
+// Chromium. How the API serves it (its sandboxing CSP) is the API's own test.
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const storybookDist = join(repoRoot, 'storybook-static');
-let db: Database;
-let server: FastifyInstance;
+const types: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
+let server: Server;
 let base: string;
-let dir: string;
 
 beforeAll(async () => {
   if (!existsSync(join(storybookDist, 'index.html')))
     throw new Error(`${storybookDist} is missing: run \`pnpm build:storybook\` (pnpm test does)`);
-  dir = mkdtempSync(join(tmpdir(), 'xoss-storybook-'));
-  db = await openDatabase();
-  server = await buildServer({
-    db,
-    blobs: new LocalBlobStore(join(dir, 'files')),
-    config: configFromEnv({}),
-    staticRoots: { storybook: storybookDist },
+  server = createServer((request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
+    const file = join(storybookDist, path.endsWith('/') ? `${path}index.html` : path);
+    if (!file.startsWith(storybookDist) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+    });
+    createReadStream(file).pipe(response);
   });
-  await server.listen({ port: 0, host: '127.0.0.1' });
-  const address = server.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
-}, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  await db?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-it("renders a story under the sandbox, which keeps it from the site's localStorage", async () => {
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    await page.goto(`${base}/storybook/?path=/story/charts-stream-charts--two-hours`);
-    const preview = page.frameLocator('iframe[src*="iframe.html"]');
-    await preview.locator('#storybook-root svg').first().waitFor({ timeout: 30_000 });
-    const storage = await page.evaluate(() => {
-      try {
-        return `readable (${localStorage.length})`;
-      } catch (error) {
-        return (error as Error).name;
-      }
-    });
-    expect(storage).toBe('SecurityError');
-    expect(errors).toEqual([]);
-  } finally {
-    await browser.close();
-  }
-}, 90_000);
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+});
 
 // Visual regression: every story, drawn in Chromium at one size, against the picture
 // committed in `.storybook/screenshots/`. `pnpm test:screenshots` rewrites the pictures after
@@ -97,7 +83,7 @@ it('draws every story as its committed picture', async () => {
     });
     const page = await context.newPage();
     mkdirSync(screenshots, { recursive: true });
-    await page.goto(`${base}/storybook/iframe.html?id=${stories[0]!.id}&viewMode=story`);
+    await page.goto(`${base}/iframe.html?id=${stories[0]!.id}&viewMode=story`);
     await page.waitForSelector('body.sb-show-main, body.sb-show-errordisplay', {
       state: 'attached',
       timeout: 30_000,

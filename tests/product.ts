@@ -1,0 +1,93 @@
+/// <reference types="node" />
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+
+// The whole product for the apps' end-to-end tests, started the way `pnpm start` runs it: the
+// API's own process serving both built apps (and Storybook when built) on one loopback port,
+// with its embedded database in a fresh folder and the demo data. A process, not an import,
+// so no app's tests import another app (docs/architecture.md).
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface RunningProduct {
+  /** Where it answers, e.g. `http://127.0.0.1:40123`. */
+  readonly base: string;
+  /** The demo rider's sign-in, as the ready line announces it. */
+  readonly demo: { readonly email: string; readonly password: string };
+  /** Everything the process printed so far (for a failing test's message). */
+  output(): string;
+  /** Stops the process (SIGTERM: requests in flight finish) and removes its data. */
+  close(): Promise<void>;
+}
+
+const READY = /XOSS is ready at (\S+?)\/?(?:; sign in as (\S+) \/ (\S+))?\s*$/m;
+
+/**
+ * Starts the product (`pnpm build` first; `pnpm test` does) with `env` added to the
+ * environment, e.g. `{ ACCESS_TOKEN_TTL_S: '4' }`. Resolves once it listens with its demo
+ * data seeded.
+ */
+export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
+  for (const app of ['athlete-portal', 'public-site'])
+    if (!existsSync(join(repoRoot, 'apps', app, 'dist', 'index.html')))
+      throw new Error(`apps/${app}/dist is missing: run \`pnpm build\` (pnpm test does)`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'xoss-product-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(repoRoot, 'apps', 'api', 'src', 'main.ts')],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const started = Date.now();
+  let ready = READY.exec(output);
+  while (!ready) {
+    if (child.exitCode !== null || Date.now() - started > 90_000) {
+      await close();
+      throw new Error(`the product did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    ready = READY.exec(output);
+  }
+  // The line says localhost for people; tests go to the address it bound.
+  const url = new URL(ready[1]!);
+  url.hostname = '127.0.0.1';
+  return {
+    base: url.origin,
+    demo: { email: ready[2] ?? '', password: ready[3] ?? '' },
+    output: () => output,
+    close,
+  };
+}
+
+/** Debian's Chromium (CHROME_PATH to use another), headless, through playwright-core. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
+}
