@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatFieldValue, formatTimeOfDay } from './format.ts';
+import { formatDuration, formatTimeOfDay } from './duration.ts';
+import { formatFieldValue } from './format.ts';
 
 const km = { distanceUnit: 0, temperatureUnit: 'c' } as const;
 const mi = { distanceUnit: 1, temperatureUnit: 'f' } as const;

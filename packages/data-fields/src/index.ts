@@ -47,14 +47,8 @@ export {
   setChartType,
   setField,
 } from './operations.ts';
-export {
-  formatDuration,
-  formatFieldValue,
-  formatTimeOfDay,
-  type DurationFormat,
-  type FormattedValue,
-  type UnitSettings,
-} from './format.ts';
+export { formatFieldValue, type FormattedValue, type UnitSettings } from './format.ts';
+export { formatDuration, formatTimeOfDay, type DurationFormat } from './duration.ts';
 export { fail, ok, type Problem, type ProblemCode, type Result } from './result.ts';
 export {
   FEET_PER_METRE,

@@ -1,9 +1,9 @@
 import { useMemo, useState, type PointerEvent, type ReactNode } from 'react';
 import { Group } from '@visx/group';
-import { scaleLinear, scaleLog } from '@visx/scale';
 import { LinePath } from '@visx/shape';
 import { useLocale, useT } from '@xoss/i18n/react';
 import { AxisBottom, AxisLeft } from './Axis.tsx';
+import { linearScale, logScale } from './scales.ts';
 import { formatShortDuration } from './format.ts';
 import { useElementWidth } from './useElementWidth.ts';
 
@@ -101,8 +101,8 @@ export function CurveChart({
     1,
     ...series.flatMap((curve) => Array.from(curve.values, (value) => value ?? 0)),
   );
-  const xScale = scaleLog<number>({ domain: [1, maxDuration], range: [0, innerWidth] });
-  const yScale = scaleLinear<number>({
+  const xScale = logScale({ domain: [1, maxDuration], range: [0, innerWidth] });
+  const yScale = linearScale({
     domain: [0, maxValue * 1.05],
     range: [innerHeight, 0],
     nice: true,

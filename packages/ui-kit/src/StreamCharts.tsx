@@ -9,12 +9,12 @@ import {
   type ReactNode,
 } from 'react';
 import { Group } from '@visx/group';
-import { scaleLinear } from '@visx/scale';
-import { AreaClosed, LinePath } from '@visx/shape';
+import { Area, LinePath } from '@visx/shape';
 import { distanceInUserUnit, type DistanceUnit } from '@xoss/data-fields';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { downsampleMinMax } from '@xoss/workout-stats';
 import { AxisBottom, AxisLeft } from './Axis.tsx';
+import { linearScale, type ContinuousScale } from './scales.ts';
 import { formatClock, timeTicks } from './format.ts';
 import { useElementWidth } from './useElementWidth.ts';
 import { useInView } from './useInView.ts';
@@ -97,7 +97,7 @@ export function StreamCharts({
   const innerHeight = panelHeight - MARGIN.top - MARGIN.bottom;
   const xScale = useMemo(
     () =>
-      scaleLinear<number>({
+      linearScale({
         domain: [x[range[0]] ?? 0, Math.max(x[range[1]] ?? 0, (x[range[0]] ?? 0) + 1e-9)],
         range: [0, innerWidth],
       }),
@@ -311,7 +311,7 @@ function StreamPanel({
     return [stream.kind === 'area' && min >= 0 ? 0 : min - pad, max + pad];
   }, [points, stream.kind]);
   const yScale = useMemo(
-    () => scaleLinear<number>({ domain: [low, high], range: [innerHeight, 0], nice: true }),
+    () => linearScale({ domain: [low, high], range: [innerHeight, 0], nice: true }),
     [low, high, innerHeight],
   );
   const number = useMemo(
@@ -375,7 +375,7 @@ function StreamPanel({
   );
 }
 
-type Scale = ReturnType<typeof scaleLinear<number>>;
+type Scale = ContinuousScale;
 const defined = (point: { y: number }) => Number.isFinite(point.y);
 
 /** A panel's line or area with its axes: unchanged while only the cursor moves. */
@@ -403,11 +403,11 @@ const PanelPlot = memo(function PanelPlot({
   return (
     <>
       {kind === 'area' ? (
-        <AreaClosed
+        <Area
           data={points as { x: number; y: number }[]}
           x={(point) => xScale(point.x)}
-          y={(point) => yScale(point.y)}
-          yScale={yScale}
+          y0={Math.max(...yScale.range())}
+          y1={(point) => yScale(point.y)}
           defined={defined}
           fill={color}
           fillOpacity={0.25}

@@ -1,9 +1,9 @@
 import { useState, type PointerEvent, type ReactNode } from 'react';
 import { Group } from '@visx/group';
-import { scaleBand, scaleLinear } from '@visx/scale';
 import { Bar, LinePath } from '@visx/shape';
 import { useLocale, useT } from '@xoss/i18n/react';
 import { AxisBottom, AxisLeft } from './Axis.tsx';
+import { bandScale, linearScale } from './scales.ts';
 import { chartColors } from './chartColors.ts';
 import { useElementWidth } from './useElementWidth.ts';
 
@@ -46,12 +46,12 @@ export function FitnessChart({ title, days, height = 280 }: FitnessChartProps) {
   const innerWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
   const innerHeight = height - MARGIN.top - MARGIN.bottom;
   const values = days.flatMap((day) => [day.ctl, day.atl, day.form]);
-  const yScale = scaleLinear<number>({
+  const yScale = linearScale({
     domain: [Math.min(0, ...values), Math.max(10, ...values)],
     range: [innerHeight, 0],
     nice: true,
   });
-  const xScale = scaleLinear<number>({
+  const xScale = linearScale({
     domain: [0, Math.max(1, days.length - 1)],
     range: [0, innerWidth],
   });
@@ -173,12 +173,12 @@ export function TotalsChart({ title, period, bars, format, height = 220 }: Total
   const [ref, width] = useElementWidth<HTMLDivElement>(640);
   const innerWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
   const innerHeight = height - MARGIN.top - MARGIN.bottom;
-  const xScale = scaleBand<string>({
+  const xScale = bandScale({
     domain: bars.map((bar) => bar.start),
     range: [0, innerWidth],
     padding: 0.2,
   });
-  const yScale = scaleLinear<number>({
+  const yScale = linearScale({
     domain: [0, Math.max(1, ...bars.map((bar) => bar.value))],
     range: [innerHeight, 0],
     nice: true,
