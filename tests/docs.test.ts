@@ -121,4 +121,38 @@ describe('references to the documentation', () => {
     const items = [...text(security).matchAll(/^(\d+)\. \*\*/gm)].map((match) => Number(match[1]));
     expect(items).toEqual(Array.from({ length: 22 }, (_, index) => index + 1));
   });
+
+  it("list each part's imports in docs/architecture.md as its package.json has them", () => {
+    const page = text('docs/architecture.md');
+    const section = page.slice(page.indexOf('## The arrows'), page.indexOf('Never:'));
+    const documented = new Map(
+      [...section.matchAll(/^\| `([\w/-]+)`\s*\|\s*([^|]+?)\s*\|$/gm)].map((row) => [
+        row[1]!,
+        row[2] === 'none' ? [] : row[2]!.split(', ').sort(),
+      ]),
+    );
+    const parts = ['apps', 'packages'].flatMap((folder) =>
+      execFileSync('git', ['ls-files', `${folder}/*/package.json`], { cwd: root, encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map((file) => dirname(file)),
+    );
+    const actual = new Map(
+      parts.map((part) => {
+        const manifest = JSON.parse(text(`${part}/package.json`)) as {
+          dependencies?: Record<string, string>;
+          peerDependencies?: Record<string, string>;
+        };
+        const names = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
+        return [
+          part,
+          names
+            .filter((name) => name.startsWith('@xoss/'))
+            .map((name) => name.slice('@xoss/'.length))
+            .sort(),
+        ];
+      }),
+    );
+    expect(Object.fromEntries(documented)).toEqual(Object.fromEntries(actual));
+  });
 });

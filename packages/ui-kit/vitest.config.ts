@@ -3,6 +3,9 @@ import { xossProject } from '../../vitest.shared.ts';
 
 // Components are tested in a real browser: Debian's Chromium, never a downloaded one.
 export default xossProject('ui-kit', {
+  // What the stories need at run time (storybook.test.ts loads them all), bundled before the
+  // first test: found in the middle of a run, the browser would reload and drop that file.
+  optimizeDeps: { include: ['storybook/test'] },
   test: {
     browser: {
       enabled: true,

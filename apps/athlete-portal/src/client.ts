@@ -1,4 +1,5 @@
 import { apiFailureOf, createXossClient, isErrorReply, type ApiErrorReply } from '@xoss/api-client';
+import type { ErrorCode } from '@xoss/api-contract/routes';
 import type { MessageId } from '@xoss/i18n';
 import { embeddedSlice } from './embedded.ts';
 
@@ -36,7 +37,9 @@ export function failureMessage(error: unknown): {
   if (found?.status === 'NETWORK_ERROR') return { id: 'errors.network' };
   if (found?.status === 'TIMEOUT_ERROR') return { id: 'errors.timeout' };
   const failure: ApiErrorReply = found && isErrorReply(found) ? found : { status: 0 };
-  const known: Record<number, MessageId> = {
+  // The contract's codes, each with its catalogue text; login's own (10301, 10302) are the
+  // site's login form's to explain, and anything else reads as the server's generic failure.
+  const known: Partial<Record<ErrorCode, MessageId>> = {
     10001: 'errors.10001',
     10400: 'errors.10400',
     10403: 'errors.10403',

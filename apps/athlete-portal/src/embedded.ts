@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { distanceUnitOf, type DistanceUnit } from '@xoss/data-fields';
+import { distanceUnitOf, type DistanceUnit, type TemperatureUnit } from '@xoss/data-fields';
 
 /**
  * Embedded mode (spec 3's in-app flag and bridge flags): the company's mobile app opens the
@@ -24,16 +24,16 @@ export type HostMessage =
   | {
       readonly type: 'hello';
       readonly language?: string;
-      readonly distanceUnit?: 'km' | 'mi';
-      readonly temperatureUnit?: 'c' | 'f';
+      readonly distanceUnit?: DistanceUnit;
+      readonly temperatureUnit?: TemperatureUnit;
       readonly access?: string;
       readonly refresh?: string;
     }
   | { readonly type: 'language'; readonly language: string }
   | {
       readonly type: 'units';
-      readonly distanceUnit?: 'km' | 'mi';
-      readonly temperatureUnit?: 'c' | 'f';
+      readonly distanceUnit?: DistanceUnit;
+      readonly temperatureUnit?: TemperatureUnit;
     }
   | {
       readonly type: 'panels';
@@ -58,7 +58,7 @@ const distanceOf = (value: unknown): DistanceUnit | undefined =>
   value === 0 || value === 1 || value === 'km' || value === 'mi'
     ? distanceUnitOf(value)
     : undefined;
-const temperatureOf = (value: unknown): 'c' | 'f' | undefined =>
+const temperatureOf = (value: unknown): TemperatureUnit | undefined =>
   value === 'c' || value === 'f' ? value : undefined;
 
 /**

@@ -1,5 +1,5 @@
-import { MAX_HOLD_S, haversineMetres } from '@xoss/workout-stats';
-import type { ActivityLap, ActivityOverview, ActivityStreams } from './fit/streams.ts';
+import { MAX_HOLD_S, haversineMetres, type RideStreams } from '@xoss/workout-stats';
+import type { ActivityLap, ActivityOverview } from './fit/streams.ts';
 import type { GpxRoute } from './gpx/parse.ts';
 import type { TcxActivity } from './tcx/parse.ts';
 
@@ -40,7 +40,7 @@ function streamsOf(
   time: Float64Array,
   keep: readonly number[],
   channels: Record<string, Float64Array | undefined>,
-): ActivityStreams {
+): RideStreams {
   const first = time[keep[0]!]!;
   const picked: Record<string, Float64Array> = {};
   for (const [name, column] of Object.entries(channels)) {

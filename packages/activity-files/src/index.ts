@@ -26,7 +26,6 @@ export {
   type ActivityOverview,
   type ActivityLap,
   type ActivitySession,
-  type ActivityStreams,
 } from './fit/streams.ts';
 export { activityFromStreams, type ActivityMetadata } from './fit/fromStreams.ts';
 export {

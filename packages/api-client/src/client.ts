@@ -22,7 +22,7 @@ import { Transport, isErrorReply, type CallResult, type TransportOptions } from 
 export interface SessionState {
   readonly loggedIn: boolean;
   readonly user: UserInfo | null;
-  /** The path before the current one (spec 3's previous path). */
+  /** The path before the current one (spec 4's previous path). */
   readonly previousPath: string | null;
 }
 

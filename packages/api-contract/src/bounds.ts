@@ -10,3 +10,6 @@ export const settingBounds = {
   /** Body weight in kg (one decimal), for W/kg. */
   weight_kg: { min: 20, max: 300 },
 } as const;
+
+/** The largest second a ride's range may name: `to` at this value means "to the ride's end". */
+export const RANGE_MAX_S = 10_000_000;

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ArgsOf, EndpointName, ReplyOf } from './endpoints.ts';
-import type { Access, RouteName } from './routes.ts';
+import type { Access, RouteName } from './routeTable.ts';
 
 // Type tests (`vitest --typecheck`, and `tsc` in `pnpm typecheck`): what the contract's
 // generics give a client for a few endpoints of each shape.

@@ -2,7 +2,7 @@ import { z } from './zod.ts';
 import { errorEnvelopeSchema, successEnvelope } from './envelope.ts';
 import { errorMessage, errorStatus, type ErrorCode } from './errorCodes.ts';
 import * as s from './schemas.ts';
-import { routes, type Route, type RouteName } from './routes.ts';
+import { routes, type Route, type RouteName } from './routeTable.ts';
 
 /** One endpoint of the API: a row of the table docs/api.md points to, with the schemas of its parts. */
 export interface Endpoint extends Omit<Route, 'reply'> {

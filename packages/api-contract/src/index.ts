@@ -8,8 +8,8 @@ export {
 export { originRoutes, ownerOfPath, type OriginOwner } from './originRoutes.ts';
 export * from './schemas.ts';
 export { isTokenExpiry } from './expiry.ts';
-export { settingBounds } from './bounds.ts';
-export { RANGE_MAX_S, pathFor, routes, type Access, type Route, type RouteName } from './routes.ts';
+export { RANGE_MAX_S, settingBounds } from './bounds.ts';
+export { pathFor, routes, type Access, type Route, type RouteName } from './routeTable.ts';
 export {
   endpoints,
   openApiDocument,

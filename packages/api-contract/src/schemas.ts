@@ -1,4 +1,4 @@
-import { RANGE_MAX_S } from './routes.ts';
+import { RANGE_MAX_S } from './bounds.ts';
 import { z } from './zod.ts';
 import { settingBounds } from './bounds.ts';
 

@@ -98,7 +98,7 @@ export const PowerCurve: StoryObj<typeof CurveChart> = {
           durations,
           values: curve.map((v) => v * 1.06),
           dashed: true,
-          color: '#1660d0',
+          color: chartColors.comparison,
         },
       ]}
     />

@@ -11,6 +11,7 @@ import {
 } from '@xoss/data-fields';
 import {
   ChartTypePicker,
+  ChoiceGroup,
   FieldPicker,
   FieldTile,
   LayoutTemplatePicker,
@@ -23,6 +24,7 @@ const meta = {
   component: FieldTile,
   subcomponents: {
     FieldPicker,
+    ChoiceGroup,
     SizePicker,
     ChartTypePicker,
     LayoutTemplatePicker,

@@ -47,9 +47,10 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
     return { failed: true };
   }
 
+  // Typed by what it reads, so the class is a plain `ComponentType` (Storybook's docs list it).
   static getDerivedStateFromProps(
-    props: ErrorBoundaryProps,
-    state: ErrorBoundaryState,
+    props: { readonly resetKey?: unknown },
+    state: { readonly resetKey?: unknown },
   ): Partial<ErrorBoundaryState> | null {
     return Object.is(props.resetKey, state.resetKey)
       ? null

@@ -6,7 +6,7 @@ import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { CookieNotice } from './CookieNotice.tsx';
 import { Alert, EmptyState, Loading, RouteProgress } from './Feedback.tsx';
 import { SubmitButton } from './Forms.tsx';
-import { PageFailed } from './PageErrors.tsx';
+import { ErrorBoundary, PageFailed } from './PageErrors.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
 import { Navbar } from './Navbar.tsx';
 import { ToastViewport, useToasts } from './Toasts.tsx';
@@ -25,6 +25,7 @@ const meta = {
     RouteProgress,
     SubmitButton,
     PageFailed,
+    ErrorBoundary,
     ChatBubble,
   },
   args: { loggedIn: false, currentPath: '/', onLogOut: fn() },

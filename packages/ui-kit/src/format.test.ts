@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatClock, importEstimate, timeTicks } from './format.ts';
+import { formatBytes, formatClock, importEstimate, importMinutes, timeTicks } from './format.ts';
 
 describe('formatBytes', () => {
   it('picks the unit that fits, with up to three significant figures', () => {
@@ -25,6 +25,10 @@ describe('importEstimate', () => {
     expect(importEstimate(61)).toEqual({ hours: 0, minutes: 2 });
     expect(importEstimate(3600)).toEqual({ hours: 1, minutes: 0 });
     expect(importEstimate(3601)).toEqual({ hours: 1, minutes: 1 });
+  });
+
+  it('says the same minutes as a region list does (importMinutes)', () => {
+    expect([0, 12, 61, 89, 3601].map(importMinutes)).toEqual([1, 1, 2, 2, 61]);
   });
 });
 

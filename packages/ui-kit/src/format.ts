@@ -42,11 +42,16 @@ export function formatBytes(bytes: number, locale: string): string {
 }
 
 /**
- * An import time as hours and minutes, rounded up to the next minute: any work takes at
- * least a minute (never "0 h 0 min"), and an estimate that errs long disappoints no one.
+ * An import time in whole minutes, rounded up: any work takes at least a minute, and an
+ * estimate that errs long disappoints no one.
  */
+export function importMinutes(seconds: number): number {
+  return Math.max(1, Math.ceil(seconds / 60));
+}
+
+/** An import time as hours and minutes (`importMinutes`' rule: never "0 h 0 min"). */
 export function importEstimate(seconds: number): { hours: number; minutes: number } {
-  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  const minutes = importMinutes(seconds);
   return { hours: Math.floor(minutes / 60), minutes: minutes % 60 };
 }
 

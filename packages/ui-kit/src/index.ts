@@ -71,6 +71,12 @@ export {
   type RegionPickerProps,
   type RouteMapProps,
 } from './Maps.tsx';
-export { formatBytes, formatClock, formatShortDuration, importEstimate } from './format.ts';
+export {
+  formatBytes,
+  formatClock,
+  formatShortDuration,
+  importEstimate,
+  importMinutes,
+} from './format.ts';
 export { MOBILE_QUERY, useLayout, useMediaQuery, type Layout } from './useMediaQuery.ts';
 export { useInView } from './useInView.ts';

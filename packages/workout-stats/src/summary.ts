@@ -1,4 +1,4 @@
-import { distanceInUserUnit, type DistanceUnitSetting } from '@xoss/data-fields';
+import { distanceInUserUnit, type DistanceUnit, type DistanceUnitSetting } from '@xoss/data-fields';
 import { elevationGainLoss, gradeSeries } from './elevation.ts';
 import {
   intensityFactor,
@@ -52,7 +52,7 @@ export interface WorkoutSummary {
   /** Metres from integrating speed over moving time (speed sensor, trainer); `undefined` without speed. */
   readonly estimatedDistanceM?: number;
   /** Distance in the user's unit (km when the unit setting is 0, else mi). */
-  readonly distance: { readonly value: number; readonly unit: 'km' | 'mi' };
+  readonly distance: { readonly value: number; readonly unit: DistanceUnit };
   readonly avgSpeedMs?: number;
   readonly maxSpeedMs?: number;
   readonly avgHeartRate?: number;

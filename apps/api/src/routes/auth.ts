@@ -1,5 +1,10 @@
 import { ErrorCode } from '@xoss/api-contract';
-import { distanceUnitOf, distanceUnitSetting } from '@xoss/data-fields';
+import {
+  distanceUnitOf,
+  distanceUnitSetting,
+  type DistanceUnitSetting,
+  type TemperatureUnit,
+} from '@xoss/data-fields';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
@@ -14,8 +19,8 @@ interface AthleteRow {
   avatar_url: string | null;
   ftp: number | null;
   max_hr: number | null;
-  distance_unit: number;
-  temperature_unit: 'c' | 'f';
+  distance_unit: DistanceUnitSetting;
+  temperature_unit: TemperatureUnit;
   privacy_trim_m: number;
   share_heart_rate: boolean;
   share_power: boolean;

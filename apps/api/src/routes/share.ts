@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { SharedWorkout } from '@xoss/api-contract';
 import { sportTypes } from '@xoss/activity-files';
+import { formatDuration, formatFieldValue } from '@xoss/data-fields';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../http.ts';
 import { route } from '../route.ts';
@@ -114,11 +115,12 @@ function fingerprintOf(view: Awaited<ReturnType<typeof sharedView>>, reply: Shar
     .digest('base64url');
 }
 
-const formatDistance = (metres: number) => `${(metres / 1000).toFixed(1)} km`;
-const formatTime = (seconds: number) => {
-  const total = Math.round(seconds);
-  return `${Math.floor(total / 3600)}:${String(Math.floor((total % 3600) / 60)).padStart(2, '0')}`;
+/** A figure of the card as a bike computer's field shows it (km: crawlers know no rider). */
+const figureOf = (field: 'Distance' | 'Elevation', value: number) => {
+  const { text, unit } = formatFieldValue(field, value, CARD_UNITS, 'en-GB');
+  return `${text} ${unit}`;
 };
+const CARD_UNITS = { distanceUnit: 0, temperatureUnit: 'c' } as const;
 
 /** The words of a preview card (title, description) in English: crawlers send no language. */
 function cardText(reply: SharedWorkout) {
@@ -130,10 +132,10 @@ function cardText(reply: SharedWorkout) {
   });
   const sport = sportTypes[reply.sport_type] ?? 'Ride';
   const figures = [
-    { label: 'Distance', value: formatDistance(reply.summary.distance_m) },
-    { label: 'Time', value: formatTime(reply.summary.timer_time_s) },
+    { label: 'Distance', value: figureOf('Distance', reply.summary.distance_m) },
+    { label: 'Time', value: formatDuration(reply.summary.timer_time_s) },
     ...(reply.summary.elevation_gain_m !== null
-      ? [{ label: 'Climbing', value: `${Math.round(reply.summary.elevation_gain_m)} m` }]
+      ? [{ label: 'Climbing', value: figureOf('Elevation', reply.summary.elevation_gain_m) }]
       : []),
   ];
   return {

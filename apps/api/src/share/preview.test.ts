@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
+  PREVIEW_TOKENS,
   MAX_TRACK_POINTS,
   PREVIEW_HEIGHT,
   PREVIEW_WIDTH,
@@ -132,6 +134,17 @@ function trackPoints(svg: string): [number, number][] {
 }
 
 describe('renderPreview', () => {
+  it("draws with the design tokens' values, as ui-kit's styles.css defines them", () => {
+    const css = readFileSync(
+      new URL('../../../../packages/ui-kit/src/styles.css', import.meta.url),
+      'utf8',
+    );
+    for (const [token, value] of Object.entries(PREVIEW_TOKENS))
+      expect(`${token}: ${new RegExp(`${token}:\\s*(#[0-9a-f]+)`, 'i').exec(css)?.[1]}`).toBe(
+        `${token}: ${value}`,
+      );
+  });
+
   it('makes a 1200x630 PNG', async () => {
     const png = await renderPreview(base);
     expect([...png.subarray(0, 8)]).toEqual(PNG_SIGNATURE);

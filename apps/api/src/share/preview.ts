@@ -40,10 +40,22 @@ export const TRACK_BOX = { x: 700, y: 40, width: 460, height: 400 } as const;
 /** At most this many track points end up in one image, whatever the input size. */
 export const MAX_TRACK_POINTS = 2000;
 
-const BRAND_RED = '#e60012';
-const INK = '#1b1b1f';
-const MUTED = '#6b6b75';
-const PANEL = '#f3f3f6';
+/**
+ * The design tokens the card is drawn with, as values: the server draws without a browser,
+ * so it cannot read ui-kit's `styles.css`; a test checks these against it.
+ */
+export const PREVIEW_TOKENS = {
+  '--xoss-color-brand': '#e60012',
+  '--xoss-color-ink': '#1a1d21',
+  '--xoss-color-ink-muted': '#565d66',
+  '--xoss-color-surface': '#ffffff',
+  '--xoss-color-surface-alt': '#f3f4f6',
+} as const;
+const BRAND_RED = PREVIEW_TOKENS['--xoss-color-brand'];
+const INK = PREVIEW_TOKENS['--xoss-color-ink'];
+const MUTED = PREVIEW_TOKENS['--xoss-color-ink-muted'];
+const SURFACE = PREVIEW_TOKENS['--xoss-color-surface'];
+const PANEL = PREVIEW_TOKENS['--xoss-color-surface-alt'];
 const FONT_FAMILY = 'DejaVu Sans';
 const MARGIN = 60;
 const TRACK_PADDING = 36;
@@ -361,7 +373,7 @@ function trackSvg(pixels: Pt[][]): string {
   if (d !== '') {
     // A white casing under the red line keeps crossings readable.
     const common = 'fill="none" stroke-linecap="round" stroke-linejoin="round"';
-    parts.push(`<path d="${d}" ${common} stroke="#ffffff" stroke-width="11"/>`);
+    parts.push(`<path d="${d}" ${common} stroke="${SURFACE}" stroke-width="11"/>`);
     parts.push(`<path id="track" d="${d}" ${common} stroke="${BRAND_RED}" stroke-width="6"/>`);
   }
   for (const [px, py] of dots) {
@@ -372,8 +384,8 @@ function trackSvg(pixels: Pt[][]): string {
   const last = lastSeg?.[lastSeg.length - 1];
   if (first && last) {
     parts.push(
-      `<circle cx="${fmt(first[0])}" cy="${fmt(first[1])}" r="9" fill="#ffffff" stroke="${INK}" stroke-width="4"/>`,
-      `<circle cx="${fmt(last[0])}" cy="${fmt(last[1])}" r="9" fill="${INK}" stroke="#ffffff" stroke-width="3"/>`,
+      `<circle cx="${fmt(first[0])}" cy="${fmt(first[1])}" r="9" fill="${SURFACE}" stroke="${INK}" stroke-width="4"/>`,
+      `<circle cx="${fmt(last[0])}" cy="${fmt(last[1])}" r="9" fill="${INK}" stroke="${SURFACE}" stroke-width="3"/>`,
     );
   }
   return parts.join('');
@@ -392,7 +404,7 @@ export function previewSvg(input: PreviewInput): string {
 
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" viewBox="0 0 ${PREVIEW_WIDTH} ${PREVIEW_HEIGHT}" font-family="${FONT_FAMILY}">`,
-    `<rect width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" fill="#ffffff"/>`,
+    `<rect width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" fill="${SURFACE}"/>`,
     `<rect x="0" y="${PREVIEW_HEIGHT - 14}" width="${PREVIEW_WIDTH}" height="14" fill="${BRAND_RED}"/>`,
     `<rect x="${MARGIN}" y="66" width="10" height="38" fill="${BRAND_RED}"/>`,
     textEl(MARGIN + 22, 100, 'XOSS', 40, BRAND_RED, ' font-weight="bold" letter-spacing="3"'),

@@ -17,6 +17,7 @@ import {
   type ErrorCodeOf,
   type ErrorFormat,
 } from '@xoss/activity-files';
+import type { DistanceUnitSetting } from '@xoss/data-fields';
 import {
   BEST_DISTANCES_M,
   bestPowers,
@@ -32,6 +33,7 @@ import {
   type TimerIntervals,
   type WorkoutSummary,
 } from '@xoss/workout-stats';
+import { effortClock } from './effortClock.ts';
 
 /** Stream columns as stored, named as the API sends them. */
 export type StoredStreams = Record<string, Float64Array>;
@@ -89,26 +91,6 @@ export interface Analysis {
 export interface RideBests {
   readonly powerW: readonly (number | null)[];
   readonly timeS: readonly (number | null)[];
-}
-
-/**
- * The clock the fastest distances are timed on, at each sample: while the distance grows the
- * real time passes (a ride cannot cover ground in no time), while it does not only the timer
- * time does (a stop with the timer paused does not count; one with it running does).
- */
-export function effortClock(
-  time: ArrayLike<number>,
-  distance: ArrayLike<number>,
-  running: ArrayLike<number>,
-): Float64Array {
-  const clock = new Float64Array(time.length);
-  for (let i = 1; i < time.length; i++) {
-    const gap = time[i]! - time[i - 1]!;
-    const moved = distance[i]! > distance[i - 1]!;
-    const step = moved ? gap : Math.min(gap, running[i - 1] ?? gap);
-    clock[i] = clock[i - 1]! + (Number.isFinite(step) && step > 0 ? step : 0);
-  }
-  return clock;
 }
 
 const orNull = (values: (number | undefined)[]) => values.map((value) => value ?? null);
@@ -346,7 +328,7 @@ export function boundsOf(
 export function analyseActivity(
   input: Uint8Array,
   options: {
-    readonly distanceUnit?: number;
+    readonly distanceUnit?: DistanceUnitSetting;
     readonly maxBytes?: number;
     readonly maxSamples?: number;
     readonly maxDurationS?: number;

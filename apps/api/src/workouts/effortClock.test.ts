@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effortClock } from './analyse.ts';
+import { effortClock } from './effortClock.ts';
 
 describe('effortClock', () => {
   it('counts real time while the distance grows, timer time while it does not', () => {

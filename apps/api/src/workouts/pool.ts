@@ -1,10 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import type { DistanceUnitSetting } from '@xoss/data-fields';
 import type { AnalysisResult } from './analyse.ts';
 
 /** What an analysis needs besides the file. */
 export interface AnalysisOptions {
-  readonly distanceUnit?: number;
+  readonly distanceUnit?: DistanceUnitSetting;
   /** Largest file once unpacked (a .gz upload). */
   readonly maxBytes?: number;
   /** Most samples (records) a ride may have; beyond, the file is refused. */

@@ -15,6 +15,7 @@ import {
   type WorkoutSummary,
 } from '@xoss/workout-stats';
 import type { ActivityLap } from '@xoss/activity-files';
+import { distanceUnitSetting } from '@xoss/data-fields';
 import type { Services } from '../services.ts';
 import { rideStreamsOf, type SessionAnalysis } from './analyse.ts';
 import { curveDurations } from './curveDurations.ts';
@@ -326,7 +327,7 @@ export async function rangeReply(services: Services, row: WorkoutRow, from: numb
     start,
     end,
     {
-      distanceUnit: row.summary.distance?.unit === 'mi' ? 1 : 0,
+      distanceUnit: distanceUnitSetting(row.summary.distance?.unit ?? 'km'),
       ...(row.ftp ? { ftpWatts: row.ftp } : {}),
     },
     row.timer ? { timer: row.timer } : {},

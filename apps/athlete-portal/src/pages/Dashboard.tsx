@@ -4,7 +4,7 @@ import { EmptyState } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { api } from '../client.ts';
 import { renderLink } from '../links.tsx';
-import { TrainingLinks } from './trainingLinks.tsx';
+import { TrainingLinks } from './TrainingLinks.tsx';
 import { useUnits } from '../units.ts';
 import { Loaded, formatDate, formatDuration, useSportName } from './common.tsx';
 

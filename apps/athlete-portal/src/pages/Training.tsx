@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { api, client } from '../client.ts';
 import { useUnits } from '../units.ts';
 import { Loaded, formatDuration, useFailureText, useSportName, useToast } from './common.tsx';
-import { TrainingLinks } from './trainingLinks.tsx';
+import { TrainingLinks } from './TrainingLinks.tsx';
 import { POWER_EFFORTS, useEffortValue } from './RideBests.tsx';
 
 /** Today as the API counts days (UTC). */

@@ -2,7 +2,7 @@ import { Message, useT } from '@xoss/i18n/react';
 import { DeviceIllustration, ProductCard } from '@xoss/ui-kit';
 import { SHOP_URL, products } from '../products.ts';
 
-/** Home (spec 2, `home_index`): the line-up as product cards with Buy Now. */
+/** Home (spec 2): the line-up as product cards with Buy Now. */
 export function Home() {
   const t = useT();
   return (

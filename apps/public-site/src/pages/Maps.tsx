@@ -9,6 +9,7 @@ import {
   RegionPicker,
   formatBytes,
   importEstimate,
+  importMinutes,
   type MapRegion,
 } from '@xoss/ui-kit';
 import { Link } from 'react-router';
@@ -81,7 +82,7 @@ export function GlobalMaps() {
             href: downloadHref(region),
             size: t('download.sizeTime', {
               size: bytes(region.size_bytes),
-              minutes: Math.max(1, Math.round(region.import_seconds / 60)),
+              minutes: importMinutes(region.import_seconds),
             }),
           }))}
         />

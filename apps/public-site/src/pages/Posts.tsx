@@ -22,7 +22,7 @@ function failureId(error: unknown): MessageId {
   return 'errors.10503';
 }
 
-/** Spec 2's article id: a positive whole number, else spec 8's message without a request. */
+/** Spec 5's article id: a positive whole number, else spec 8's message without a request. */
 const articleIdOf = (raw: string | undefined) =>
   raw !== undefined && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : null;
 

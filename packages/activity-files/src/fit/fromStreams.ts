@@ -1,5 +1,9 @@
-import { summarizeWorkout, timerFromSamples, type RiderSettings } from '@xoss/workout-stats';
-import type { ActivityStreams } from './streams.ts';
+import {
+  summarizeWorkout,
+  timerFromSamples,
+  type RiderSettings,
+  type RideStreams,
+} from '@xoss/workout-stats';
 import {
   recordColumnNames,
   type FitActivity,
@@ -40,10 +44,7 @@ const snapPosition = (column: Float64Array | undefined, length: number) =>
  * Values are snapped to each field's FIT resolution. The demo data and tests write real
  * FIT files with it.
  */
-export function activityFromStreams(
-  streams: ActivityStreams,
-  metadata: ActivityMetadata,
-): FitActivity {
+export function activityFromStreams(streams: RideStreams, metadata: ActivityMetadata): FitActivity {
   const n = streams.time.length;
   const columns: Record<string, unknown> = {
     length: n,

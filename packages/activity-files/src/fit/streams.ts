@@ -3,12 +3,6 @@ import type { ActivityFileError } from '../errors.ts';
 import { sportType } from './profile.ts';
 import type { FitActivity, FitMessage } from './types.ts';
 
-/**
- * Activity streams in base units: `@xoss/workout-stats`'s `RideStreams` (`time` in seconds
- * since the first record; channels never recorded are absent).
- */
-export type ActivityStreams = RideStreams;
-
 /** One session of a file (multisport files have several), in the streams' time base. */
 export interface ActivitySession {
   /** Seconds since the first record. */
@@ -25,7 +19,7 @@ export interface ActivityOverview {
   readonly startTime: number | undefined;
   /** The spec's sport type 0-11 (0 Generic when unknown). */
   readonly sportType: number;
-  readonly streams: ActivityStreams;
+  readonly streams: RideStreams;
   /** Where the device's timer ran, from its timer events; absent when the file has none. */
   readonly timer?: TimerIntervals;
   /** The sessions the file holds, in order. */
@@ -254,7 +248,7 @@ export function activityOverview(activity: FitActivity): ActivityOverview {
     torqueEffectiveness: torque,
     pedalSmoothness: smoothness,
   };
-  const streams: ActivityStreams = {
+  const streams: RideStreams = {
     time: Float64Array.from(keep, (i) => records.timestamp[i]! - first!),
     ...Object.fromEntries(Object.entries(channels).filter(([, column]) => column !== undefined)),
   };

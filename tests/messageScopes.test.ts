@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 // Each app loads only its part of the catalogue (@xoss/i18n scopes). The shipped code is
 // what counts, ui-kit components included: no script of an app may name a message of a
 // namespace its scope leaves out, or a rider would see an id instead of a text.
-const apps = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const apps = join(dirname(fileURLToPath(import.meta.url)), '..', 'apps');
 const catalogueChunk = new RegExp(`^(${[...textLanguages, 'en-XA'].join('|')})-[\\w-]+\\.js$`);
 
 /** Which of `namespaces` the scripts name, as `namespace in file`. */
