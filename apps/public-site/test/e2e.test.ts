@@ -369,8 +369,12 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     await page.getByRole('alert').filter({ hasText: 'Please check required fields' }).waitFor();
     await page.getByLabel('Write a comment').fill('Rode this loop on Sunday, lovely climb.');
     await page.getByRole('button', { name: 'Comment', exact: true }).click();
-    await page.getByText('Rode this loop on Sunday, lovely climb.').waitFor();
-    expect(await page.getByLabel('Write a comment').inputValue()).toBe('');
+    // In the list of comments (the text box holds the same words until it is cleared).
+    await page
+      .locator('#comments li')
+      .filter({ hasText: 'Rode this loop on Sunday, lovely climb.' })
+      .waitFor();
+    await expect.poll(() => page.getByLabel('Write a comment').inputValue()).toBe('');
 
     // A signed-in rider writes an article.
     await page.goto(`${base}/post/create`);

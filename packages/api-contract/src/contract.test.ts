@@ -115,6 +115,7 @@ describe('routes entry', () => {
       './errorCodes.ts',
       './expiry.ts',
       './originRoutes.ts',
+      './routeTable.ts',
       './routes.ts',
     ]);
   });
