@@ -28,8 +28,9 @@ export function dummyHash(): Promise<string> {
   return dummy;
 }
 
+/** A password check: whether it matches (a yes or no, not a result with an error). */
 export interface Verification {
-  readonly ok: boolean;
+  readonly matches: boolean;
   /** A new hash to store when the old one is a legacy or weaker format. */
   readonly upgrade?: string;
 }
@@ -41,27 +42,27 @@ export interface Verification {
 export async function verifyPassword(stored: string, typed: string): Promise<Verification> {
   const password = normalizePassword(typed);
   const check = await verifyExactly(stored, password);
-  if (check.ok || password === typed) return check;
+  if (check.matches || password === typed) return check;
   // Hashes stored before passwords were trimmed (create-user, legacy imports) may hold the
   // spaces: accept the password as typed once, and store the trimmed one from then on.
   const asTyped = await verifyExactly(stored, typed);
-  return asTyped.ok ? { ok: true, upgrade: await hashPassword(password) } : asTyped;
+  return asTyped.matches ? { matches: true, upgrade: await hashPassword(password) } : asTyped;
 }
 
 async function verifyExactly(stored: string, password: string): Promise<Verification> {
   if (stored.startsWith('$argon2')) {
-    const ok = await argon2.verify(stored, password).catch(() => false);
-    return ok && argon2.needsRehash(stored, OPTIONS)
-      ? { ok, upgrade: await hashPassword(password) }
-      : { ok };
+    const matches = await argon2.verify(stored, password).catch(() => false);
+    return matches && argon2.needsRehash(stored, OPTIONS)
+      ? { matches, upgrade: await hashPassword(password) }
+      : { matches };
   }
   const legacy = /^pbkdf2_sha256\$(\d{1,7})\$([^$]{1,128})\$([A-Za-z0-9+/=]{40,64})$/.exec(stored);
   if (legacy) {
     const [, iterations, salt, expected] = legacy as unknown as [string, string, string, string];
     const want = Buffer.from(expected, 'base64');
     const got = await pbkdf2Async(password, salt, Number(iterations), want.length, 'sha256');
-    const ok = got.length === want.length && timingSafeEqual(got, want);
-    return ok ? { ok, upgrade: await hashPassword(password) } : { ok };
+    const matches = got.length === want.length && timingSafeEqual(got, want);
+    return matches ? { matches, upgrade: await hashPassword(password) } : { matches };
   }
-  return { ok: false };
+  return { matches: false };
 }

@@ -97,7 +97,7 @@ export class Sessions {
             { headers: { 'retry-after': '2' } },
           );
         });
-      if (!user || !check.ok || !user.active) {
+      if (!user || !check.matches || !user.active) {
         this.#log('login.failed', { email: account, ip, userId: user?.id });
         counts = true;
         throw new ApiError(ErrorCode.WrongCredentials, WRONG);

@@ -1,32 +1,11 @@
 import { ErrorCode } from '@xoss/api-contract';
-import {
-  distanceUnitOf,
-  distanceUnitSetting,
-  type DistanceUnitSetting,
-  type TemperatureUnit,
-} from '@xoss/data-fields';
+import { distanceUnitOf, distanceUnitSetting } from '@xoss/data-fields';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
+import { athlete, saveAthlete, type AthleteRow } from '../athletes/store.ts';
 import { changeThresholds } from '../workouts/thresholds.ts';
 import type { Services } from '../services.ts';
-
-interface AthleteRow {
-  id: number;
-  uuid: string;
-  username: string;
-  email: string;
-  avatar_url: string | null;
-  ftp: number | null;
-  max_hr: number | null;
-  distance_unit: DistanceUnitSetting;
-  temperature_unit: TemperatureUnit;
-  privacy_trim_m: number;
-  share_heart_rate: boolean;
-  share_power: boolean;
-  weight_kg: number | null;
-  ftp_rule: 'hour' | 'twenty';
-}
 
 const athleteReply = (row: AthleteRow) => ({
   id: String(row.id),
@@ -65,7 +44,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   const own = async (userId: number | undefined, id: number) => {
     if (id !== userId)
       throw new ApiError(ErrorCode.Forbidden, 'You can only see and change your own profile');
-    const [row] = await db.query<AthleteRow>('SELECT * FROM users WHERE id = $1', [id]);
+    const row = await athlete(db, id);
     if (!row) throw notFound('Athlete');
     return row;
   };
@@ -89,24 +68,10 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
         const from = body.thresholds_from ?? today;
         await changeThresholds(tx, row.id, from, { ftp: settings.ftp, maxHr: settings.max_hr });
       }
-      const [changed] = await tx.query<AthleteRow>(
-        `UPDATE users SET username = $1, ftp = $2, max_hr = $3, distance_unit = $4, temperature_unit = $5,
-           privacy_trim_m = $6, share_heart_rate = $7, share_power = $8, weight_kg = $9, ftp_rule = $10
-         WHERE id = $11 RETURNING *`,
-        [
-          body.username ?? row.username,
-          settings.ftp,
-          settings.max_hr,
-          settings.distance_unit,
-          settings.temperature_unit,
-          settings.privacy_trim_m,
-          settings.share_heart_rate,
-          settings.share_power,
-          settings.weight_kg,
-          settings.ftp_rule,
-          row.id,
-        ],
-      );
+      const changed = await saveAthlete(tx, row.id, {
+        ...settings,
+        username: body.username ?? row.username,
+      });
       return changed;
     });
     return athleteReply(updated!);

@@ -1,57 +1,33 @@
 import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, refuseNul } from '../http.ts';
-import type { Queryable } from '../db/db.ts';
+import type { PageWindow, RowPage } from '../db/page.ts';
 import type { Services } from '../services.ts';
 import { afterReply } from '../afterReply.ts';
 import { deadlineSignal } from '../deadline.ts';
-import { reserveQuota } from './quota.ts';
-
-export interface PageQuery {
-  readonly page: number;
-  readonly page_size: number;
-}
+import { reserveQuota } from '../quota.ts';
 
 /**
- * One page of a list: `select` is the SELECT without ORDER BY/LIMIT, `count` counts the same
- * rows (each with its own parameters); rows are mapped to reply items by `toItem`.
+ * The paginated reply of docs/api.md: one page of rows as reply items, with absolute-path
+ * `next` and `previous` links to the neighbouring pages of the same request.
  */
-export async function paginate<Row, Item>(
-  db: Queryable,
+export function pageReply<Row, Item>(
   request: FastifyRequest,
-  query: PageQuery,
-  sql: {
-    select: string;
-    params: readonly unknown[];
-    orderBy: string;
-    count: string;
-    countParams?: readonly unknown[];
-  },
+  window: PageWindow,
+  page: RowPage<Row>,
   toItem: (row: Row) => Item,
 ) {
-  const [[counted], rows] = await Promise.all([
-    db.query<{ count: number }>(sql.count, [...(sql.countParams ?? sql.params)]),
-    db.query<Row>(
-      `${sql.select} ORDER BY ${sql.orderBy} LIMIT ${query.page_size} OFFSET ${(query.page - 1) * query.page_size}`,
-      [...sql.params],
-    ),
-  ]);
-  return pageReply(request, query, counted?.count ?? 0, rows.map(toItem));
-}
-
-/** The paginated reply of docs/api.md with absolute-path `next` and `previous` links. */
-function pageReply<T>(request: FastifyRequest, query: PageQuery, count: number, results: T[]) {
-  const link = (page: number) => {
+  const link = (number: number) => {
     const url = new URL(request.url, 'http://local');
-    url.searchParams.set('page', String(page));
-    url.searchParams.set('page_size', String(query.page_size));
+    url.searchParams.set('page', String(number));
+    url.searchParams.set('page_size', String(window.page_size));
     return `${url.pathname}${url.search}`;
   };
   return {
-    count,
-    next: query.page * query.page_size < count ? link(query.page + 1) : null,
-    previous: query.page > 1 ? link(query.page - 1) : null,
-    results,
+    count: page.count,
+    next: window.page * window.page_size < page.count ? link(window.page + 1) : null,
+    previous: window.page > 1 ? link(window.page - 1) : null,
+    results: page.rows.map(toItem),
   };
 }
 

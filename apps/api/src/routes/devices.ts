@@ -10,18 +10,16 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
-import { paginate } from './common.ts';
-
-interface DeviceRow {
-  id: number;
-  user_id: number;
-  serial: string;
-  model: Device['model'];
-  firmware_version: string;
-  manufacture: string;
-  layout: Record<string, unknown> | null;
-  created_at: Date;
-}
+import {
+  boundTo,
+  deleteDevice,
+  insertDevice,
+  listDevices,
+  ownDevice,
+  saveLayout,
+  type DeviceRow,
+} from '../devices/store.ts';
+import { pageReply } from './common.ts';
 
 const deviceReply = (row: DeviceRow): Device => ({
   id: row.id,
@@ -54,42 +52,27 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
   const own = async (userId: number | undefined, id: number) => {
-    const [row] = await db.query<DeviceRow>(
-      'SELECT * FROM devices WHERE id = $1 AND user_id = $2',
-      [id, userId],
-    );
+    const row = await ownDevice(db, userId, id);
     if (!row) throw notFound('Device');
     return row;
   };
 
-  route(app, services, 'listDevices', async ({ userId, query, request }) => {
-    return paginate(
-      db,
-      request,
-      query,
-      {
-        select: 'SELECT * FROM devices WHERE user_id = $1',
-        params: [userId],
-        orderBy: 'id',
-        count: 'SELECT count(*)::int AS count FROM devices WHERE user_id = $1',
-      },
-      deviceReply,
-    );
-  });
+  route(app, services, 'listDevices', async ({ userId, query, request }) =>
+    pageReply(request, query, await listDevices(db, userId, query), deviceReply),
+  );
 
   route(app, services, 'bindDevice', async ({ userId, body, reply }) => {
     const serial = body.serial.toUpperCase();
-    const [row] = await db.query<DeviceRow>(
-      `INSERT INTO devices (user_id, serial, model, firmware_version, manufacture) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (serial) DO NOTHING RETURNING *`,
-      [userId, serial, body.model, currentFirmware[body.model], 'XOSS'],
-    );
+    const row = await insertDevice(db, {
+      userId,
+      serial,
+      model: body.model,
+      firmware: currentFirmware[body.model],
+      manufacture: 'XOSS',
+    });
     if (!row) {
-      const [bound] = await db.query<{ user_id: number }>(
-        'SELECT user_id FROM devices WHERE serial = $1',
-        [serial],
-      );
-      if (bound && bound.user_id !== userId)
+      const owner = await boundTo(db, serial);
+      if (owner !== undefined && owner !== userId)
         throw new ApiError(
           ErrorCode.Conflict,
           'This device is bound to another account: unbind it there first, or contact support',
@@ -112,7 +95,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
   );
   route(app, services, 'deleteDevice', async ({ userId, params }) => {
     const row = await own(userId, params.id);
-    await db.query('DELETE FROM devices WHERE id = $1', [row.id]);
+    await deleteDevice(db, row.id);
     return {};
   });
 
@@ -145,10 +128,7 @@ export function deviceRoutes(app: FastifyInstance, services: Services): void {
       sn: row.serial,
       updatedAt: Math.floor(services.now() / 1000),
     });
-    await db.query('UPDATE devices SET layout = $1 WHERE id = $2', [
-      JSON.stringify(document),
-      row.id,
-    ]);
+    await saveLayout(db, row.id, document);
     return document;
   });
 }

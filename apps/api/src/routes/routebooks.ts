@@ -5,24 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound, parse } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
-import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
-
-interface RoutebookRow {
-  id: number;
-  user_id: number;
-  title: string;
-  description: string;
-  distance_m: number;
-  elevation_gain_m: number;
-  elevation_loss_m: number;
-  points: number;
-  has_time: boolean;
-  bounds: Routebook['bounds'];
-  preview: Routebook['preview'];
-  file_key: string;
-  file_name: string;
-  created_at: Date;
-}
+import {
+  deleteRoutebook,
+  insertRoutebook,
+  listRoutebooks,
+  ownRoutebook,
+  type RoutebookRow,
+} from '../routebooks/store.ts';
+import { pageReply, readUpload, safeFileName, sendAttachment } from './common.ts';
 
 const routebookReply = (row: RoutebookRow): Routebook => ({
   id: row.id,
@@ -53,38 +43,33 @@ async function storeRoutebook(
       { errors: [{ path: 'file', message: parsed.error.messageId }] },
     );
   const route = parsed.value;
-  const preview = Array.from(route.preview, (index) => [
+  const preview = Array.from(route.preview, (index): [number, number] => [
     route.points.latitude[index]!,
     route.points.longitude[index]!,
   ]);
   const fileKey = `routebooks/${randomUUID()}.gpx`;
   await services.blobs.put(fileKey, bytes);
   try {
-    const [row] = await services.db.query<{ id: number }>(
-      `INSERT INTO routebooks (user_id, title, description, distance_m, elevation_gain_m, elevation_loss_m, points, has_time, bounds, preview, file_key, file_name, file_bytes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
-      [
-        userId,
-        fields.title,
-        fields.description,
-        route.distanceM,
-        route.elevationGainM,
-        route.elevationLossM,
-        route.points.length,
-        route.hasTime,
-        JSON.stringify({
-          min_lat: route.bounds.minLatitude,
-          min_lon: route.bounds.minLongitude,
-          max_lat: route.bounds.maxLatitude,
-          max_lon: route.bounds.maxLongitude,
-        }),
-        JSON.stringify(preview),
-        fileKey,
-        `${safeFileName(fields.title, 'route')}.gpx`,
-        bytes.length,
-      ],
-    );
-    return row!.id;
+    return await insertRoutebook(services.db, {
+      userId,
+      title: fields.title,
+      description: fields.description,
+      distanceM: route.distanceM,
+      elevationGainM: route.elevationGainM,
+      elevationLossM: route.elevationLossM,
+      points: route.points.length,
+      hasTime: route.hasTime,
+      bounds: {
+        min_lat: route.bounds.minLatitude,
+        min_lon: route.bounds.minLongitude,
+        max_lat: route.bounds.maxLatitude,
+        max_lon: route.bounds.maxLongitude,
+      },
+      preview,
+      fileKey,
+      fileName: `${safeFileName(fields.title, 'route')}.gpx`,
+      fileBytes: bytes.length,
+    });
   } catch (error) {
     await services.blobs.delete(fileKey).catch(() => undefined);
     throw error;
@@ -95,28 +80,14 @@ export function routebookRoutes(app: FastifyInstance, services: Services): void 
   const { db } = services;
 
   const own = async (userId: number | undefined, id: number) => {
-    const [row] = await db.query<RoutebookRow>(
-      'SELECT * FROM routebooks WHERE id = $1 AND user_id = $2',
-      [id, userId],
-    );
+    const row = await ownRoutebook(db, userId, id);
     if (!row) throw notFound('Routebook');
     return row;
   };
 
-  route(app, services, 'listRoutebooks', async ({ userId, query, request }) => {
-    return paginate(
-      db,
-      request,
-      query,
-      {
-        select: 'SELECT * FROM routebooks WHERE user_id = $1',
-        params: [userId],
-        orderBy: 'id DESC',
-        count: 'SELECT count(*)::int AS count FROM routebooks WHERE user_id = $1',
-      },
-      routebookReply,
-    );
-  });
+  route(app, services, 'listRoutebooks', async ({ userId, query, request }) =>
+    pageReply(request, query, await listRoutebooks(db, userId, query), routebookReply),
+  );
 
   route(app, services, 'uploadRoutebook', async ({ userId, request, reply }) => {
     const upload = await readUpload(request, services, userId!, {
@@ -142,7 +113,7 @@ export function routebookRoutes(app: FastifyInstance, services: Services): void 
 
   route(app, services, 'deleteRoutebook', async ({ userId, params }) => {
     const row = await own(userId, params.id);
-    await db.query('DELETE FROM routebooks WHERE id = $1', [row.id]);
+    await deleteRoutebook(db, row.id);
     await services.blobs.delete(row.file_key).catch(() => undefined);
     return {};
   });

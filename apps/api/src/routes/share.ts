@@ -17,6 +17,15 @@ import {
   type Privacy,
 } from '../share/privacy.ts';
 import { cachedPreview, keepPreview } from '../share/previewCache.ts';
+import {
+  deletePrivacyZone,
+  displayName,
+  insertPrivacyZone,
+  privacyTrimM,
+  privacyZones,
+  sharedWorkoutId,
+  type ZoneRow,
+} from '../share/store.ts';
 import { boundsOf } from '../workouts/analyse.ts';
 import { readStreams } from '../workouts/streams.ts';
 import {
@@ -28,14 +37,6 @@ import {
 } from '../workouts/replies.ts';
 import { sharedWorkout, type WorkoutRow } from '../workouts/rows.ts';
 
-interface ZoneRow {
-  id: number;
-  name: string;
-  latitude: number;
-  longitude: number;
-  radius_m: number;
-}
-
 const zoneReply = (row: ZoneRow) => ({
   id: row.id,
   name: row.name,
@@ -46,16 +47,12 @@ const zoneReply = (row: ZoneRow) => ({
 
 /** A rider's privacy settings: the trim and the zones. */
 async function privacyOf(services: Services, userId: number): Promise<Privacy> {
-  const [user] = await services.db.query<{ privacy_trim_m: number }>(
-    'SELECT privacy_trim_m FROM users WHERE id = $1',
-    [userId],
-  );
-  const zones = await services.db.query<ZoneRow>(
-    'SELECT * FROM privacy_zones WHERE user_id = $1 ORDER BY id',
-    [userId],
-  );
+  const [trimM, zones] = await Promise.all([
+    privacyTrimM(services.db, userId),
+    privacyZones(services.db, userId),
+  ]);
   return {
-    trimM: user?.privacy_trim_m ?? 300,
+    trimM: trimM ?? 300,
     zones: zones.map((zone) => ({
       latitude: zone.latitude,
       longitude: zone.longitude,
@@ -83,17 +80,14 @@ async function sharedReply(
 ): Promise<SharedWorkout> {
   const { row, privacy, shows, streams, hidden } = view;
   const zones = await zonesOf(services, row);
-  const [rider] = await services.db.query<{ username: string }>(
-    'SELECT username FROM users WHERE id = $1',
-    [row.user_id],
-  );
+  const riderName = await displayName(services.db, row.user_id);
   const hasTrack = streams.latitude !== undefined;
   return {
     name: row.name,
     sport_type: row.sport_type,
     start_time: new Date(row.start_time).toISOString(),
     indoor: row.indoor,
-    rider: { display_name: rider?.username ?? '' },
+    rider: { display_name: riderName },
     summary: sharedSummary(summaryReply(row.summary, row.device_summary), shows),
     hr_zones: shows.heartRate ? zones.hr_zones : [],
     power_zones: shows.power ? zones.power_zones : [],
@@ -169,11 +163,7 @@ export async function shareCardTags(
   const parsed = new URL(url, 'http://x');
   const shareId = parsed.searchParams.get('share');
   if (!SHARE_PAGE.test(parsed.pathname) || !shareId || !SHARE_ID.test(shareId)) return undefined;
-  const [row] = await services.db.query<{ id: number }>(
-    'SELECT id FROM workouts WHERE share_id = $1',
-    [shareId],
-  );
-  if (!row) return undefined;
+  if ((await sharedWorkoutId(services.db, shareId)) === undefined) return undefined;
   const reply = await sharedReply(services, await sharedView(services, shareId));
   const text = cardText(reply);
   const image = `${origin}/api/v2/share/workouts/${shareId}/preview.png`;
@@ -242,29 +232,17 @@ export function shareRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(app, services, 'listPrivacyZones', async ({ userId }) =>
-    (
-      await db.query<ZoneRow>('SELECT * FROM privacy_zones WHERE user_id = $1 ORDER BY id', [
-        userId,
-      ])
-    ).map(zoneReply),
+    (await privacyZones(db, userId)).map(zoneReply),
   );
 
   route(app, services, 'createPrivacyZone', async ({ userId, body, reply }) => {
-    const [row] = await db.query<ZoneRow>(
-      `INSERT INTO privacy_zones (user_id, name, latitude, longitude, radius_m)
-       VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-      [userId, body.name, body.latitude, body.longitude, body.radius_m],
-    );
+    const row = await insertPrivacyZone(db, userId, body);
     reply.status(201);
-    return zoneReply(row!);
+    return zoneReply(row);
   });
 
   route(app, services, 'deletePrivacyZone', async ({ userId, params }) => {
-    const rows = await db.query(
-      'DELETE FROM privacy_zones WHERE id = $1 AND user_id = $2 RETURNING id',
-      [params.id, userId],
-    );
-    if (rows.length === 0) throw notFound('Privacy zone');
+    if (!(await deletePrivacyZone(db, userId, params.id))) throw notFound('Privacy zone');
     return {};
   });
 }

@@ -1,5 +1,5 @@
-// Over 300 lines: the training pages' routes (log, fitness, bests, FTP estimate, weight) share
-// their period and day helpers; splitting them would spread one set of rules.
+// HTTP for the training pages (log, fitness, bests, FTP estimate): ranges checked, days
+// and periods summed; storage is in ../training/store.ts.
 import { ErrorCode, type Effort, type PeriodTotals } from '@xoss/api-contract';
 import { addDays, dayOf, daysBetween, mondayOf } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +8,18 @@ import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import { thresholdHistory, thresholdsOn } from '../workouts/thresholds.ts';
 import { EFFORTS, fitnessRange } from '../workouts/training.ts';
+import {
+  bestOfSpan,
+  bestRides,
+  dayTotals,
+  firstRideDay,
+  ftpSettings,
+  rideEffortRanks,
+  rideStart,
+  ridesBetween,
+  type DayRow,
+  type LogRide,
+} from '../training/store.ts';
 
 /** The longest fitness chart: 20 years of days. */
 const FITNESS_MAX_DAYS = 7_320;
@@ -27,15 +39,6 @@ function checkRange(from: string, to: string, maxDays: number): number {
   return days;
 }
 
-interface DayRow {
-  day: string;
-  rides: number;
-  moving_time_s: number;
-  distance_m: number;
-  elevation_gain_m: number;
-  tss: number;
-}
-
 const emptyTotals = (start: string): PeriodTotals => ({
   start,
   rides: 0,
@@ -53,9 +56,6 @@ function addTo(totals: PeriodTotals, row: DayRow): void {
   totals.tss += row.tss;
 }
 
-const DAY_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS day, rides, moving_time_s, distance_m,
-  elevation_gain_m, tss`;
-
 export function trainingRoutes(app: FastifyInstance, services: Services): void {
   const { db } = services;
   const today = () => dayOf(new Date(services.now()));
@@ -64,11 +64,7 @@ export function trainingRoutes(app: FastifyInstance, services: Services): void {
     thresholdsOn(history, new Date(services.now()), { ftp: null, maxHr: null }).ftp;
 
   route(app, services, 'trainingFitness', async ({ userId, query }) => {
-    const [first] = await db.query<{ day: string }>(
-      `SELECT to_char(min(day), 'YYYY-MM-DD') AS day FROM daily_load WHERE user_id = $1 AND rides > 0`,
-      [userId],
-    );
-    const firstDay = first?.day ?? null;
+    const firstDay = await firstRideDay(db, userId);
     const to = query.to ?? addDays(today(), 1);
     // All time: from the first ride, at most the longest range back.
     const earliest = addDays(to, -FITNESS_MAX_DAYS);
@@ -84,39 +80,12 @@ export function trainingRoutes(app: FastifyInstance, services: Services): void {
     const { from, to } = query;
     const length = checkRange(from, to, LOG_MAX_DAYS);
     const [rows, rides] = await Promise.all([
-      db.query<DayRow>(
-        `SELECT ${DAY_COLUMNS} FROM daily_load
-          WHERE user_id = $1 AND day >= $2::date AND day < $3::date AND rides > 0`,
-        [userId, from, to],
-      ),
-      db.query<{
-        id: number;
-        name: string;
-        sport_type: number;
-        start_time: Date;
-        moving_time_s: number;
-        distance_m: number;
-        elevation_gain_m: number | null;
-        tss: number | null;
-      }>(
-        `SELECT id, name, sport_type, start_time, moving_time_s, distance_m, elevation_gain_m, tss
-           FROM workouts WHERE user_id = $1 AND start_time >= $2 AND start_time < $3
-          ORDER BY start_time, id`,
-        [userId, new Date(`${from}T00:00:00Z`), new Date(`${to}T00:00:00Z`)],
-      ),
+      dayTotals(db, userId, from, to),
+      ridesBetween(db, userId, from, to),
     ]);
     const days = Array.from({ length }, (_, i) => ({
       ...emptyTotals(addDays(from, i)),
-      rides_list: [] as {
-        id: number;
-        name: string;
-        sport_type: number;
-        start_time: string;
-        moving_time_s: number;
-        distance_m: number;
-        elevation_gain_m: number | null;
-        tss: number | null;
-      }[],
+      rides_list: [] as (Omit<LogRide, 'start_time'> & { start_time: string })[],
     }));
     for (const row of rows) addTo(days[daysBetween(from, row.day)]!, row);
     for (const ride of rides) {
@@ -140,11 +109,7 @@ export function trainingRoutes(app: FastifyInstance, services: Services): void {
     const { year, period } = query;
     const from = `${year}-01-01`;
     const to = `${year + 1}-01-01`;
-    const rows = await db.query<DayRow>(
-      `SELECT ${DAY_COLUMNS} FROM daily_load
-        WHERE user_id = $1 AND day >= $2::date AND day < $3::date AND rides > 0 ORDER BY day`,
-      [userId, from, to],
-    );
+    const rows = await dayTotals(db, userId, from, to);
     const periods = new Map<string, PeriodTotals>();
     if (period === 'month') {
       for (let month = 1; month <= 12; month++) {
@@ -167,24 +132,12 @@ export function trainingRoutes(app: FastifyInstance, services: Services): void {
     const since = year === null ? null : new Date(Date.UTC(year, 0, 1));
     const until = year === null ? null : new Date(Date.UTC(year + 1, 0, 1));
     // Each effort's best rides straight from the ranking index: cost grows with `limit`.
-    const rows = await db.query<{
-      effort: Effort;
-      value: number;
-      workout_id: number;
-      name: string;
-      start_time: Date;
-    }>(
-      `SELECT e.effort, r.value, r.workout_id, r.name, r.start_time, r.score
-         FROM unnest($2::text[]) WITH ORDINALITY AS e(effort, position)
-         CROSS JOIN LATERAL (
-           SELECT b.value, b.score, b.workout_id, w.name, b.start_time FROM workout_bests b
-             JOIN workouts w ON w.id = b.workout_id
-            WHERE b.user_id = $1 AND b.effort = e.effort
-              AND ($3::timestamptz IS NULL OR b.start_time >= $3::timestamptz)
-              AND ($4::timestamptz IS NULL OR b.start_time < $4::timestamptz)
-            ORDER BY b.score DESC, b.start_time, b.workout_id LIMIT $5) r
-        ORDER BY e.position, r.score DESC, r.start_time, r.workout_id`,
-      [userId, EFFORTS.map((effort) => effort.name), since, until, query.limit],
+    const rows = await bestRides(
+      db,
+      userId,
+      EFFORTS.map((effort) => effort.name),
+      { since, until },
+      query.limit,
     );
     return {
       year,
@@ -207,17 +160,9 @@ export function trainingRoutes(app: FastifyInstance, services: Services): void {
   route(app, services, 'ftpEstimate', async ({ userId, query }) => {
     const to = addDays(today(), 1);
     const from = addDays(to, -query.days);
-    const [user] = await db.query<{ weight_kg: number | null; ftp_rule: 'hour' | 'twenty' }>(
-      'SELECT weight_kg, ftp_rule FROM users WHERE id = $1',
-      [userId],
-    );
+    const user = await ftpSettings(db, userId);
     const seasonBest = async (effort: string) => {
-      const [row] = await db.query<{ value: number; workout_id: number; start_time: Date }>(
-        `SELECT value, workout_id, start_time FROM workout_bests
-          WHERE user_id = $1 AND effort = $2 AND start_time >= $3 AND start_time < $4
-          ORDER BY score DESC, start_time LIMIT 1`,
-        [userId, effort, new Date(`${from}T00:00:00Z`), new Date(`${to}T00:00:00Z`)],
-      );
+      const row = await bestOfSpan(db, userId, effort, from, to);
       return row
         ? {
             value: row.value,
@@ -257,39 +202,14 @@ export function trainingRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(app, services, 'workoutBests', async ({ userId, params }) => {
-    const [ride] = await db.query<{ start_time: Date }>(
-      'SELECT start_time FROM workouts WHERE id = $1 AND user_id = $2',
-      [params.id, userId],
-    );
-    if (!ride) throw notFound('Workout');
-    const start = new Date(ride.start_time);
+    const start = await rideStart(db, userId, params.id);
+    if (!start) throw notFound('Workout');
     const year = start.getUTCFullYear();
-    // Rank: rides with a better score, or the same score earlier, come first.
-    const rows = await db.query<{
-      effort: Effort;
-      value: number;
-      year_rank: number;
-      all_time_rank: number;
-    }>(
-      `SELECT b.effort, b.value,
-              1 + (SELECT count(*)::int FROM workout_bests o
-                    WHERE o.user_id = b.user_id AND o.effort = b.effort
-                      AND o.start_time >= $3 AND o.start_time < $4
-                      AND (o.score > b.score OR (o.score = b.score
-                           AND (o.start_time, o.workout_id) < (b.start_time, b.workout_id)))) AS year_rank,
-              1 + (SELECT count(*)::int FROM workout_bests o
-                    WHERE o.user_id = b.user_id AND o.effort = b.effort
-                      AND (o.score > b.score OR (o.score = b.score
-                           AND (o.start_time, o.workout_id) < (b.start_time, b.workout_id)))) AS all_time_rank
-         FROM workout_bests b WHERE b.workout_id = $1 AND b.user_id = $2`,
-      [params.id, userId, new Date(Date.UTC(year, 0, 1)), new Date(Date.UTC(year + 1, 0, 1))],
-    );
+    const rows = await rideEffortRanks(db, userId, params.id, year);
     const order = new Map(EFFORTS.map((effort, index) => [effort.name, index]));
     rows.sort((a, b) => order.get(a.effort)! - order.get(b.effort)!);
-    const [[user], history] = await Promise.all([
-      db.query<{ ftp_rule: 'hour' | 'twenty' }>('SELECT ftp_rule FROM users WHERE id = $1', [
-        userId,
-      ]),
+    const [user, history] = await Promise.all([
+      ftpSettings(db, userId),
       thresholdHistory(db, userId!),
     ]);
     const ftp = ftpToday(history);

@@ -12,16 +12,19 @@ import { comparisonCurves, removeRideFromBestCurves } from '../workouts/bestCurv
 import { forgetStreams, unpackCurve } from '../workouts/streams.ts';
 import { addToDay, dayOf, lockRider, rideDelta } from '../workouts/training.ts';
 import { forgetPreview } from '../share/previewCache.ts';
-import { paginate, readUpload, safeFileName, sendAttachment } from './common.ts';
+import { pageReply, readUpload, safeFileName, sendAttachment } from './common.ts';
 import { assertSameUpload, idempotencyKeyOf, uploadDigest } from './idempotency.ts';
+import { listItem, ownWorkout, ACTIVITY_EXTENSIONS } from '../workouts/rows.ts';
 import {
-  type WorkoutRow,
-  LIST_COLUMNS,
-  listItem,
-  ownWorkout,
-  ACTIVITY_EXTENSIONS,
-  workoutFilter,
-} from '../workouts/rows.ts';
+  deleteWorkoutRow,
+  listWorkouts,
+  saveWorkoutEdit,
+  unshareAll,
+  workoutByIdempotencyKey,
+  workoutCurves,
+  workoutTotals,
+  yearsWithRides,
+} from '../workouts/queries.ts';
 import { shareChoices, detail, streamsReply, curveReply, rangeReply } from '../workouts/replies.ts';
 import { refuseDuplicate, importActivity } from '../workouts/store.ts';
 
@@ -37,43 +40,11 @@ const MIME: Readonly<Record<WorkoutDetail['file_format'], string>> = {
 export function workoutRoutes(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
-  route(app, services, 'listWorkouts', async ({ userId, query, request }) => {
-    const { filter, params } = workoutFilter(userId!, query);
-    return paginate(
-      db,
-      request,
-      query,
-      {
-        select: `SELECT ${LIST_COLUMNS} FROM workouts WHERE ${filter}`,
-        params,
-        orderBy: 'start_time DESC, id DESC',
-        count: `SELECT count(*)::int AS count FROM workouts WHERE ${filter}`,
-      },
-      listItem,
-    );
-  });
+  route(app, services, 'listWorkouts', async ({ userId, query, request }) =>
+    pageReply(request, query, await listWorkouts(db, userId!, query, query), listItem),
+  );
 
-  route(app, services, 'workoutTotals', async ({ userId, query }) => {
-    const { filter, params } = workoutFilter(userId!, query);
-    const [row] = await db.query<{
-      count: number;
-      distance_m: number | null;
-      moving_time_s: number | null;
-      elevation_gain_m: number | null;
-    }>(
-      `SELECT count(*)::int AS count, sum(distance_m)::float8 AS distance_m,
-              sum(moving_time_s)::float8 AS moving_time_s,
-              sum(elevation_gain_m)::float8 AS elevation_gain_m
-         FROM workouts WHERE ${filter}`,
-      params,
-    );
-    return {
-      count: row?.count ?? 0,
-      distance_m: row?.distance_m ?? 0,
-      moving_time_s: row?.moving_time_s ?? 0,
-      elevation_gain_m: row?.elevation_gain_m ?? 0,
-    };
-  });
+  route(app, services, 'workoutTotals', ({ userId, query }) => workoutTotals(db, userId!, query));
 
   route(app, services, 'importWorkout', async ({ userId, request, reply }) => {
     const upload = await readUpload(request, services, userId!, {
@@ -87,10 +58,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     const idempotencyHash = idempotencyKey ? uploadDigest(file, upload.fields) : undefined;
     const fileSha256 = createHash('sha256').update(file).digest('hex');
     if (idempotencyKey) {
-      const [existing] = await db.query<WorkoutRow>(
-        'SELECT * FROM workouts WHERE user_id = $1 AND idempotency_key = $2',
-        [userId, idempotencyKey],
-      );
+      const existing = await workoutByIdempotencyKey(db, userId, idempotencyKey);
       if (existing) {
         assertSameUpload(existing.idempotency_hash ?? null, idempotencyHash!);
         return detail(services, existing);
@@ -109,10 +77,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
       // A concurrent retry with the same key won the insert (on either of the ride's unique
       // keys: the same key carries the same file): answer with its workout.
       if (idempotencyKey && error instanceof ApiError && error.code === ErrorCode.Conflict) {
-        const [existing] = await db.query<WorkoutRow>(
-          'SELECT * FROM workouts WHERE user_id = $1 AND idempotency_key = $2',
-          [userId, idempotencyKey],
-        );
+        const existing = await workoutByIdempotencyKey(db, userId, idempotencyKey);
         if (existing) {
           assertSameUpload(existing.idempotency_hash ?? null, idempotencyHash!);
           return detail(services, existing);
@@ -138,20 +103,14 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
           : null;
     // Sharing on: the ride keeps the rider's current defaults unless it chose its own.
     const defaults = shareId !== null ? await shareChoices(services, row) : undefined;
-    await db.query(
-      `UPDATE workouts SET name = $1, share_id = $2, share_heart_rate = $3, share_power = $4,
-         sport_type = $6, notes = $7
-       WHERE id = $5`,
-      [
-        body.name ?? row.name,
-        shareId,
-        body.share_heart_rate ?? row.share_heart_rate ?? defaults?.heartRate ?? null,
-        body.share_power ?? row.share_power ?? defaults?.power ?? null,
-        row.id,
-        body.sport_type ?? row.sport_type,
-        body.notes ?? row.notes,
-      ],
-    );
+    await saveWorkoutEdit(db, row.id, {
+      name: body.name ?? row.name,
+      shareId,
+      shareHeartRate: body.share_heart_rate ?? row.share_heart_rate ?? defaults?.heartRate ?? null,
+      sharePower: body.share_power ?? row.share_power ?? defaults?.power ?? null,
+      sportType: body.sport_type ?? row.sport_type,
+      notes: body.notes ?? row.notes,
+    });
     forgetPreview(row.share_id);
     return detail(services, await ownWorkout(services, userId, params.id));
   });
@@ -160,9 +119,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     const row = await ownWorkout(services, userId, params.id);
     await db.transaction(async (tx) => {
       await lockRider(tx, row.user_id);
-      const [gone] = await tx.query<WorkoutRow>('DELETE FROM workouts WHERE id = $1 RETURNING *', [
-        row.id,
-      ]);
+      const gone = await deleteWorkoutRow(tx, row.id);
       // Its day's totals and the fitness of the days after lose it in the same transaction.
       if (gone)
         await addToDay(tx, gone.user_id, dayOf(new Date(gone.start_time)), rideDelta(gone, -1));
@@ -196,12 +153,9 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
 
   route(app, services, 'powerCurve', async ({ userId, params, query }) => {
     const row = await ownWorkout(services, userId, params.id);
-    const [curves] = await db.query<{ power: Uint8Array | null; speed: Uint8Array | null }>(
-      'SELECT power, speed FROM workout_curves WHERE workout_id = $1',
-      [row.id],
-    );
-    const power = unpackCurve(curves?.power ?? null);
-    const speed = unpackCurve(curves?.speed ?? null);
+    const curves = await workoutCurves(db, row.id);
+    const power = unpackCurve(curves.power);
+    const speed = unpackCurve(curves.speed);
     // Each period's best curves are kept on import and delete (`bestCurves.ts`): a
     // comparison reads a row per period, never the rider's whole history.
     let comparison = null;
@@ -215,28 +169,20 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     }
     // One row per year ridden (the year rows of the per-period best curves).
     const thisYear = new Date(services.now()).getUTCFullYear();
-    const years = await db.query<{ period: string }>(
-      `SELECT period FROM best_curves WHERE user_id = $1 AND period LIKE 'Y%' ORDER BY period DESC`,
-      [userId],
-    );
+    const years = await yearsWithRides(db, userId);
     return {
       power: curveReply(power, query),
       speed: curveReply(speed, query),
       compare: query.compare,
       comparison,
       ftp_estimate: power ? (estimateFtp(power) ?? null) : null,
-      years_with_rides: years
-        .map((row) => Number(row.period.slice(1)))
-        .filter((year) => Number.isInteger(year) && year < thisYear),
+      years_with_rides: years.filter((year) => year < thisYear),
     };
   });
 
   route(app, services, 'unshareAll', async ({ userId }) => {
-    const rows = await db.query<{ share_id: string }>(
-      'UPDATE workouts w SET share_id = NULL FROM (SELECT id, share_id FROM workouts WHERE user_id = $1 AND share_id IS NOT NULL FOR UPDATE) old WHERE w.id = old.id RETURNING old.share_id',
-      [userId],
-    );
-    for (const row of rows) forgetPreview(row.share_id);
-    return { unshared: rows.length };
+    const links = await unshareAll(db, userId);
+    for (const link of links) forgetPreview(link);
+    return { unshared: links.length };
   });
 }

@@ -140,22 +140,25 @@ export type AnalysisResult =
   | { readonly ok: true; readonly value: Analysis }
   | { readonly ok: false; readonly error: ImportFileError };
 
+/** A file the import refuses, with the reason. */
+type Refusal = Extract<AnalysisResult, { ok: false }>;
+
 /** Refuses with a decoder's code for what the decoder read but the import cannot take. */
 const refuse = <F extends ErrorFormat>(
   code: ErrorCodeOf<F>,
   format: F,
   message: string,
-): AnalysisResult => ({
+): Refusal => ({
   ok: false,
   error: { code, messageId: messageIdOf(format, code), message },
 });
 
-const refuseArchive = (code: ArchiveCode, message: string): AnalysisResult => ({
+const refuseArchive = (code: ArchiveCode, message: string): Refusal => ({
   ok: false,
   error: { code, messageId: `activityFiles.archive.${code}`, message },
 });
 
-const refuseLimit = (code: ImportLimitCode, message: string): AnalysisResult => ({
+const refuseLimit = (code: ImportLimitCode, message: string): Refusal => ({
   ok: false,
   error: { code, messageId: `activityFiles.import.${code}`, message },
 });
@@ -212,45 +215,39 @@ function overviewOf(
   bytes: Uint8Array,
   format: ActivityFormat,
   maxSamples: number,
-): { ok: true; value: ActivityOverview } | { ok: false; error: AnalysisResult } {
+): { ok: true; value: ActivityOverview } | Refusal {
   if (format === 'fit') {
     const decoded = decodeFit(bytes);
-    if (!decoded.ok) return { ok: false, error: decoded };
+    if (!decoded.ok) return decoded;
     // Refused before the costly part (the overview and the statistics).
     if (decoded.value.records.length > maxSamples)
-      return { ok: false, error: tooManySamples(decoded.value.records.length, maxSamples) };
+      return tooManySamples(decoded.value.records.length, maxSamples);
     const overview = activityOverview(decoded.value);
     if (overview.streams.time.length < 2 && decoded.value.damage)
-      return { ok: false, error: { ok: false, error: decoded.value.damage } };
+      return { ok: false, error: decoded.value.damage };
     return { ok: true, value: overview };
   }
   if (format === 'tcx') {
     const parsed = parseTcx(bytes);
-    if (!parsed.ok) return { ok: false, error: parsed };
+    if (!parsed.ok) return parsed;
     const overview = activityFromTcx(parsed.value);
     if (!overview)
-      return {
-        ok: false,
-        error: refuse('noActivity', 'tcx', 'The file is a course, not a recorded activity'),
-      };
+      return refuse('noActivity', 'tcx', 'The file is a course, not a recorded activity');
     return { ok: true, value: overview };
   }
   const parsed = parseGpx(bytes);
-  if (!parsed.ok) return { ok: false, error: parsed };
+  if (!parsed.ok) return parsed;
   const overview = activityFromGpx(parsed.value);
   if (!overview)
-    return {
-      ok: false,
-      error: refuse(
-        'noTimes',
-        'gpx',
-        'The track has no times: it is a planned route. Upload it as a route instead',
-      ),
-    };
+    return refuse(
+      'noTimes',
+      'gpx',
+      'The track has no times: it is a planned route. Upload it as a route instead',
+    );
   return { ok: true, value: overview };
 }
 
-const tooManySamples = (samples: number, maxSamples: number): AnalysisResult =>
+const tooManySamples = (samples: number, maxSamples: number): Refusal =>
   refuseLimit(
     'tooManySamples',
     `The ride has ${samples} samples; an import takes at most ${maxSamples} ` +
@@ -347,7 +344,7 @@ export function analyseActivity(
       'This is not an activity file: FIT, TCX and GPX (also as .gz) can be imported',
     );
   const read = overviewOf(bytes, format, maxSamples);
-  if (!read.ok) return read.error;
+  if (!read.ok) return read;
   const overview = read.value;
   const { streams } = overview;
   if (streams.time.length < 2 || overview.startTime === undefined)

@@ -18,7 +18,7 @@ import {
 import { packCurve, packStreams } from './streams.ts';
 import { shownTss, thresholdHistory, thresholdsOn } from './thresholds.ts';
 import { addToDay, dayOf, rideDelta, storeBests } from './training.ts';
-import { assertStreamsFit } from '../routes/quota.ts';
+import { assertStreamsFit } from '../quota.ts';
 import { assertSameUpload } from '../routes/idempotency.ts';
 import { nullable } from './rows.ts';
 import { summaryReply, settingsOf } from './replies.ts';

@@ -1,0 +1,68 @@
+import type { Queryable } from '../db/db.ts';
+
+// What share links read of the rider beside the ride: the privacy trim and zones, and the
+// name shown on a shared ride; and the privacy zones the rider keeps.
+
+export interface ZoneRow {
+  id: number;
+  name: string;
+  latitude: number;
+  longitude: number;
+  radius_m: number;
+}
+
+/** The rider's privacy zones, in the order they were made. */
+export function privacyZones(db: Queryable, userId: number | undefined): Promise<ZoneRow[]> {
+  return db.query<ZoneRow>('SELECT * FROM privacy_zones WHERE user_id = $1 ORDER BY id', [userId]);
+}
+
+/** How far from the start and end a shared ride is trimmed, if the rider has a setting. */
+export async function privacyTrimM(db: Queryable, userId: number): Promise<number | undefined> {
+  const [user] = await db.query<{ privacy_trim_m: number }>(
+    'SELECT privacy_trim_m FROM users WHERE id = $1',
+    [userId],
+  );
+  return user?.privacy_trim_m;
+}
+
+/** The name a shared ride shows for its rider ('' when there is none). */
+export async function displayName(db: Queryable, userId: number): Promise<string> {
+  const [rider] = await db.query<{ username: string }>('SELECT username FROM users WHERE id = $1', [
+    userId,
+  ]);
+  return rider?.username ?? '';
+}
+
+/** The id of the ride a share link opens, if its sharing is on. */
+export async function sharedWorkoutId(db: Queryable, shareId: string): Promise<number | undefined> {
+  const [row] = await db.query<{ id: number }>('SELECT id FROM workouts WHERE share_id = $1', [
+    shareId,
+  ]);
+  return row?.id;
+}
+
+export async function insertPrivacyZone(
+  db: Queryable,
+  userId: number | undefined,
+  zone: { name: string; latitude: number; longitude: number; radius_m: number },
+): Promise<ZoneRow> {
+  const [row] = await db.query<ZoneRow>(
+    `INSERT INTO privacy_zones (user_id, name, latitude, longitude, radius_m)
+     VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+    [userId, zone.name, zone.latitude, zone.longitude, zone.radius_m],
+  );
+  return row!;
+}
+
+/** Deletes one of the rider's zones; false when it is not theirs (or not there). */
+export async function deletePrivacyZone(
+  db: Queryable,
+  userId: number | undefined,
+  id: number,
+): Promise<boolean> {
+  const rows = await db.query(
+    'DELETE FROM privacy_zones WHERE id = $1 AND user_id = $2 RETURNING id',
+    [id, userId],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,116 @@
+// Storage of rides, the queries the HTTP routes need beyond rows.ts: the list and its totals,
+// a ride by its upload's idempotency key, edits, deletion, curves, the years ridden and
+// unsharing. No HTTP here.
+import type { Queryable } from '../db/db.ts';
+import { pageOf, type PageWindow, type RowPage } from '../db/page.ts';
+import { LIST_COLUMNS, workoutFilter, type WorkoutRow } from './rows.ts';
+
+type ListQuery = Parameters<typeof workoutFilter>[1];
+
+/** One page of the rider's rides, newest first, filtered as the list asks. */
+export function listWorkouts(
+  db: Queryable,
+  userId: number,
+  query: ListQuery,
+  window: PageWindow,
+): Promise<RowPage<WorkoutRow>> {
+  const { filter, params } = workoutFilter(userId, query);
+  return pageOf<WorkoutRow>(
+    db,
+    {
+      select: `SELECT ${LIST_COLUMNS} FROM workouts WHERE ${filter}`,
+      params,
+      orderBy: 'start_time DESC, id DESC',
+      count: `SELECT count(*)::int AS count FROM workouts WHERE ${filter}`,
+    },
+    window,
+  );
+}
+
+/** The count and sums of the rides the list's filter selects (zero when none). */
+export async function workoutTotals(db: Queryable, userId: number, query: ListQuery) {
+  const { filter, params } = workoutFilter(userId, query);
+  const [row] = await db.query<{
+    count: number;
+    distance_m: number | null;
+    moving_time_s: number | null;
+    elevation_gain_m: number | null;
+  }>(
+    `SELECT count(*)::int AS count, sum(distance_m)::float8 AS distance_m,
+            sum(moving_time_s)::float8 AS moving_time_s,
+            sum(elevation_gain_m)::float8 AS elevation_gain_m
+       FROM workouts WHERE ${filter}`,
+    params,
+  );
+  return {
+    count: row?.count ?? 0,
+    distance_m: row?.distance_m ?? 0,
+    moving_time_s: row?.moving_time_s ?? 0,
+    elevation_gain_m: row?.elevation_gain_m ?? 0,
+  };
+}
+
+/** The rider's ride imported with this `Idempotency-Key`, if any. */
+export async function workoutByIdempotencyKey(
+  db: Queryable,
+  userId: number | undefined,
+  key: string,
+): Promise<WorkoutRow | undefined> {
+  const [row] = await db.query<WorkoutRow>(
+    'SELECT * FROM workouts WHERE user_id = $1 AND idempotency_key = $2',
+    [userId, key],
+  );
+  return row;
+}
+
+/** What a rider may change of a ride (every field is written). */
+export interface WorkoutEdit {
+  readonly name: string;
+  readonly shareId: string | null;
+  readonly shareHeartRate: boolean | null;
+  readonly sharePower: boolean | null;
+  readonly sportType: number;
+  readonly notes: string;
+}
+
+export async function saveWorkoutEdit(db: Queryable, id: number, edit: WorkoutEdit) {
+  await db.query(
+    `UPDATE workouts SET name = $1, share_id = $2, share_heart_rate = $3, share_power = $4,
+       sport_type = $6, notes = $7
+     WHERE id = $5`,
+    [edit.name, edit.shareId, edit.shareHeartRate, edit.sharePower, id, edit.sportType, edit.notes],
+  );
+}
+
+/** Deletes a ride's row (its streams and curves go with it); the row as it was. */
+export async function deleteWorkoutRow(db: Queryable, id: number): Promise<WorkoutRow | undefined> {
+  const [gone] = await db.query<WorkoutRow>('DELETE FROM workouts WHERE id = $1 RETURNING *', [id]);
+  return gone;
+}
+
+/** A ride's packed power and speed curves (null where it has none). */
+export async function workoutCurves(db: Queryable, id: number) {
+  const [curves] = await db.query<{ power: Uint8Array | null; speed: Uint8Array | null }>(
+    'SELECT power, speed FROM workout_curves WHERE workout_id = $1',
+    [id],
+  );
+  return { power: curves?.power ?? null, speed: curves?.speed ?? null };
+}
+
+/** The years the rider has rides in (the year rows of the per-period best curves), newest first. */
+export async function yearsWithRides(db: Queryable, userId: number | undefined): Promise<number[]> {
+  const rows = await db.query<{ period: string }>(
+    `SELECT period FROM best_curves WHERE user_id = $1 AND period LIKE 'Y%' ORDER BY period DESC`,
+    [userId],
+  );
+  return rows.map((row) => Number(row.period.slice(1))).filter((year) => Number.isInteger(year));
+}
+
+/** Turns every share link of the rider off; the links that were on. */
+export async function unshareAll(db: Queryable, userId: number | undefined): Promise<string[]> {
+  const rows = await db.query<{ share_id: string }>(
+    'UPDATE workouts w SET share_id = NULL FROM (SELECT id, share_id FROM workouts WHERE user_id = $1 AND share_id IS NOT NULL FOR UPDATE) old WHERE w.id = old.id RETURNING old.share_id',
+    [userId],
+  );
+  return rows.map((row) => row.share_id);
+}
