@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { useState, type CSSProperties } from 'react';
+import { useState } from 'react';
 import { dataFields } from '@xoss/data-fields';
 import { useT } from '@xoss/i18n/react';
 
@@ -90,24 +90,24 @@ function TokenTable({
   );
 }
 
+/** The type scale: every `--xoss-font-size-*` token, with a sample drawn at its size. */
 function Typography() {
+  const [all] = useState(rootTokens);
+  const sizes = all.filter(([name]) => name.startsWith('--xoss-font-size-'));
   const sample = 'XOSS NAV+ 42.7 km · 1:52:08';
-  const styles: [string, CSSProperties][] = [
-    ['Page title (h1), 28 px bold', { fontSize: 28, fontWeight: 700 }],
-    ['Section title (h2), 20 px bold', { fontSize: 20, fontWeight: 700 }],
-    ['Dialog and card title, 18 px semibold', { fontSize: 18, fontWeight: 600 }],
-    ['Body and buttons, 15 px', { fontSize: 15 }],
-    ['Table labels and chips, 13 px medium', { fontSize: 13, fontWeight: 500 }],
-    ['Chart axes, 11 px', { fontSize: 11 }],
-  ];
   return (
     <div className="xoss-root" style={{ fontFamily: 'var(--xoss-font)' }}>
-      {styles.map(([label, style]) => (
-        <p key={label} style={{ margin: '0 0 12px' }}>
-          <span style={{ ...style, display: 'block' }}>{sample}</span>
-          <small style={{ color: 'var(--xoss-color-ink-muted)' }}>{label}</small>
+      {sizes.map(([name, value]) => (
+        <p key={name} style={{ margin: '0 0 12px' }}>
+          <span style={{ fontSize: `var(${name})`, display: 'block' }}>{sample}</span>
+          <small style={{ color: 'var(--xoss-color-ink-muted)' }}>
+            <code>{name}</code>: {value}
+          </small>
         </p>
       ))}
+      <p style={{ color: 'var(--xoss-color-ink-muted)' }}>
+        Page titles (h1, h2) keep the browser&apos;s sizes, 2em and 1.5em of the body.
+      </p>
       <p style={{ fontFamily: 'var(--xoss-font-mono)' }}>--xoss-font-mono: 0123456789</p>
     </div>
   );
