@@ -1,6 +1,6 @@
 import type { Preview } from '@storybook/react-vite';
 import '../packages/ui-kit/src/styles.css';
-import { PSEUDO_LOCALE, languageNames, textLanguages } from '@xoss/i18n';
+import { DEFAULT_LANGUAGE, PSEUDO_LOCALE, languageNames, textLanguages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 
 const toolbarNames: Record<string, string> = {
@@ -49,10 +49,10 @@ const preview: Preview = {
       },
     },
   },
-  initialGlobals: { locale: 'en-US' },
+  initialGlobals: { locale: DEFAULT_LANGUAGE },
   decorators: [
     (Story, context) => (
-      <XossIntlProvider language={String(context.globals.locale ?? 'en-US')}>
+      <XossIntlProvider language={String(context.globals.locale ?? DEFAULT_LANGUAGE)}>
         <Story />
       </XossIntlProvider>
     ),

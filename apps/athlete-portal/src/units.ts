@@ -2,8 +2,10 @@ import { selectPreferences } from '@xoss/api-client';
 import {
   distanceInUserUnit,
   elevationInUserUnit,
+  formatInUserUnit,
   speedInUserUnit,
   usesMiles,
+  type Measure,
 } from '@xoss/data-fields';
 import { useSelector } from 'react-redux';
 
@@ -14,21 +16,13 @@ export function useUnits(locale: string) {
   const number = (digits: number) =>
     new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
   /** A value in the rider's unit as text with its label, or a dash when there is none. */
-  const show =
-    (
-      convert: typeof distanceInUserUnit | typeof speedInUserUnit | typeof elevationInUserUnit,
-      digits: number,
-    ) =>
-    (value: number | null | undefined) => {
-      if (value === null || value === undefined) return '—';
-      const inUnit = convert(value, unit);
-      return `${number(digits).format(inUnit.value)} ${inUnit.unit}`;
-    };
+  const show = (measure: Measure, digits: number) => (value: number | null | undefined) =>
+    formatInUserUnit(measure, value, unit, { locale, digits });
   return {
     miles,
-    distance: show(distanceInUserUnit, 2),
-    speed: show(speedInUserUnit, 1),
-    elevation: show(elevationInUserUnit, 0),
+    distance: show('distance', 2),
+    speed: show('speed', 1),
+    elevation: show('elevation', 0),
     plain: (value: number | null | undefined, label: string, digits = 0) =>
       value === null || value === undefined
         ? '—'

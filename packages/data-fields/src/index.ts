@@ -57,10 +57,12 @@ export {
   distanceUnitOf,
   distanceUnitSetting,
   elevationInUserUnit,
+  formatInUserUnit,
   speedInUserUnit,
   temperatureInUserUnit,
   usesMiles,
   type DistanceUnit,
   type DistanceUnitSetting,
+  type Measure,
   type TemperatureUnit,
 } from './units.ts';

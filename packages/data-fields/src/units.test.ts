@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatInUserUnit,
   distanceInUserUnit,
   distanceUnitOf,
   distanceUnitSetting,
@@ -56,5 +57,26 @@ describe('temperature unit', () => {
     expect(temperatureInUserUnit(-10, 'c')).toBe(-10);
     expect(temperatureInUserUnit(-10, 'f')).toBe(14);
     expect(temperatureInUserUnit(50, 'f')).toBe(122);
+  });
+});
+
+describe('figures in the user unit', () => {
+  it('are written with their unit, to the digits asked, or up to them', () => {
+    expect(formatInUserUnit('distance', 42_700, 0, { locale: 'en-US', digits: 2 })).toBe(
+      '42.70 km',
+    );
+    expect(formatInUserUnit('distance', 42_700, 1, { locale: 'en-US', digits: 1 })).toBe('26.5 mi');
+    expect(formatInUserUnit('speed', 10, 'km', { locale: 'de', digits: 1 })).toBe('36,0 km/h');
+    expect(formatInUserUnit('elevation', 1000, 'mi', { locale: 'en-US', digits: 0 })).toBe(
+      '3,281 ft',
+    );
+    expect(
+      formatInUserUnit('distance', 13_000, 0, { locale: 'en-US', digits: 1, upTo: true }),
+    ).toBe('13 km');
+  });
+
+  it('write a dash for no value', () => {
+    expect(formatInUserUnit('speed', null, 0, { digits: 1 })).toBe('—');
+    expect(formatInUserUnit('distance', Number.NaN, 0, { digits: 1 })).toBe('—');
   });
 });

@@ -95,3 +95,44 @@ export function elevationInUserUnit(
 export function temperatureInUserUnit(celsius: number, unit: TemperatureUnit): number {
   return unit === 'f' ? (celsius * 9) / 5 + 32 : celsius;
 }
+
+/** What a value in base units measures: a distance (m), a speed (m/s) or an elevation (m). */
+export type Measure = 'distance' | 'speed' | 'elevation';
+
+const inUserUnit = {
+  distance: distanceInUserUnit,
+  speed: speedInUserUnit,
+  elevation: elevationInUserUnit,
+} as const;
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A distance, speed or elevation (in metres, metres per second, metres) in the user's unit as
+ * text with its label; a dash when there is no value. `digits` decimals are written, or at
+ * most that many with `upTo` (axis labels: `12.5 km`, `13 km`). The one way figures in the
+ * user's unit are written: ride pages, lists, charts.
+ *
+ * @example
+ * formatInUserUnit('distance', 42_700, 0, { locale: 'en-US', digits: 2 }); // '42.70 km'
+ * formatInUserUnit('speed', 10, 1, { locale: 'en-US', digits: 1 }); // '22.4 mph'
+ */
+export function formatInUserUnit(
+  measure: Measure,
+  value: number | null | undefined,
+  setting: DistanceUnitSetting | DistanceUnit,
+  options: { readonly locale?: string; readonly digits: number; readonly upTo?: boolean },
+): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  const converted = inUserUnit[measure](value, setting);
+  const key = `${options.locale ?? ''}|${options.digits}|${options.upTo ? 1 : 0}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(options.locale, {
+      maximumFractionDigits: options.digits,
+      minimumFractionDigits: options.upTo ? 0 : options.digits,
+    });
+    numberFormats.set(key, format);
+  }
+  return `${format.format(converted.value)} ${converted.unit}`;
+}

@@ -1,6 +1,6 @@
 import type IntlMessageFormat from 'intl-messageformat';
 import type english from '../messages/en-US.json';
-import { normalizeLanguage, type Language } from './languages.ts';
+import { DEFAULT_LANGUAGE, normalizeLanguage, type Language } from './languages.ts';
 import type { MessageScope } from './scopes.ts';
 
 /** Every message id of the catalogue; the English file is the source of truth. */
@@ -12,6 +12,13 @@ export type CompiledMessages = Readonly<Record<string, ReturnType<IntlMessageFor
 /** Accented, bracketed English for spotting hard-coded text and truncation (Storybook). */
 export const PSEUDO_LOCALE = 'en-XA';
 export type Locale = Language | typeof PSEUDO_LOCALE;
+
+/**
+ * The locale numbers, dates and plurals are formatted in: the locale itself, or for the
+ * pseudo-locale (accented English for finding untranslated text) the default language.
+ */
+export const formattingLocale = (locale: Locale): Language =>
+  locale === PSEUDO_LOCALE ? DEFAULT_LANGUAGE : locale;
 
 // One dynamic import per language and scope: bundlers emit one chunk each, so a visitor
 // downloads only the language they read, and only their app's part of it.

@@ -10,6 +10,7 @@ export {
 } from './languages.ts';
 export {
   PSEUDO_LOCALE,
+  formattingLocale,
   loadMessages,
   localeFor,
   type CompiledMessages,

@@ -9,6 +9,7 @@ import {
 } from 'react';
 import { FormattedMessage, IntlProvider, useIntl } from 'react-intl';
 import {
+  formattingLocale,
   loadMessages,
   localeFor,
   type CompiledMessages,
@@ -79,7 +80,7 @@ export function XossIntlProvider({
   return (
     <CatalogueLocale value={current.locale}>
       <IntlProvider
-        locale={current.locale === 'en-XA' ? 'en-US' : current.locale}
+        locale={formattingLocale(current.locale)}
         defaultLocale={DEFAULT_LANGUAGE}
         messages={current.messages}
         onError={warnOnce}

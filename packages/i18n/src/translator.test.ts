@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PSEUDO_LOCALE, loadMessages } from './catalogue.ts';
+import { PSEUDO_LOCALE, formattingLocale, loadMessages } from './catalogue.ts';
 import { createTranslator, translatorFor } from './translator.ts';
 
 describe('translatorFor (the pure API)', () => {
@@ -43,6 +43,11 @@ describe('translatorFor (the pure API)', () => {
     expect(text).toContain('2');
     expect(text).toContain('9');
     expect(text).not.toContain('Page');
+  });
+
+  it('formats numbers as the language does, and the pseudo-locale as the default language', () => {
+    expect(formattingLocale('de')).toBe('de');
+    expect(formattingLocale(PSEUDO_LOCALE)).toBe('en-US');
   });
 
   it('loads each language once', async () => {

@@ -1,5 +1,6 @@
 import IntlMessageFormat from 'intl-messageformat';
 import {
+  formattingLocale,
   loadMessages,
   localeFor,
   type CompiledMessages,
@@ -22,8 +23,7 @@ export interface Translator {
 /** A translator over already loaded messages (see `loadMessages`). */
 export function createTranslator(locale: Locale, messages: CompiledMessages): Translator {
   const formats = new Map<string, IntlMessageFormat>();
-  // The pseudo-locale formats numbers and plurals as English.
-  const formatLocale = locale === 'en-XA' ? 'en-US' : locale;
+  const formatLocale = formattingLocale(locale);
   const format = (id: string, values: MessageValues | undefined, fallback: string) => {
     const ast = Object.hasOwn(messages, id) ? messages[id] : undefined;
     if (!ast) return fallback;

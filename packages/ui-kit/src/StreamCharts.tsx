@@ -10,7 +10,7 @@ import {
 } from 'react';
 import { Group } from '@visx/group';
 import { Area, LinePath } from '@visx/shape';
-import { distanceInUserUnit, type DistanceUnit } from '@xoss/data-fields';
+import { formatInUserUnit, type DistanceUnit } from '@xoss/data-fields';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { downsampleMinMax } from '@xoss/workout-stats';
 import { AxisBottom, AxisLeft } from './Axis.tsx';
@@ -135,11 +135,8 @@ export function StreamCharts({
 
   const formatX = useMemo(() => {
     if (xKind === 'time') return formatClock;
-    const distance = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
-    return (value: number) => {
-      const { value: inUnit, unit } = distanceInUserUnit(value, distanceUnit);
-      return `${distance.format(inUnit)} ${unit}`;
-    };
+    return (value: number) =>
+      formatInUserUnit('distance', value, distanceUnit, { locale, digits: 1, upTo: true });
   }, [xKind, locale, distanceUnit]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
