@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser } from 'playwright-core';
 import { createApp } from '../src/app.ts';
 import type { ApiConfig } from '../src/config.ts';
 import type { Database } from '../src/db/db.ts';
@@ -53,10 +52,5 @@ export async function startProduct(
   };
 }
 
-/** Debian's Chromium (CHROME_PATH to use another), headless, through playwright-core. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox'],
-  });
-}
+// The same browser as the apps' end-to-end tests.
+export { launchChromium } from '../../../tests/product.ts';

@@ -34,6 +34,14 @@ export interface AthleteSettings {
   readonly ftp_rule: 'hour' | 'twenty';
 }
 
+/** The name the rider signs with (articles, comments, shared rides), if the rider exists. */
+export async function username(db: Queryable, id: number | undefined): Promise<string | undefined> {
+  const [row] = await db.query<{ username: string }>('SELECT username FROM users WHERE id = $1', [
+    id,
+  ]);
+  return row?.username;
+}
+
 export async function athlete(db: Queryable, id: number): Promise<AthleteRow | undefined> {
   const [row] = await db.query<AthleteRow>('SELECT * FROM users WHERE id = $1', [id]);
   return row;

@@ -83,15 +83,6 @@ export async function post(
   return row;
 }
 
-/** The name an author's articles and comments are signed with ('Rider' without one). */
-export async function authorName(db: Queryable, userId: number | undefined): Promise<string> {
-  const [author] = await db.query<{ username: string }>(
-    'SELECT username FROM users WHERE id = $1',
-    [userId],
-  );
-  return author?.username ?? 'Rider';
-}
-
 export async function insertPost(
   db: Queryable,
   article: {

@@ -68,11 +68,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
         const from = body.thresholds_from ?? today;
         await changeThresholds(tx, row.id, from, { ftp: settings.ftp, maxHr: settings.max_hr });
       }
-      const changed = await saveAthlete(tx, row.id, {
-        ...settings,
-        username: body.username ?? row.username,
-      });
-      return changed;
+      return saveAthlete(tx, row.id, { ...settings, username: body.username ?? row.username });
     });
     return athleteReply(updated!);
   });

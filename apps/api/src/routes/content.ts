@@ -4,7 +4,6 @@ import { ApiError } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import {
-  authorName,
   databaseAnswers,
   insertComment,
   insertPost,
@@ -18,7 +17,12 @@ import {
   type CommentRow,
   type PostRow,
 } from '../content/store.ts';
+import { username } from '../athletes/store.ts';
 import { pageReply } from './common.ts';
+
+/** The name an author's articles and comments are signed with. */
+const authorName = async (db: Services['db'], userId: number | undefined) =>
+  (await username(db, userId)) ?? 'Rider';
 
 /** Import speed of a map package onto a device over USB, bytes per second (measured ~6 MB/s). */
 const IMPORT_BYTES_PER_SECOND = 6 * 1024 * 1024;

@@ -16,10 +16,10 @@ import {
   visibleSegments,
   type Privacy,
 } from '../share/privacy.ts';
+import { username } from '../athletes/store.ts';
 import { cachedPreview, keepPreview } from '../share/previewCache.ts';
 import {
   deletePrivacyZone,
-  displayName,
   insertPrivacyZone,
   privacyTrimM,
   privacyZones,
@@ -80,7 +80,7 @@ async function sharedReply(
 ): Promise<SharedWorkout> {
   const { row, privacy, shows, streams, hidden } = view;
   const zones = await zonesOf(services, row);
-  const riderName = await displayName(services.db, row.user_id);
+  const riderName = (await username(services.db, row.user_id)) ?? '';
   const hasTrack = streams.latitude !== undefined;
   return {
     name: row.name,
@@ -109,12 +109,12 @@ function fingerprintOf(view: Awaited<ReturnType<typeof sharedView>>, reply: Shar
     .digest('base64url');
 }
 
+const CARD_UNITS = { distanceUnit: 0, temperatureUnit: 'c' } as const;
 /** A figure of the card as a bike computer's field shows it (km: crawlers know no rider). */
 const figureOf = (field: 'Distance' | 'Elevation', value: number) => {
   const { text, unit } = formatFieldValue(field, value, CARD_UNITS, 'en-GB');
   return `${text} ${unit}`;
 };
-const CARD_UNITS = { distanceUnit: 0, temperatureUnit: 'c' } as const;
 
 /** The words of a preview card (title, description) in English: crawlers send no language. */
 function cardText(reply: SharedWorkout) {

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db.ts';
 
-// What share links read of the rider beside the ride: the privacy trim and zones, and the
-// name shown on a shared ride; and the privacy zones the rider keeps.
+// What share links read of the rider beside the ride (the privacy trim and zones), and the
+// privacy zones the rider keeps.
 
 export interface ZoneRow {
   id: number;
@@ -23,14 +23,6 @@ export async function privacyTrimM(db: Queryable, userId: number): Promise<numbe
     [userId],
   );
   return user?.privacy_trim_m;
-}
-
-/** The name a shared ride shows for its rider ('' when there is none). */
-export async function displayName(db: Queryable, userId: number): Promise<string> {
-  const [rider] = await db.query<{ username: string }>('SELECT username FROM users WHERE id = $1', [
-    userId,
-  ]);
-  return rider?.username ?? '';
 }
 
 /** The id of the ride a share link opens, if its sharing is on. */
