@@ -4,6 +4,9 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { jwtKeys, keyId, signJwt } from '../src/auth/jwt.ts';
 import { demoGpx } from '../src/seed.ts';
+import { MAX_PRIVACY_ZONES } from '../src/share/store.ts';
+import { activityFromStreams, encodeFit } from '@xoss/activity-files';
+import { simulateRide } from '@xoss/workout-stats';
 import {
   PASSWORD,
   bearer,
@@ -1594,6 +1597,134 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         await visitor(`/api/v2/share/workouts/${secondShare.share_id}/streams/?points=100`)
       ).json<{ data: Streams }>().data.streams;
       expect(Object.keys(hidden)).not.toContain('heart_rate');
+    });
+
+    it('keeps home hidden on every share reply despite GPS noise at the door, and a zone mid-ride', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const auth = bearer(rider.access);
+      // A ride that starts and ends with 200 s of a fix wandering ±4 m at the door.
+      const ride = simulateRide({ seconds: 2400, seed: 31 });
+      const lat = ride.latitude!;
+      const lon = ride.longitude!;
+      const n = lat.length;
+      const home: [number, number] = [lat[200]!, lon[200]!];
+      const away: [number, number] = [lat[n - 201]!, lon[n - 201]!];
+      let state = 5;
+      const noise = () =>
+        ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 8e-5;
+      for (let i = 0; i < 200; i++) {
+        lat[i] = home[0] + noise();
+        lon[i] = home[1] + noise();
+        lat[n - 1 - i] = away[0] + noise();
+        lon[n - 1 - i] = away[1] + noise();
+      }
+      for (let i = 1; i < n; i++)
+        ride.distance[i] =
+          ride.distance[i - 1]! + metres([lat[i - 1]!, lon[i - 1]!], [lat[i]!, lon[i]!]);
+      const middle: [number, number] = [lat[1200]!, lon[1200]!];
+      const bytes = encodeFit(activityFromStreams(ride, { startTime: 1_790_100_000, sport: 2 }));
+      const imported = (
+        await upload(h, '/api/v2/workouts/', rider.access, { filename: 'door.fit', bytes })
+      ).json<{ data: { id: number } }>().data;
+      await h.server.inject({
+        method: 'POST',
+        url: '/api/v2/privacy-zones/',
+        headers: auth,
+        payload: { name: 'Friend', latitude: middle[0], longitude: middle[1], radius_m: 300 },
+      });
+      const { share_id: shareId } = (
+        await h.server.inject({
+          method: 'PATCH',
+          url: `/api/v2/workouts/${imported.id}/`,
+          headers: auth,
+          payload: { shared: true },
+        })
+      ).json<{ data: { share_id: string } }>().data;
+      const visitor = (url: string, headers: Record<string, string> = {}) =>
+        h.server.inject({ method: 'GET', url, headers });
+      const secret = (point: [number, number]) =>
+        metres(home, point) < 300 || metres(away, point) < 300 || metres(middle, point) <= 300;
+      // The reply's bounds do not contain home.
+      const shared = (await visitor(`/api/v2/share/workouts/${shareId}/`)).json<{
+        data: { bounds: { min_lat: number; max_lat: number; min_lon: number; max_lon: number } };
+      }>().data;
+      const { bounds } = shared;
+      for (const point of [home, away])
+        expect(
+          point[0] >= bounds.min_lat &&
+            point[0] <= bounds.max_lat &&
+            point[1] >= bounds.min_lon &&
+            point[1] <= bounds.max_lon,
+        ).toBe(false);
+      for (const points of ['', '?points=300']) {
+        const { streams } = (
+          await visitor(`/api/v2/share/workouts/${shareId}/streams/${points}`)
+        ).json<{ data: Streams }>().data;
+        let shown = 0;
+        streams.latitude!.forEach((latitude, k) => {
+          const longitude = streams.longitude![k]!;
+          if (latitude === null) {
+            // A hidden sample carries nothing that places it.
+            for (const name of ['longitude', 'distance', 'speed', 'altitude'])
+              expect(streams[name]?.[k] ?? null, name).toBeNull();
+            return;
+          }
+          shown++;
+          expect(secret([latitude, longitude])).toBe(false);
+        });
+        expect(shown).toBeGreaterThan(points ? 100 : 1000);
+        // The trimmed ends are not sent at all: the first sample is after the door's noise.
+        expect(streams.time![0]!).toBeGreaterThanOrEqual(200);
+        expect(streams.time!.at(-1)!).toBeLessThan(n - 200);
+      }
+      // A range over the door's noise has no samples; one over the ride has no more.
+      const door = (await visitor(`/api/v2/share/workouts/${shareId}/range/?from=0&to=190`)).json<{
+        data: { samples: number; summary: { distance_m: number } };
+      }>().data;
+      expect(door.samples).toBe(0);
+      expect(door.summary.distance_m).toBe(0);
+      // The picture is revalidated on every use, so a stopped share's is gone at once.
+      const preview = await visitor(`/api/v2/share/workouts/${shareId}/preview.png`);
+      expect(preview.statusCode).toBe(200);
+      expect(preview.headers['cache-control']).toBe('private, no-cache');
+      const again = await visitor(`/api/v2/share/workouts/${shareId}/preview.png`, {
+        'if-none-match': String(preview.headers.etag),
+      });
+      expect(again.statusCode).toBe(304);
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/workouts/${imported.id}/`,
+        headers: auth,
+        payload: { shared: false },
+      });
+      const stopped = await visitor(`/api/v2/share/workouts/${shareId}/preview.png`, {
+        'if-none-match': String(preview.headers.etag),
+      });
+      expect(stopped.statusCode).toBe(404);
+    });
+
+    it('refuses a privacy zone beyond the most a rider may keep', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const create = (i: number) =>
+        h.server.inject({
+          method: 'POST',
+          url: '/api/v2/privacy-zones/',
+          headers: bearer(rider.access),
+          payload: { name: `Zone ${i}`, latitude: 48 + i / 100, longitude: 11, radius_m: 200 },
+        });
+      // All at once: the limit holds for simultaneous requests too.
+      const replies = await Promise.all(
+        Array.from({ length: MAX_PRIVACY_ZONES + 5 }, (_, i) => create(i)),
+      );
+      expect(replies.filter((reply) => reply.statusCode === 201)).toHaveLength(MAX_PRIVACY_ZONES);
+      const refused = replies.filter((reply) => reply.statusCode !== 201);
+      expect(refused).toHaveLength(5);
+      for (const reply of refused) {
+        expect(reply.statusCode).toBe(400);
+        expect(reply.json<{ detail: string }>().detail).toContain(String(MAX_PRIVACY_ZONES));
+      }
     });
 
     it('lists the shared rides, and stopping one or all ends their links at once', async () => {

@@ -1,7 +1,7 @@
-import { PGlite, types } from '@electric-sql/pglite';
 import pg from 'pg';
 import { fromPglite, type ConstructorOptions } from 'pg-boss';
 import { migrations } from './migrations.ts';
+import { PgliteThread } from './pgliteThread.ts';
 
 /** Runs SQL with `$1`-style parameters; the same text runs on PGlite and on PostgreSQL. */
 export interface Queryable {
@@ -18,33 +18,20 @@ export interface Database extends Queryable {
   queueConnection(): ConstructorOptions;
 }
 
-/**
- * PGlite moves bytea as hex text and converts it in JavaScript one byte at a time: a ride's
- * streams (a few MB) took about 220 ms to read and 700 ms to write. Node's native hex codec
- * does the same in a tenth of that; the bytes are identical (a test round-trips all 256).
- */
-const byteaInNode = {
-  parsers: { [types.BYTEA]: (text: string) => Buffer.from(text.slice(2), 'hex') },
-  serializers: {
-    [types.BYTEA]: (bytes: Uint8Array) =>
-      `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`,
-  },
-};
-
 class PgliteDatabase implements Database {
   readonly kind = 'pglite';
-  readonly #db: PGlite;
-  constructor(db: PGlite) {
+  readonly #db: PgliteThread;
+  constructor(db: PgliteThread) {
     this.#db = db;
   }
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return (await this.#db.query<Row>(sql, params as unknown[])).rows;
+    return (await this.#db.query<Row>(sql, params)).rows;
   }
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#db.transaction((tx) =>
+    return this.#db.transaction((query) =>
       work({
         query: async <Row>(sql: string, params: readonly unknown[] = []) =>
-          (await tx.query<Row>(sql, params as unknown[])).rows,
+          (await query<Row>(sql, params)).rows,
       }),
     );
   }
@@ -52,11 +39,12 @@ class PgliteDatabase implements Database {
     return this.#db.close();
   }
   queueConnection(): ConstructorOptions {
-    // The same single connection: pg-boss's statements queue behind ours.
+    // The same single connection: pg-boss's statements queue behind ours. The thread answers
+    // the part of PGlite's interface the adapter uses.
     return { db: fromPglite(this.#db), backend: 'pglite' };
   }
-  async dump(): Promise<Blob> {
-    return this.#db.dumpDataDir('none');
+  dump(): Promise<Blob> {
+    return this.#db.dump();
   }
 }
 
@@ -118,9 +106,9 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
     pool.on('error', () => undefined);
     db = new PostgresDatabase(pool, options.databaseUrl);
   } else {
+    // On its own thread: a large statement must not stop the server (pgliteWorker.ts).
     db = new PgliteDatabase(
-      await PGlite.create({
-        ...byteaInNode,
+      await PgliteThread.start({
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
         ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
       }),

@@ -6,27 +6,22 @@ import type { SharedWorkout } from '@xoss/api-contract';
 import { sportTypes } from '@xoss/activity-files';
 import { formatDuration, formatFieldValue } from '@xoss/data-fields';
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../http.ts';
+import { ErrorCode } from '@xoss/api-contract';
+import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
-import {
-  hiddenPositions,
-  sharedStreams,
-  sharedSummary,
-  visibleSegments,
-  type Privacy,
-} from '../share/privacy.ts';
+import { sharedStreams, sharedSummary, visibilityOf, type Privacy } from '../share/privacy.ts';
 import { username } from '../athletes/store.ts';
 import { cachedPreview, keepPreview } from '../share/previewCache.ts';
 import {
   deletePrivacyZone,
   insertPrivacyZone,
+  MAX_PRIVACY_ZONES,
   privacyTrimM,
   privacyZones,
   sharedWorkoutId,
   type ZoneRow,
 } from '../share/store.ts';
-import { boundsOf } from '../workouts/analyse.ts';
 import { readStreams } from '../workouts/streams.ts';
 import {
   rangeReply,
@@ -35,7 +30,7 @@ import {
   summaryReply,
   zonesOf,
 } from '../workouts/replies.ts';
-import { sharedWorkout, type WorkoutRow } from '../workouts/rows.ts';
+import { sharedWorkout } from '../workouts/rows.ts';
 
 const zoneReply = (row: ZoneRow) => ({
   id: row.id,
@@ -70,15 +65,15 @@ async function sharedView(services: Services, shareId: string) {
     readStreams(services.db, row.id),
   ]);
   const streams = stored ?? {};
-  const hidden = hiddenPositions(streams, privacy);
-  return { row, privacy, shows, streams, hidden };
+  const visibility = await visibilityOf(streams, privacy);
+  return { row, privacy, shows, streams, visibility };
 }
 
 async function sharedReply(
   services: Services,
   view: Awaited<ReturnType<typeof sharedView>>,
 ): Promise<SharedWorkout> {
-  const { row, privacy, shows, streams, hidden } = view;
+  const { row, privacy, shows, streams, visibility } = view;
   const zones = await zonesOf(services, row);
   const riderName = (await username(services.db, row.user_id)) ?? '';
   const hasTrack = streams.latitude !== undefined;
@@ -93,7 +88,7 @@ async function sharedReply(
     power_zones: shows.power ? zones.power_zones : [],
     ftp: shows.power ? zones.ftp : null,
     max_hr: shows.heartRate ? zones.max_hr : null,
-    bounds: boundsOf(streams, hidden),
+    bounds: visibility.bounds,
     shows: { heart_rate: shows.heartRate, power: shows.power },
     privacy: {
       hidden_start_m: hasTrack ? privacy.trimM : 0,
@@ -197,20 +192,38 @@ export function shareRoutes(app: FastifyInstance, services: Services): void {
   route(app, services, 'sharedWorkoutStreams', async ({ params, query }) => {
     const view = await sharedView(services, params.share_id);
     if (!view.streams.time) return { length: 0, streams: {} };
-    return streamsFrom(sharedStreams(view.streams, view.hidden, view.shows), query);
+    // Times stay counted from the ride's start, as the range endpoint counts them.
+    return streamsFrom(sharedStreams(view.streams, view.visibility, view.shows), query, {
+      origin: view.streams.time[0]!,
+    });
   });
 
   route(app, services, 'sharedWorkoutRange', async ({ params, query }) => {
-    const row: WorkoutRow = await sharedWorkout(services, params.share_id);
-    const shows = await shareChoices(services, row);
-    const range = await rangeReply(services, row, query.from, query.to);
-    return { ...range, summary: sharedSummary(range.summary, shows) };
+    const view = await sharedView(services, params.share_id);
+    const { time } = view.streams;
+    // Only within what the link shows: the trimmed start and end are no range's part.
+    const { first, last } = view.visibility;
+    const shown =
+      time && first <= last ? [time[first]! - time[0]!, time[last]! - time[0]!] : [0, 0];
+    const from = Math.max(query.from, shown[0]!);
+    const to = Math.max(from, Math.min(query.to, shown[1]!));
+    const range = await rangeReply(services, view.row, from, to);
+    return {
+      ...range,
+      from_s: query.from,
+      to_s: query.to,
+      summary: sharedSummary(range.summary, view.shows),
+    };
   });
 
-  route(app, services, 'sharedWorkoutPreview', async ({ params, reply }) => {
+  route(app, services, 'sharedWorkoutPreview', async ({ params, request, reply }) => {
     const view = await sharedView(services, params.share_id);
     const shared = await sharedReply(services, view);
     const fingerprint = fingerprintOf(view, shared);
+    // Revalidated on every use (never kept by a shared cache): a stopped share's picture is
+    // gone at once, while a browser that has it gets a 304.
+    reply.header('cache-control', 'private, no-cache').header('etag', `"${fingerprint}"`);
+    if (request.headers['if-none-match'] === `"${fingerprint}"`) return reply.status(304).send();
     let png = cachedPreview(params.share_id, fingerprint);
     if (!png) {
       // The renderer (and its font) loads on the first picture, not at start-up.
@@ -220,15 +233,11 @@ export function shareRoutes(app: FastifyInstance, services: Services): void {
         title: text.title,
         subtitle: text.subtitle,
         figures: text.figures,
-        segments: visibleSegments(view.streams, view.hidden),
+        segments: view.visibility.segments,
       });
       keepPreview(params.share_id, fingerprint, png);
     }
-    return reply
-      .header('content-type', 'image/png')
-      .header('cache-control', 'public, max-age=300')
-      .header('etag', `"${fingerprint}"`)
-      .send(Buffer.from(png));
+    return reply.header('content-type', 'image/png').send(Buffer.from(png));
   });
 
   route(app, services, 'listPrivacyZones', async ({ userId }) =>
@@ -237,6 +246,11 @@ export function shareRoutes(app: FastifyInstance, services: Services): void {
 
   route(app, services, 'createPrivacyZone', async ({ userId, body, reply }) => {
     const row = await insertPrivacyZone(db, userId, body);
+    if (!row)
+      throw new ApiError(
+        ErrorCode.ValidationFailed,
+        `A rider may keep at most ${MAX_PRIVACY_ZONES} privacy zones; delete one to add another`,
+      );
     reply.status(201);
     return zoneReply(row);
   });

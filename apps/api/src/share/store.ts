@@ -1,4 +1,11 @@
-import type { Queryable } from '../db/db.ts';
+import type { Database, Queryable } from '../db/db.ts';
+
+/**
+ * The most privacy zones a rider may keep (Strava allows a handful; twenty covers home, work,
+ * family and friends with room to spare). Each costs every share request nothing (the mask is
+ * computed once per ride and zone set), but computing it grows with their number.
+ */
+export const MAX_PRIVACY_ZONES = 20;
 
 // What share links read of the rider beside the ride (the privacy trim and zones), and the
 // privacy zones the rider keeps.
@@ -33,17 +40,29 @@ export async function sharedWorkoutId(db: Queryable, shareId: string): Promise<n
   return row?.id;
 }
 
-export async function insertPrivacyZone(
-  db: Queryable,
+/**
+ * Adds a zone; `undefined` when the rider already keeps `MAX_PRIVACY_ZONES`. The rider's row
+ * is locked while the zones are counted, so simultaneous requests cannot pass the limit.
+ */
+export function insertPrivacyZone(
+  db: Database,
   userId: number | undefined,
   zone: { name: string; latitude: number; longitude: number; radius_m: number },
-): Promise<ZoneRow> {
-  const [row] = await db.query<ZoneRow>(
-    `INSERT INTO privacy_zones (user_id, name, latitude, longitude, radius_m)
-     VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-    [userId, zone.name, zone.latitude, zone.longitude, zone.radius_m],
-  );
-  return row!;
+): Promise<ZoneRow | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+    const [{ count } = { count: 0 }] = await tx.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM privacy_zones WHERE user_id = $1',
+      [userId],
+    );
+    if (count >= MAX_PRIVACY_ZONES) return undefined;
+    const [row] = await tx.query<ZoneRow>(
+      `INSERT INTO privacy_zones (user_id, name, latitude, longitude, radius_m)
+       VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+      [userId, zone.name, zone.latitude, zone.longitude, zone.radius_m],
+    );
+    return row;
+  });
 }
 
 /** Deletes one of the rider's zones; false when it is not theirs (or not there). */

@@ -266,7 +266,12 @@ export interface StreamsQuery {
  * Stored streams as the API sends them: the ones asked for, downsampled to `points`, rounded
  * to `STREAM_DECIMALS` (17-digit doubles were most of the reply), NaN as null, time rebased.
  */
-export function streamsFrom(streams: Record<string, Float64Array>, query: StreamsQuery) {
+export function streamsFrom(
+  streams: Record<string, Float64Array>,
+  query: StreamsQuery,
+  /** The time that counts as 0 (default: the first sample's). */
+  options: { origin?: number } = {},
+) {
   const { points } = query;
   const length = Object.values(streams)[0]?.length ?? 0;
   let indices: ArrayLike<number> | undefined;
@@ -276,7 +281,7 @@ export function streamsFrom(streams: Record<string, Float64Array>, query: Stream
     indices = downsampleMinMax(reference, points);
   }
   const reply: Partial<Record<StreamName, (number | null)[]>> = {};
-  const first = streams.time?.[0] ?? 0;
+  const first = options.origin ?? streams.time?.[0] ?? 0;
   for (const [name, column] of Object.entries(streams)) {
     const stream = name as StreamName;
     if (query.streams && !query.streams.includes(stream)) continue;

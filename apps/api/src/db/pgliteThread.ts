@@ -1,0 +1,152 @@
+// The main thread's side of the embedded database's own thread (`pgliteWorker.ts`): SQL goes
+// there as a message and rows come back, so no statement, however large, runs on the thread
+// that serves requests. It looks like the part of PGlite we use (`query`, `exec`, `listen`,
+// transactions), so pg-boss's PGlite adapter drives it unchanged.
+import { Worker } from 'node:worker_threads';
+
+export type Request =
+  | { id: number; op: 'query'; sql: string; params: unknown[]; tx?: number }
+  | { id: number; op: 'exec'; sql: string }
+  | { id: number; op: 'begin' }
+  | { id: number; op: 'end'; tx: number; commit: boolean }
+  | { id: number; op: 'listen' | 'unlisten'; channel: string }
+  | { id: number; op: 'dump' | 'close' };
+
+/** An error as it crosses threads: PostgreSQL's fields (`code`, `constraint`, ...) kept. */
+export interface WireError {
+  message: string;
+  name: string;
+  fields: Record<string, string | number | boolean>;
+}
+
+export type Reply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: WireError }
+  | { notify: string; payload: string };
+
+type RequestBody<R = Request> = R extends Request ? Omit<R, 'id'> : never;
+
+const fromWire = (wire: WireError) =>
+  Object.assign(new Error(wire.message), { name: wire.name }, wire.fields);
+
+/** The embedded database on its own thread. */
+export class PgliteThread {
+  readonly #worker: Worker;
+  readonly #pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  readonly #listeners = new Map<string, Set<(payload: string) => void>>();
+  #next = 1;
+  #closed: Error | undefined;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+  }
+
+  static async start(options: { dataDir?: string; loadDataDir?: Blob }): Promise<PgliteThread> {
+    const loadDataDir = options.loadDataDir ? await options.loadDataDir.arrayBuffer() : undefined;
+    const worker = new Worker(new URL('./pgliteWorker.ts', import.meta.url), {
+      workerData: {
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        ...(loadDataDir ? { loadDataDir } : {}),
+      },
+      transferList: loadDataDir ? [loadDataDir] : [],
+    });
+    const thread = new PgliteThread(worker);
+    await new Promise<void>((resolve, reject) => {
+      thread.#pending.set(0, { resolve: () => resolve(), reject });
+      worker.on('message', (reply: Reply) => thread.#receive(reply));
+      worker.on('error', (error: Error) => thread.#fail(error));
+      worker.on('exit', (code) => thread.#fail(new Error(`The database thread stopped (${code})`)));
+    });
+    return thread;
+  }
+
+  #receive(reply: Reply): void {
+    if ('notify' in reply) {
+      for (const listener of this.#listeners.get(reply.notify) ?? []) listener(reply.payload);
+      return;
+    }
+    const pending = this.#pending.get(reply.id);
+    if (!pending) return;
+    this.#pending.delete(reply.id);
+    if (reply.ok) pending.resolve(reply.value);
+    else pending.reject(fromWire(reply.error));
+  }
+
+  /** The thread is gone (closed or crashed): everything waiting fails, later calls too. */
+  #fail(error: Error): void {
+    this.#closed ??= error;
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+
+  #call<T>(request: RequestBody): Promise<T> {
+    if (this.#closed) return Promise.reject(this.#closed);
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#worker.postMessage({ ...request, id });
+    });
+  }
+
+  async query<Row>(
+    sql: string,
+    params: readonly unknown[] = [],
+    tx?: number,
+  ): Promise<{ rows: Row[] }> {
+    const rows = await this.#call<Row[]>({
+      op: 'query',
+      sql,
+      params: [...params],
+      ...(tx === undefined ? {} : { tx }),
+    });
+    return { rows };
+  }
+
+  exec(sql: string): Promise<{ rows: unknown[] }[]> {
+    return this.#call({ op: 'exec', sql });
+  }
+
+  /** Runs `work` in one transaction; other statements wait until it ends. */
+  async transaction<T>(work: (query: PgliteThread['query']) => Promise<T>): Promise<T> {
+    const tx = await this.#call<number>({ op: 'begin' });
+    let result: T;
+    try {
+      result = await work((sql, params) => this.query(sql, params, tx));
+    } catch (error) {
+      await this.#call({ op: 'end', tx, commit: false }).catch(() => undefined);
+      throw error;
+    }
+    await this.#call({ op: 'end', tx, commit: true });
+    return result;
+  }
+
+  /** PGlite's LISTEN: `listener` gets each NOTIFY's payload; the result unsubscribes. */
+  async listen(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>> {
+    let listeners = this.#listeners.get(channel);
+    if (!listeners) {
+      this.#listeners.set(channel, (listeners = new Set()));
+      await this.#call({ op: 'listen', channel });
+    }
+    listeners.add(listener);
+    return async () => {
+      listeners.delete(listener);
+      if (listeners.size > 0 || this.#listeners.get(channel) !== listeners) return;
+      this.#listeners.delete(channel);
+      await this.#call({ op: 'unlisten', channel }).catch(() => undefined);
+    };
+  }
+
+  async dump(): Promise<Blob> {
+    return new Blob([await this.#call<ArrayBuffer>({ op: 'dump' })]);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.#call({ op: 'close' });
+    this.#fail(new Error('The database is closed'));
+    await this.#worker.terminate();
+  }
+}
