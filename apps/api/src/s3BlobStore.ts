@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from './digest.ts';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AwsV4Signer } from 'aws4fetch';
@@ -19,8 +19,6 @@ export interface S3Options {
 }
 
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
-
-const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /** RFC 3986 encoding for the bucket and key in the URL: everything but `A-Za-z0-9-_.~` (and `/`). */
 const encode = (text: string, keepSlash = false) =>
@@ -107,7 +105,7 @@ export class S3BlobStore implements BlobStore {
       method,
       url,
       ...(init.headers ? { headers: init.headers } : {}),
-      payloadHash: init.body ? sha256(init.body) : EMPTY_SHA256,
+      payloadHash: init.body ? await sha256([init.body]) : EMPTY_SHA256,
       region: this.#options.region,
       accessKeyId: this.#options.accessKeyId,
       secretAccessKey: this.#options.secretAccessKey,

@@ -91,7 +91,7 @@ describe('imports under hostile and heavy traffic', { timeout: 120_000 }, () => 
   afterEach(async () => {
     await Promise.all(open.splice(0).map((h) => h.close()));
     await Promise.all(pools.splice(0).map((pool) => pool.close()));
-  });
+  }, 60_000);
   afterAll(async () => {
     await closePool();
     await factory.close();
@@ -112,6 +112,45 @@ describe('imports under hostile and heavy traffic', { timeout: 120_000 }, () => 
     // B did not wait for A's files: it was answered before the first of them.
     expect(small.at).toBeLessThan(Math.min(...done.map((giant) => giant.at)));
     expect(await counts(h)).toBe(4);
+  });
+
+  it('answers another rider while the largest legal ride is imported, stored and read', async () => {
+    const h = await make();
+    const base = await listen(h);
+    const [a, b] = [await h.user('largest@example.com'), await h.user('reader@example.com')];
+    const largest = noisyFit(h.config.importMaxSamples - 1000, 5);
+    const importing = send(base, a.access, largest);
+    // Once A's import is under way (analysis, then its tens of MB written), B reads its
+    // list again and again: every read is answered before A's import ends.
+    while (
+      (await h.db.query("SELECT 1 FROM imports WHERE status IN ('queued', 'running')")).length === 0
+    )
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const reads: number[] = [];
+    let finished: number | undefined;
+    void importing.then((reply) => (finished = reply.at));
+    while (finished === undefined && reads.length < 10_000) {
+      const reply = await fetch(`${base}/api/v2/workouts/`, { headers: bearer(b.access) });
+      expect(reply.status).toBe(200);
+      await reply.arrayBuffer();
+      reads.push(performance.now());
+      // A rider clicking about: ten pages a second, within the per-rider request limit.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const imported = await importing;
+    expect(imported.status).toBe(201);
+    // Several of B's reads were answered while A's import ran, not all queued behind it.
+    expect(reads.filter((at) => at < imported.at).length).toBeGreaterThan(3);
+    // And A's ride reads back whole: its streams and a range over it, with B served between.
+    const id = imported.json.data!.id;
+    const [streams, list] = await Promise.all([
+      fetch(`${base}/api/v2/workouts/${id}/range/?from=0&to=${h.config.importMaxSamples}`, {
+        headers: bearer(a.access),
+      }),
+      fetch(`${base}/api/v2/workouts/`, { headers: bearer(b.access) }),
+    ]);
+    expect(streams.status).toBe(200);
+    expect(list.status).toBe(200);
   });
 
   it('refuses a legal FIT file of 1,000,000 one-second records with 415 and the limit, stores nothing, and keeps serving', async () => {

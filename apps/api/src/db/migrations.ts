@@ -325,4 +325,13 @@ CREATE TABLE signing_keys (
   retired_at timestamptz
 )
 `,
+  // 14: sessions end when they should. A rotated refresh token records a fingerprint of the
+  // caller that rotated it (SHA-256 of token id, address and User-Agent), so a replay within
+  // the grace window from anyone else is theft. Access tokens name their family, and every
+  // request asks whether it is revoked: the partial index holds only revoked rows, so for a
+  // live session that answer reads nothing, however many rotations it has made.
+  `
+ALTER TABLE refresh_tokens ADD COLUMN rotated_by text;
+CREATE INDEX refresh_tokens_family_revoked ON refresh_tokens (family) WHERE revoked_at IS NOT NULL
+`,
 ];

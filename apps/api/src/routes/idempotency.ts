@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyRequest } from 'fastify';
+import { sha256 } from '../digest.ts';
 import { ApiError } from '../http.ts';
 
 const KEY = /^[A-Za-z0-9_-]{8,64}$/;
@@ -18,10 +18,12 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
 }
 
 /** What is stored beside the key: a SHA-256 of the file and the fields that came with it. */
-export function uploadDigest(bytes: Uint8Array, fields: Record<string, string>): string {
-  const hash = createHash('sha256').update(bytes);
-  for (const name of Object.keys(fields).sort()) hash.update(`\0${name}\0${fields[name]}`);
-  return hash.digest('base64url');
+export function uploadDigest(bytes: Uint8Array, fields: Record<string, string>): Promise<string> {
+  const text = Object.keys(fields)
+    .sort()
+    .map((name) => `\0${name}\0${fields[name]}`)
+    .join('');
+  return sha256([bytes, Buffer.from(text)], 'base64url');
 }
 
 /**

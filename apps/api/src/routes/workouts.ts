@@ -1,6 +1,6 @@
 // HTTP for rides: list, totals, import, detail, edit, delete, download, streams, curves and
 // range; storage is in ../workouts/rows.ts and store.ts, reply shapes in ../workouts/replies.ts.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ErrorCode, type WorkoutDetail, workoutImportFieldsSchema } from '@xoss/api-contract';
 import { estimateFtp } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +13,7 @@ import { forgetStreams, unpackCurve } from '../workouts/streams.ts';
 import { addToDay, dayOf, lockRider, rideDelta } from '../workouts/training.ts';
 import { forgetPreview } from '../share/previewCache.ts';
 import { pageReply, readUpload, safeFileName, sendAttachment } from './common.ts';
+import { sha256 } from '../digest.ts';
 import { assertSameUpload, idempotencyKeyOf, uploadDigest } from './idempotency.ts';
 import { listItem, ownWorkout, ACTIVITY_EXTENSIONS } from '../workouts/rows.ts';
 import {
@@ -55,8 +56,8 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     const file = upload.bytes;
     const fields = parse(workoutImportFieldsSchema, upload.fields, 'fields');
     const idempotencyKey = idempotencyKeyOf(request);
-    const idempotencyHash = idempotencyKey ? uploadDigest(file, upload.fields) : undefined;
-    const fileSha256 = createHash('sha256').update(file).digest('hex');
+    const idempotencyHash = idempotencyKey ? await uploadDigest(file, upload.fields) : undefined;
+    const fileSha256 = await sha256([file]);
     if (idempotencyKey) {
       const existing = await workoutByIdempotencyKey(db, userId, idempotencyKey);
       if (existing) {

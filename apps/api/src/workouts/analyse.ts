@@ -80,6 +80,11 @@ export interface Analysis {
   readonly damage: Damage | null;
   readonly bounds: { min_lat: number; min_lon: number; max_lat: number; max_lon: number } | null;
   readonly streams: StoredStreams;
+  /**
+   * The streams as stored (`packStreams`), made in the import worker so the API's thread
+   * never packs tens of MB; handed over to the database once (empty after).
+   */
+  readonly packed?: Uint8Array;
   readonly powerCurve: Float64Array | null;
   readonly speedCurve: Float64Array | null;
   readonly ftpEstimate: number | null;

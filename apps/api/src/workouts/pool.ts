@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { DistanceUnitSetting } from '@xoss/data-fields';
 import type { AnalysisResult } from './analyse.ts';
+import type * as figureTasks from './figuresWorker.ts';
 
 /** What an analysis needs besides the file. */
 export interface AnalysisOptions {
@@ -80,6 +81,9 @@ export class AnalysisPool {
   readonly #running = new Set<string>();
   #waitingCount = 0;
   #closed = false;
+  /** The figures worker, started on the first long ride's request. */
+  #figures: Piscina | undefined;
+  readonly #figuresOptions: { maxHeapMb: number };
 
   constructor(options: PoolOptions | number = {}) {
     const settings = typeof options === 'number' ? { size: options } : options;
@@ -88,6 +92,7 @@ export class AnalysisPool {
     this.#maxWaitingPerOwner = settings.maxWaitingPerOwner ?? 32;
     this.#maxWaiting = settings.maxWaiting ?? 256;
     const maxHeapMb = settings.maxHeapMb ?? 512;
+    this.#figuresOptions = { maxHeapMb };
     this.#pool = new Piscina({
       filename: new URL('./worker.ts', import.meta.url).href,
       name: 'analyse',
@@ -213,8 +218,40 @@ export class AnalysisPool {
     );
   }
 
+  /**
+   * Computes a long ride's figures (`figures.ts`) in the figures worker: one thread beside
+   * the import threads, first come first served (each task is at most a few hundred
+   * milliseconds on the largest legal ride). Its streams go as views of shared memory when
+   * `unpackStreams` made them so, else as a copy.
+   */
+  figures<K extends keyof typeof figureTasks>(
+    name: K,
+    task: Parameters<(typeof figureTasks)[K]>[0],
+  ): Promise<ReturnType<(typeof figureTasks)[K]>> {
+    if (this.#closed)
+      return Promise.reject(new AnalysisFailed('closed', 'The import pool is closed'));
+    this.#figures ??= new Piscina({
+      filename: new URL('./figuresWorker.ts', import.meta.url).href,
+      name: 'figures',
+      minThreads: 0,
+      maxThreads: 1,
+      idleTimeout: 60_000,
+      maxQueue: 256,
+      execArgv: [
+        ...process.execArgv.filter((arg) => !arg.startsWith('--conditions')),
+        '--conditions=@xoss/source',
+      ],
+      resourceLimits: { maxOldGenerationSizeMb: this.#figuresOptions.maxHeapMb },
+    });
+    return this.#figures.run(task, {
+      name,
+      signal: AbortSignal.timeout(this.#jobTimeoutMs),
+    }) as Promise<ReturnType<(typeof figureTasks)[K]>>;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#figures?.destroy();
     for (const queue of this.#waiting.values())
       for (const job of queue) {
         job.signal?.removeEventListener('abort', job.onAbort);

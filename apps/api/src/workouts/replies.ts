@@ -6,18 +6,14 @@ import { STREAM_DECIMALS, type StreamName, type WorkoutDetail } from '@xoss/api-
 import {
   downsampleMinMax,
   estimateFtp,
-  heartRateZoneTimes,
-  oneHertzSeries,
-  powerZoneTimes,
-  sampleIndexAt,
-  summarizeRange,
-  timeline,
+  type powerZoneTimes,
   type WorkoutSummary,
 } from '@xoss/workout-stats';
 import type { ActivityLap } from '@xoss/activity-files';
 import { distanceUnitSetting } from '@xoss/data-fields';
 import type { Services } from '../services.ts';
-import { rideStreamsOf, type SessionAnalysis } from './analyse.ts';
+import { type SessionAnalysis } from './analyse.ts';
+import { INLINE_SAMPLES, rangeFigures, zoneFigures } from './figures.ts';
 import { curveDurations } from './curveDurations.ts';
 import { readStreams, unpackCurve } from './streams.ts';
 import { listItem, nullable, type WorkoutRow } from './rows.ts';
@@ -139,8 +135,11 @@ export async function zonesOf(services: Services, row: WorkoutRow): Promise<Zone
   const ftp = row.ftp ?? estimate;
   const rideMax = row.summary.maxHeartRate ? Math.round(row.summary.maxHeartRate) : null;
   const maxHr = row.max_hr ?? rideMax;
-  const ride = rideStreamsOf(streams);
-  const line = ride ? timeline(ride, row.timer ? { timer: row.timer } : {}) : undefined;
+  const task = { streams, maxHr, ftp, timer: row.timer };
+  const figures =
+    (streams.time?.length ?? 0) > INLINE_SAMPLES
+      ? await services.pool.figures('zones', task)
+      : zoneFigures(task);
   const zones = (distribution: ReturnType<typeof powerZoneTimes> | undefined) =>
     distribution?.zones.map((zone, index) => ({
       zone: index + 1,
@@ -155,16 +154,8 @@ export async function zonesOf(services: Services, row: WorkoutRow): Promise<Zone
     ftp_source: row.ftp_source ?? (estimate !== null ? 'estimate' : null),
     max_hr: maxHr,
     max_hr_source: row.max_hr_source ?? (rideMax !== null ? 'ride' : null),
-    hr_zones: zones(
-      streams.heart_rate && maxHr && line
-        ? heartRateZoneTimes(streams.heart_rate, maxHr, line.running)
-        : undefined,
-    ),
-    power_zones: zones(
-      streams.power && ftp && line
-        ? powerZoneTimes(oneHertzSeries(streams.power, line, 'timer'), ftp)
-        : undefined,
-    ),
+    hr_zones: zones(figures.heartRate),
+    power_zones: zones(figures.power),
   };
   await services.db.query('UPDATE workouts SET zones = $1 WHERE id = $2', [
     JSON.stringify(computed),
@@ -321,27 +312,25 @@ export const curveReply = (
 
 /** The statistics of the samples of a ride with times in `[from, to)` seconds from its start. */
 export async function rangeReply(services: Services, row: WorkoutRow, from: number, to: number) {
-  const stored = await readStreams(services.db, row.id);
-  const streams = stored ? rideStreamsOf(stored) : undefined;
-  if (!streams) return { from_s: from, to_s: to, samples: 0, summary: summaryReply(row.summary) };
-  const { time } = streams;
-  const start = sampleIndexAt(time, from);
-  const end = sampleIndexAt(time, to);
-  const summary = summarizeRange(
-    streams,
-    start,
-    end,
-    {
-      distanceUnit: distanceUnitSetting(row.summary.distance?.unit ?? 'km'),
-      ...(row.ftp ? { ftpWatts: row.ftp } : {}),
-    },
-    row.timer ? { timer: row.timer } : {},
-  );
-  const whole = start === 0 && end === time.length;
+  const streams = await readStreams(services.db, row.id);
+  const task = {
+    streams: streams ?? {},
+    from,
+    to,
+    distanceUnit: distanceUnitSetting(row.summary.distance?.unit ?? 'km'),
+    ftpWatts: row.ftp,
+    timer: row.timer,
+  };
+  const figures =
+    (streams?.time?.length ?? 0) > INLINE_SAMPLES
+      ? await services.pool.figures('range', task)
+      : rangeFigures(task);
+  if (!figures) return { from_s: from, to_s: to, samples: 0, summary: summaryReply(row.summary) };
+  const { samples, whole, summary } = figures;
   return {
     from_s: from,
     to_s: to,
-    samples: end - start,
+    samples,
     // Over the whole ride, the same figures as the ride's summary: the device's included,
     // and a multisport file's distance added up by session.
     summary: whole

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
 import { withFtp } from '@xoss/workout-stats';
+import { Handover } from '../db/db.ts';
 import { ApiError } from '../http.ts';
 import type { Services } from '../services.ts';
 import { type Analysis, type AnalysisResult } from './analyse.ts';
@@ -56,7 +57,8 @@ async function storeWorkout(
       // makes a second attempt at the same import wait for, then see, the first one's end.
       if (importRow) await claimImportForStore(tx, importRow.id);
       // The upload's reservation counts its file; its streams must fit beside it.
-      const packed = packStreams(analysis.streams);
+      const packed = analysis.packed?.byteLength ? analysis.packed : packStreams(analysis.streams);
+      const samples = analysis.streams.time!.length;
       await assertStreamsFit(tx, userId, packed.length);
       const name =
         options.name ??
@@ -108,8 +110,8 @@ async function storeWorkout(
       const id = row!.id;
       await tx.query('INSERT INTO workout_streams (workout_id, length, data) VALUES ($1, $2, $3)', [
         id,
-        analysis.streams.time!.length,
-        packed,
+        samples,
+        new Handover(packed),
       ]);
       await tx.query('INSERT INTO workout_curves (workout_id, power, speed) VALUES ($1, $2, $3)', [
         id,

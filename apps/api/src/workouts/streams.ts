@@ -22,8 +22,16 @@ export function packStreams(streams: StoredStreams): Uint8Array {
   return bytes;
 }
 
+/** Streams above this size live in shared memory: the figures worker reads them in place. */
+const SHARED_BYTES = 1024 * 1024;
+
 export function unpackStreams(stored: Uint8Array): StoredStreams {
-  const copy = new Uint8Array(stored); // aligned, owned
+  // Aligned and owned; shared with workers when large (`AnalysisPool.figures`).
+  const copy =
+    stored.byteLength > SHARED_BYTES
+      ? new Uint8Array(new SharedArrayBuffer(stored.byteLength))
+      : new Uint8Array(stored.byteLength);
+  copy.set(stored);
   const headerLength = new DataView(copy.buffer).getUint32(0, true);
   const { length, names } = JSON.parse(
     new TextDecoder().decode(copy.subarray(4, 4 + headerLength)),

@@ -3,18 +3,21 @@
 import { Piscina } from 'piscina';
 import { analyseActivity } from './analyse.ts';
 import type { AnalysisOptions } from './pool.ts';
+import { packStreams } from './streams.ts';
 
 export function analyse(job: { bytes: Uint8Array; options: AnalysisOptions }): unknown {
   const result = analyseActivity(job.bytes, job.options);
   if (!result.ok) return result;
-  // The columns and curves move to the API's thread instead of being copied.
+  // The columns, their stored form and the curves move to the API's thread instead of being
+  // copied; packing tens of MB here keeps it off the API's event loop.
   const { streams, powerCurve, speedCurve } = result.value;
-  const transfer = new Set<ArrayBuffer>();
+  const packed = packStreams(streams);
+  const transfer = new Set<ArrayBuffer>([packed.buffer as ArrayBuffer]);
   for (const column of Object.values(streams)) transfer.add(column.buffer as ArrayBuffer);
   if (powerCurve) transfer.add(powerCurve.buffer as ArrayBuffer);
   if (speedCurve) transfer.add(speedCurve.buffer as ArrayBuffer);
   return Piscina.move({
     [Piscina.transferableSymbol]: [...transfer],
-    [Piscina.valueSymbol]: result,
+    [Piscina.valueSymbol]: { ...result, value: { ...result.value, packed } },
   } as never);
 }
