@@ -56,6 +56,39 @@ describe('streams query', () => {
   });
 });
 
+describe('numbers in paths and queries', () => {
+  it('reads plain decimal digits only: no sign, space, exponent, hex or leading zero', async () => {
+    const { idParamSchema, pageQuerySchema, rangeQuerySchema } = await import('./schemas.ts');
+    expect(idParamSchema.parse({ id: '12' })).toEqual({ id: 12 });
+    for (const id of ['3e0', '0x10', ' 1', '1 ', '1.0', '+1', '-1', '01', '', 'Infinity', '１'])
+      expect(idParamSchema.safeParse({ id }).success, id).toBe(false);
+    expect(idParamSchema.safeParse({ id: '2147483647' }).success).toBe(true);
+    expect(idParamSchema.safeParse({ id: '2147483648' }).success).toBe(false);
+    expect(pageQuerySchema.parse({ page: '2', page_size: '10' })).toEqual({
+      page: 2,
+      page_size: 10,
+    });
+    expect(pageQuerySchema.safeParse({ page: '1e1' }).success).toBe(false);
+    expect(pageQuerySchema.safeParse({ page: ['1', '2'] }).success).toBe(false);
+    // Seconds of a range may have a fraction, still without exponent or sign.
+    expect(rangeQuerySchema.parse({ from: '0', to: '12.5' })).toEqual({ from: 0, to: 12.5 });
+    for (const from of ['1e1', '0x1', '-0', '.5', '5.', ' 5'])
+      expect(rangeQuerySchema.safeParse({ from, to: '20' }).success, from).toBe(false);
+  });
+
+  it('keeps integer bounds in the OpenAPI parameters', async () => {
+    const { openApiDocument } = await import('./endpoints.ts');
+    const document = openApiDocument() as {
+      paths: Record<string, Record<string, { parameters: { name: string; schema: unknown }[] }>>;
+    };
+    const [id] = document.paths['/api/v2/workouts/{id}/']!.get!.parameters;
+    expect(id).toMatchObject({
+      name: 'id',
+      schema: { type: 'integer', exclusiveMinimum: 0, maximum: 2_147_483_647 },
+    });
+  });
+});
+
 describe('endpoints and OpenAPI', () => {
   it('fills paths and generates an OpenAPI path for every endpoint', async () => {
     const { endpoints, openApiDocument } = await import('./endpoints.ts');

@@ -5,14 +5,42 @@ import { settingBounds } from './bounds.ts';
 // Request and reply bodies of the XOSS API (docs/api.md). Objects are strict: unknown members of
 // a request are a validation error, so a PATCH cannot smuggle `owner_id` or `id`.
 
+// Path and query values arrive as text. `Number()` (what `z.coerce` uses) also reads " 1",
+// "1.0", "+1", "3e0" and "0x10", so one resource would have many URLs and a scanner could
+// slip odd spellings past checks made on the text. These read one spelling only: plain
+// decimal digits, no sign, space, exponent or leading zero. Anything else is a 10400.
+const WHOLE = /^(?:0|[1-9]\d*)$/;
+const DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/**
+ * A number written in a URL as `pattern` allows, then checked by `schema` (its bounds). A
+ * number (a caller in the same process) goes to `schema` as it is.
+ */
+function numberInUrl<S extends z.ZodNumber>(pattern: RegExp, what: string, schema: S) {
+  return z.preprocess((value, context) => {
+    if (typeof value !== 'string') return value;
+    if (pattern.test(value)) return Number(value);
+    context.addIssue({ code: 'custom', input: value, message: `Expected ${what}` });
+    return z.NEVER;
+  }, schema);
+}
+
+/** A whole number in a path or query: decimal digits only (`12`, never `012`, `1e1`, `0xc`). */
+const wholeInUrl = <S extends z.ZodNumber>(schema: S) =>
+  numberInUrl(WHOLE, 'a whole number written in decimal digits (0-9)', schema);
+
+/** A number with an optional decimal fraction (`12`, `12.5`), no sign or exponent. */
+const decimalInUrl = <S extends z.ZodNumber>(schema: S) =>
+  numberInUrl(DECIMAL, 'a number written in decimal digits (0-9, optionally a fraction)', schema);
+
 /** A positive database id as it appears in a path (`/workouts/12/`). */
 export const idParamSchema = z.object({
-  id: z.coerce.number().int().positive().max(2_147_483_647),
+  id: wholeInUrl(z.number().int().positive().max(2_147_483_647)),
 });
 
 export const pageQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(20),
+  page: wholeInUrl(z.number().int().min(1).max(100_000)).default(1),
+  page_size: wholeInUrl(z.number().int().min(1).max(100)).default(20),
 });
 
 /** A paginated list reply (`data` of the envelope). */
@@ -238,7 +266,7 @@ export const workoutDetailSchema = workoutListItemSchema.extend({
 
 /** Which workouts a list or a total covers. */
 const workoutFilter = {
-  sport_type: z.coerce.number().int().min(0).max(11).optional(),
+  sport_type: wholeInUrl(z.number().int().min(0).max(11)).optional(),
   /** `true`: only the rides shared by link. */
   shared: z.enum(['true', 'false']).optional(),
   /** ISO dates (inclusive from, exclusive to). */
@@ -375,7 +403,9 @@ export const streamsQuerySchema = z.strictObject({
    * Largest number of points per stream (default 4000, at most 20,000); the server
    * downsamples (min/max preserving).
    */
-  points: z.coerce.number().int().min(10).max(STREAM_POINTS_MAX).default(STREAM_POINTS_DEFAULT),
+  points: wholeInUrl(z.number().int().min(10).max(STREAM_POINTS_MAX)).default(
+    STREAM_POINTS_DEFAULT,
+  ),
   streams: z
     .string()
     .transform((text, context) => {
@@ -411,8 +441,8 @@ export const streamsReplySchema = z.object({
 /** A range of a ride by time: seconds from its start, `to` exclusive. */
 export const rangeQuerySchema = z
   .strictObject({
-    from: z.coerce.number().min(0).max(RANGE_MAX_S),
-    to: z.coerce.number().min(0).max(RANGE_MAX_S),
+    from: decimalInUrl(z.number().min(0).max(RANGE_MAX_S)),
+    to: decimalInUrl(z.number().min(0).max(RANGE_MAX_S)),
   })
   .refine((range) => range.to > range.from, {
     message: '"to" must be after "from"',
@@ -438,20 +468,12 @@ export const CURVE_POINTS_DEFAULT = 200;
 export const CURVE_POINTS_MAX = 2000;
 export const powerCurveQuerySchema = z.strictObject({
   compare: comparisonSchema.default('none'),
-  points: z.coerce
-    .number()
-    .int()
-    .min(2)
-    .max(CURVE_POINTS_MAX)
+  points: wholeInUrl(z.number().int().min(2).max(CURVE_POINTS_MAX))
     .default(CURVE_POINTS_DEFAULT)
     .describe(
       'Durations per curve (default 200, at most 2000; all of a shorter curve): 1 s, the longest, and log-spaced between, every second while the steps would be shorter',
     ),
-  at: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(RANGE_MAX_S)
+  at: wholeInUrl(z.number().int().min(1).max(RANGE_MAX_S))
     .optional()
     .describe(
       'One duration in seconds: every curve answers with that duration alone (the exact value the rider points at); none when the curve is shorter',
@@ -547,7 +569,7 @@ export const trainingLogReplySchema = z.object({
 });
 
 export const trainingTotalsQuerySchema = z.strictObject({
-  year: z.coerce.number().int().min(1970).max(2100),
+  year: wholeInUrl(z.number().int().min(1970).max(2100)),
   period: z.enum(['week', 'month']),
 });
 export const trainingTotalsReplySchema = z.object({
@@ -577,9 +599,9 @@ export const bestEntrySchema = z.object({
 });
 export const personalBestsQuerySchema = z.strictObject({
   /** A year, or all time when omitted. */
-  year: z.coerce.number().int().min(1970).max(2100).optional(),
+  year: wholeInUrl(z.number().int().min(1970).max(2100)).optional(),
   /** How many of each effort, best first (default 3). */
-  limit: z.coerce.number().int().min(1).max(20).default(3),
+  limit: wholeInUrl(z.number().int().min(1).max(20)).default(3),
 });
 export const personalBestsReplySchema = z.object({
   year: z.number().int().nullable(),
@@ -602,7 +624,7 @@ export const workoutBestsReplySchema = z.object({
 
 export const ftpEstimateQuerySchema = z.strictObject({
   /** The season: the days up to today whose rides count (default 365). */
-  days: z.coerce.number().int().min(7).max(3660).default(365),
+  days: wholeInUrl(z.number().int().min(7).max(3660)).default(365),
 });
 const seasonBestSchema = z
   .object({ value: z.number(), workout_id: z.number().int(), start_time: z.string() })
