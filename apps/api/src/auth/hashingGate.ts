@@ -23,6 +23,11 @@ export class HashingGate {
     this.#queue = Math.max(0, queue);
   }
 
+  /** Whether a run now would be refused (every slot busy, the queue full). */
+  get full(): boolean {
+    return this.#running >= this.#concurrency && this.#waiting.length >= this.#queue;
+  }
+
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.#running < this.#concurrency) this.#running++;
     else if (this.#waiting.length >= this.#queue) throw new HashingBusy();

@@ -1,6 +1,6 @@
 // Over 300 lines: login, refresh with rotation and its grace window, logout and the password
 // rules are one session model whose invariants are easiest to check side by side.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
 import type { ApiConfig } from '../config.ts';
 import type { Database } from '../db/db.ts';
@@ -15,6 +15,12 @@ export interface TokenPair {
   readonly refresh: string;
 }
 
+/** Who presents a refresh token: the address the request came from and its User-Agent. */
+export interface Caller {
+  readonly ip: string;
+  readonly userAgent: string | undefined;
+}
+
 /** Security events go to the log with user, IP and UTC time; never tokens or passwords. */
 export type SecurityLog = (event: string, fields: Record<string, unknown>) => void;
 
@@ -26,6 +32,17 @@ interface UserRow {
 }
 
 const tokenInvalid = (detail: string) => new ApiError(ErrorCode.TokenInvalid, detail);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The fingerprint of the caller that rotated a refresh token: SHA-256 of the token's id, the
+ * client address and the User-Agent. The token's id salts it, so equal callers do not give
+ * equal values across rows; it is compared, never read back.
+ */
+const fingerprint = (jti: string, caller: Caller) =>
+  createHash('sha256')
+    .update(JSON.stringify([jti, caller.ip, caller.userAgent ?? '']))
+    .digest('base64url');
 const WRONG = 'Wrong username or password';
 
 /** Login, access tokens, rotating refresh tokens with reuse detection, logout, revocation. */
@@ -62,6 +79,9 @@ export class Sessions {
   /** E-mail + password → a token pair. Unknown e-mail and wrong password look the same. */
   async login(email: string, password: string, ip: string): Promise<TokenPair & { id: string }> {
     const account = email.trim().toLowerCase();
+    // A burst beyond what the hashing can take is refused before its attempt is counted: the
+    // count is a database transaction, and hundreds of them a second held up other riders.
+    if (this.#hashing.full) throw this.#busy(account, ip);
     // Both attempts are counted before the password is checked, in the same transaction as
     // the check (`SharedLimiter`): simultaneous guesses, on any process, cannot all pass the
     // check before the first is counted. A success takes its own attempt back; a failure
@@ -90,12 +110,7 @@ export class Sessions {
         .run(async () => verifyPassword(user?.password_hash ?? (await dummyHash()), password))
         .catch((error: unknown) => {
           if (!(error instanceof HashingBusy)) throw error;
-          this.#log('login.busy', { email: account, ip });
-          throw new ApiError(
-            ErrorCode.Unavailable,
-            'Too many sign-ins at once; please try again in a few seconds',
-            { headers: { 'retry-after': '2' } },
-          );
+          throw this.#busy(account, ip);
         });
       if (!user || !check.matches || !user.active) {
         this.#log('login.failed', { email: account, ip, userId: user?.id });
@@ -112,6 +127,15 @@ export class Sessions {
       // Only a wrong password counts against the account; a success or our own failure does not.
       if (!counts) await this.#limits.refund(attempt);
     }
+  }
+
+  #busy(account: string, ip: string): ApiError {
+    this.#log('login.busy', { email: account, ip });
+    return new ApiError(
+      ErrorCode.Unavailable,
+      'Too many sign-ins at once; please try again in a few seconds',
+      { headers: { 'retry-after': '2' } },
+    );
   }
 
   private async signIn(user: UserRow, ip: string): Promise<TokenPair & { id: string }> {
@@ -157,6 +181,8 @@ export class Sessions {
           iat: ids.iat,
           exp: ids.iat + this.#config.accessTtlS,
           tv: version,
+          // The session (refresh family) it belongs to: log-out and theft end it at once.
+          fam: family,
         },
         keys,
       ),
@@ -181,8 +207,26 @@ export class Sessions {
    * gets that same pair again (byte for byte): the other racers, and a client whose answer
    * was lost (a tab closed or navigated mid-refresh), recover instead of being logged out.
    * Never two live pairs from one token. Presented after the window, it revokes its family.
+   *
+   * The window is bound to the caller that rotated the token: the rotation records a
+   * fingerprint of it (`fingerprint`: address and User-Agent), and only a replay with the same
+   * fingerprint gets the pair again. Any other caller presenting the token within the window
+   * holds a copy of it: that is theft, as after the window, and revokes the family (whose
+   * access tokens then stop at once, see `authenticate`), whichever of the two came first.
+   * Binding rather than shortening the window: a thief's replay is scripted and lands in any
+   * window, however short, while the rider's own recovery (a tab closed mid-refresh, a phone
+   * retrying a lost answer) needs seconds. What binding cannot catch: a thief behind the same
+   * address (the same NAT, café or office proxy) who also sends the rider's User-Agent gets
+   * the same pair within the window, never a second one; the two then share one family, and
+   * the first rotation by either makes the other's next refresh a reuse, which revokes it. A
+   * rider whose address changes between a lost answer and the retry (Wi-Fi to mobile data) is
+   * logged out: a log-in again is the price of not handing the pair to anyone else. Tokens
+   * rotated before the fingerprint was recorded (`rotated_by` null: before migration 14, or by
+   * a process of the previous version during a rolling deploy) keep the old rule for their
+   * 30 s.
    */
-  async refresh(token: string, ip: string): Promise<TokenPair> {
+  async refresh(token: string, caller: Caller): Promise<TokenPair> {
+    const { ip } = caller;
     const now = this.seconds();
     const check = await verifyJwt(token, this.#keys, now);
     if (!check.ok)
@@ -195,6 +239,7 @@ export class Sessions {
     if (
       claims.token_type !== 'refresh' ||
       typeof claims.fam !== 'string' ||
+      !UUID.test(claims.fam) ||
       typeof claims.auth_time !== 'number'
     )
       throw tokenInvalid('Invalid refresh token');
@@ -202,13 +247,15 @@ export class Sessions {
       throw tokenInvalid('Session expired, please log in again');
     const expired = () => tokenInvalid('Session expired, please log in again');
     const next = { refresh: randomUUID(), access: randomUUID(), iat: now };
+    const presenter = fingerprint(String(claims.jti), caller);
     const won = await this.#db.transaction(async (tx) => {
       const [row] = await tx.query<{ user_id: number; auth_time: string | number }>(
         `UPDATE refresh_tokens
-         SET used_at = $2, successor = $3, successor_iat = $2, successor_access = $4
+         SET used_at = $2, successor = $3, successor_iat = $2, successor_access = $4,
+             rotated_by = $5
          WHERE jti = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2
          RETURNING user_id, auth_time`,
-        [claims.jti, now, next.refresh, next.access],
+        [claims.jti, now, next.refresh, next.access, presenter],
       );
       if (row)
         await tx.query(
@@ -233,20 +280,25 @@ export class Sessions {
       successor_access: string | null;
       successor_used: string | number | null;
       successor_revoked: string | number | null;
+      rotated_by: string | null;
     }>(
       `SELECT t.user_id, t.auth_time, t.used_at, t.revoked_at, t.successor, t.successor_iat,
-              t.successor_access, s.used_at AS successor_used, s.revoked_at AS successor_revoked
+              t.successor_access, s.used_at AS successor_used, s.revoked_at AS successor_revoked,
+              t.rotated_by
        FROM refresh_tokens t LEFT JOIN refresh_tokens s ON s.jti = t.successor
        WHERE t.jti = $1`,
       [claims.jti],
     );
     if (!row || row.revoked_at !== null || row.used_at === null) throw expired();
     if (now - Number(row.used_at) > this.#config.refreshGraceS) {
-      await this.#db.query(
-        'UPDATE refresh_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL',
-        [claims.fam, now],
-      );
+      await this.revokeFamily(claims.fam, now);
       this.#log('refresh.reuse', { userId: Number(claims.sub), ip, family: claims.fam });
+      throw expired();
+    }
+    // Within the window, from another caller than the one that rotated it: a copy (above).
+    if (row.rotated_by !== null && row.rotated_by !== presenter) {
+      await this.revokeFamily(claims.fam, now);
+      this.#log('refresh.theft', { userId: Number(row.user_id), ip, family: claims.fam });
       throw expired();
     }
     // Within the window: the pair this token already made, while it is still unused.
@@ -276,14 +328,31 @@ export class Sessions {
     return user?.active ? user : undefined;
   }
 
-  /** Revokes the family of a refresh token. Unknown or bad tokens are ignored (idempotent). */
-  async logout(token: string): Promise<void> {
-    const check = await verifyJwt(token, this.#keys, this.seconds());
-    if (!check.ok || typeof check.value.fam !== 'string') return;
+  /**
+   * Ends a session: every refresh token of the family, and with them its access tokens (they
+   * name the family, and `authenticate` asks whether it is revoked).
+   */
+  private async revokeFamily(family: string, now: number): Promise<void> {
     await this.#db.query(
       'UPDATE refresh_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL',
-      [check.value.fam, this.seconds()],
+      [family, now],
     );
+  }
+
+  /**
+   * Revokes the family of a refresh token, which ends its access tokens at once too. Unknown
+   * or bad tokens are ignored (idempotent).
+   */
+  async logout(token: string): Promise<void> {
+    const check = await verifyJwt(token, this.#keys, this.seconds());
+    if (
+      !check.ok ||
+      check.value.token_type !== 'refresh' ||
+      typeof check.value.fam !== 'string' ||
+      !UUID.test(check.value.fam)
+    )
+      return;
+    await this.revokeFamily(check.value.fam, this.seconds());
   }
 
   /** Ends every session of a user: refresh tokens at once, access tokens by the version check. */
@@ -297,7 +366,23 @@ export class Sessions {
     });
   }
 
-  /** The user id of a bearer access token, or a 401 with code 10001. */
+  /**
+   * The user id of a bearer access token, or a 401 with code 10001. One query per request
+   * answers both questions: the user is active with the token's version (a password change or
+   * revocation ends every session), and the token's session (`fam`) is not revoked (log-out,
+   * reuse or theft end that session's access tokens at once, not at their expiry). It runs
+   * against the database every process shares, so it holds across processes. The session
+   * check reads a partial index of revoked rows (migration 14): nothing to read for a live
+   * session, however many rotations it has made.
+   *
+   * Access tokens signed before they named their session carry no `fam`: they are accepted
+   * with the version check alone until they expire (at most `ACCESS_TOKEN_TTL_S` after
+   * signing). Refusing them would send every signed-in client through a refresh at the
+   * deploy, and in a rolling deploy, while processes of the previous version still sign
+   * such tokens, back and forth between old and new processes; accepting them keeps the old
+   * exposure (a log-out ends them at expiry) for one access lifetime after the last old
+   * process stops, and no longer.
+   */
   async authenticate(header: string | undefined): Promise<number> {
     // The scheme is case-insensitive (RFC 9110 11.1).
     const match = /^Bearer +([A-Za-z0-9_.-]+)$/i.exec(header ?? '');
@@ -308,12 +393,19 @@ export class Sessions {
     const claims = check.value;
     if (claims.token_type !== 'access' || typeof claims.tv !== 'number')
       throw tokenInvalid('Token invalid');
+    const family = claims.fam;
+    if (family !== undefined && (typeof family !== 'string' || !UUID.test(family)))
+      throw tokenInvalid('Token invalid');
     const userId = Number(claims.sub);
-    const [user] = await this.#db.query<UserRow>(
-      'SELECT id, active, token_version FROM users WHERE id = $1',
-      [userId],
+    const [user] = await this.#db.query<UserRow & { ended: boolean }>(
+      `SELECT id, active, token_version,
+              EXISTS (SELECT 1 FROM refresh_tokens
+                      WHERE family = $2 AND revoked_at IS NOT NULL) AS ended
+       FROM users WHERE id = $1`,
+      [userId, family ?? null],
     );
-    if (!user?.active || user.token_version !== claims.tv) throw tokenInvalid('Token invalid');
+    if (!user?.active || user.token_version !== claims.tv || user.ended)
+      throw tokenInvalid('Token invalid');
     return userId;
   }
 }

@@ -33,8 +33,10 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   route(app, services, 'login', ({ body, request }) =>
     sessions.login(body.email, body.password, request.ip),
   );
+  // The caller's address and User-Agent bind the refresh grace window to whoever rotated
+  // the token first (`Sessions.refresh`).
   route(app, services, 'refresh', ({ body, request }) =>
-    sessions.refresh(body.refresh, request.ip),
+    sessions.refresh(body.refresh, { ip: request.ip, userAgent: request.headers['user-agent'] }),
   );
   route(app, services, 'logout', async ({ body }) => {
     await sessions.logout(body.refresh);
