@@ -79,10 +79,15 @@ export async function createApp(
     ...(options.staticRoots ? { staticRoots: options.staticRoots } : {}),
     ...(shared ? { keySource: () => sharedSecrets(db) } : {}),
   });
-  // Stops the best-efforts backfill (below) before the database closes.
+  // Closing: the best-efforts backfill (below) and the import queue stop, then the database
+  // closes. One hook, in this order: Fastify runs onClose hooks last-registered first, so a
+  // separate hook here would close the database before the server's own hooks stop the queue.
   const stopped = new AbortController();
-  server.addHook('onClose', () => stopped.abort());
-  server.addHook('onClose', () => db.close());
+  server.addHook('onClose', async () => {
+    stopped.abort();
+    await server.importJobs.stop();
+    await db.close();
+  });
   if (shared)
     server.log.info('JWT_SECRET is not set: tokens are signed with the keys kept in the database');
   if (kept)

@@ -73,20 +73,51 @@ export function demoGpx(seed: number, seconds: number, withTime: boolean): strin
   return `<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="XOSS demo" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Demo route ${seed}</name><trkseg>${points.join('')}</trkseg></trk></gpx>`;
 }
 
+/** The advisory lock of the seed on PostgreSQL (the migrations hold 4242). */
+const SEED_LOCK = 4243;
+
+type SeedOptions = { workouts?: number; now?: number };
+
 /**
  * Seeds an empty database through the real API: the demo athlete, devices of several
  * models, ~30 simulated rides written as real FIT files and imported by POST, routebooks,
  * map regions with small packages and articles in several languages. Does nothing when the
  * demo athlete exists; a seed cut short is removed and done again (`SEEDING_EMAIL`).
+ *
+ * Several processes may start at once on one PostgreSQL: one seeds, holding an advisory
+ * lock for as long (a transaction of its own), and the others start without the demo
+ * instead of waiting, or of taking the unfinished seed for one cut short and removing it
+ * under the first one's feet. (The embedded database has one process.)
  */
 export async function seedDemo(
   server: FastifyInstance,
   db: Database,
   blobs: BlobStore,
-  options: { workouts?: number; now?: number } = {},
+  options: SeedOptions = {},
 ): Promise<void> {
-  const [existing] = await db.query('SELECT id FROM users WHERE email = $1', [DEMO_USER.email]);
-  if (existing) return;
+  if (await demoExists(db)) return;
+  if (db.kind !== 'postgres') return seedOnce(server, db, blobs, options);
+  await db.transaction(async (tx) => {
+    const [lock] = await tx.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_xact_lock($1) AS locked',
+      [SEED_LOCK],
+    );
+    if (lock?.locked) await seedOnce(server, db, blobs, options);
+    else server.log.info('another process is seeding the demo data');
+  });
+}
+
+const demoExists = async (db: Database) =>
+  (await db.query('SELECT id FROM users WHERE email = $1', [DEMO_USER.email])).length > 0;
+
+async function seedOnce(
+  server: FastifyInstance,
+  db: Database,
+  blobs: BlobStore,
+  options: SeedOptions,
+): Promise<void> {
+  // Checked again under the lock: another process may have finished meanwhile.
+  if (await demoExists(db)) return;
   await forgetUnfinishedSeed(db);
   const userId = await createUser(db, SEEDING_EMAIL, DEMO_USER.username, DEMO_USER.password);
   await db.query('UPDATE users SET ftp = 250, max_hr = 188 WHERE id = $1', [userId]);
@@ -135,59 +166,68 @@ export async function seedDemo(
   ] as const)
     await send({ url: '/api/v2/devices/', payload: { serial, model } });
 
+  // The rides' imports run in this process while it seeds, even with IMPORT_JOBS=off: the
+  // first process on an empty database may start before any worker does (or none is run),
+  // and an upload would wait for one until its deadline. Run here, the demo is the same
+  // whichever process starts first; a worker running meanwhile may take some of them.
+  const stopWorking = await server.importJobs.workHere();
   const random = seededRandom(2017);
-  const now = Math.floor((options.now ?? Date.now()) / 1000);
-  const count = options.workouts ?? 30;
-  for (let i = 0; i < count; i++) {
-    const indoor = i % 5 === 3;
-    // The latest ride is a ten-hour audax: the long ride every chart and map must handle.
-    const audax = i === 0;
-    const drawn = 1800 + Math.floor(random() * 5400);
-    const seconds = audax ? 10 * 3600 : drawn;
-    // What an amateur with FTP 250 W rides: an audax near 60 % of FTP on gentle terrain,
-    // training rides and commutes near 65-72 % with 5-15 m of climbing per km, indoor
-    // intervals a little harder.
-    const intensity = audax ? 0.59 : indoor ? 0.72 + random() * 0.08 : 0.64 + random() * 0.1;
-    const hilliness = audax ? 0.15 : 0.14 + random() * 0.12;
-    const ride = simulateRide({
-      seconds,
-      seed: 100 + i,
-      indoor,
-      intensity,
-      hilliness,
-      ftpWatts: 250,
-      maxHeartRate: 188,
-      start: { latitude: 22.5 + random() * 0.2, longitude: 113.9 + random() * 0.2 },
-      stops: indoor
-        ? []
-        : audax
-          ? [
-              [3 * 3600, 900],
-              [6 * 3600, 1800],
-            ]
-          : [[Math.floor(seconds / 2), 60 + Math.floor(random() * 240)]],
-    });
-    // Spread over the last year, with more in the last weeks (for the comparison periods).
-    const daysAgo = i < 10 ? i * 3 + 1 : 30 + (i - 10) * 16;
-    const startTime = now - daysAgo * DAY - 7 * 3600;
-    const fit = encodeFit(
-      activityFromStreams(ride, {
-        startTime,
-        sport: 2,
-        settings: { ftpWatts: 250, maxHeartRate: 188 },
-      }),
-    );
-    const name = audax
-      ? `Ten-hour audax #${i + 1}`
-      : indoor
-        ? `Indoor intervals #${i + 1}`
-        : `Morning ride #${i + 1}`;
-    const { body, contentType } = multipartBody(
-      { name },
-      { name: 'file', filename: `ride-${i + 1}.fit`, bytes: fit },
-    );
-    const reply = await send({ url: '/api/v2/workouts/', contentType, payload: body });
-    if (reply.statusCode !== 201) throw new Error(`Demo import ${i + 1} failed: ${reply.body}`);
+  try {
+    const now = Math.floor((options.now ?? Date.now()) / 1000);
+    const count = options.workouts ?? 30;
+    for (let i = 0; i < count; i++) {
+      const indoor = i % 5 === 3;
+      // The latest ride is a ten-hour audax: the long ride every chart and map must handle.
+      const audax = i === 0;
+      const drawn = 1800 + Math.floor(random() * 5400);
+      const seconds = audax ? 10 * 3600 : drawn;
+      // What an amateur with FTP 250 W rides: an audax near 60 % of FTP on gentle terrain,
+      // training rides and commutes near 65-72 % with 5-15 m of climbing per km, indoor
+      // intervals a little harder.
+      const intensity = audax ? 0.59 : indoor ? 0.72 + random() * 0.08 : 0.64 + random() * 0.1;
+      const hilliness = audax ? 0.15 : 0.14 + random() * 0.12;
+      const ride = simulateRide({
+        seconds,
+        seed: 100 + i,
+        indoor,
+        intensity,
+        hilliness,
+        ftpWatts: 250,
+        maxHeartRate: 188,
+        start: { latitude: 22.5 + random() * 0.2, longitude: 113.9 + random() * 0.2 },
+        stops: indoor
+          ? []
+          : audax
+            ? [
+                [3 * 3600, 900],
+                [6 * 3600, 1800],
+              ]
+            : [[Math.floor(seconds / 2), 60 + Math.floor(random() * 240)]],
+      });
+      // Spread over the last year, with more in the last weeks (for the comparison periods).
+      const daysAgo = i < 10 ? i * 3 + 1 : 30 + (i - 10) * 16;
+      const startTime = now - daysAgo * DAY - 7 * 3600;
+      const fit = encodeFit(
+        activityFromStreams(ride, {
+          startTime,
+          sport: 2,
+          settings: { ftpWatts: 250, maxHeartRate: 188 },
+        }),
+      );
+      const name = audax
+        ? `Ten-hour audax #${i + 1}`
+        : indoor
+          ? `Indoor intervals #${i + 1}`
+          : `Morning ride #${i + 1}`;
+      const { body, contentType } = multipartBody(
+        { name },
+        { name: 'file', filename: `ride-${i + 1}.fit`, bytes: fit },
+      );
+      const reply = await send({ url: '/api/v2/workouts/', contentType, payload: body });
+      if (reply.statusCode !== 201) throw new Error(`Demo import ${i + 1} failed: ${reply.body}`);
+    }
+  } finally {
+    await stopWorking();
   }
 
   for (const [seed, title, withTime] of [

@@ -149,8 +149,20 @@ export function contentRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(app, services, 'health', () => ({ status: 'ok' as const }));
+  // Ready when the database answers and both the database and the file store can write (a
+  // full disk is not ready: a load balancer sends uploads elsewhere). Probes are cached.
   route(app, services, 'ready', async () => {
     await databaseAnswers(db);
+    const failing = await services.storage.check();
+    if (failing.length > 0)
+      throw new ApiError(
+        ErrorCode.Unavailable,
+        `Not ready: ${failing.map((part) => part.message).join('; ')}`,
+        {
+          errors: failing.map(({ part, message }) => ({ path: part, message })),
+          headers: { 'retry-after': '5' },
+        },
+      );
     return { status: 'ready' as const, database: 'ok' as const };
   });
 }

@@ -2,15 +2,48 @@
 // give-up and clean-up of dead processes' leftovers) is one state machine kept in one place.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
-import { PgBoss, type Db, type JobWithMetadata } from 'pg-boss';
+import { PgBoss, type Db, type JobResult, type JobWithMetadata } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
 import type { BlobStore } from '../blobStore.ts';
 import type { Database, Queryable } from '../db/db.ts';
 import { ApiError } from '../http.ts';
+import {
+  storageFullError,
+  storageFullPart,
+  type StorageHealth,
+  type StoragePart,
+} from '../storageHealth.ts';
 import { AnalysisFailed } from './pool.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The import queue (the demo seed runs its jobs here; closing stops it first). */
+    readonly importJobs: ImportJobs;
+  }
+}
 
 /** The queue every API process (and the worker command) shares. */
 const IMPORT_QUEUE = 'workout-import';
+
+/**
+ * A job's data, as `enqueue` sends it. Anything else (a job written to the queue's tables by
+ * hand, or by a broken client of the queue) fails once, for good, before any work.
+ */
+const jobDataSchema = z.object({ importId: z.uuid() }).strict();
+
+/** The first wait after a storage error, doubled at each error that follows, up to the cap. */
+const BACKOFF_FIRST_MS = 1000;
+const BACKOFF_MAX_MS = 60_000;
+
+/**
+ * Errors of a connection closed under a running statement while the process stops: expected
+ * then, and said nowhere (every other error is still logged).
+ */
+const closedConnection = (error: unknown) =>
+  /\bis closed\b|after calling end|connection terminated|not queryable|shut down while active/i.test(
+    error instanceof Error ? error.message : String(error),
+  );
 
 /** What the upload asked for, kept with the import for whichever process runs it. */
 export interface ImportRequest {
@@ -75,8 +108,19 @@ export interface ImportJobsOptions {
   readonly db: Database;
   readonly blobs: BlobStore;
   readonly log: FastifyBaseLogger;
-  /** Runs jobs in this process (`undefined`: it only enqueues, as an API-only process). */
+  /** Runs jobs (`undefined`: this process only enqueues). */
   readonly runner?: ImportRunner | undefined;
+  /**
+   * Whether this process fetches jobs from the queue (default: when it has a runner).
+   * `IMPORT_JOBS=off` keeps the runner for `workHere` (the demo seed) but fetches nothing.
+   */
+  readonly work?: boolean;
+  /** Told when a write fails for lack of space (`/api/ready` reports it). */
+  readonly health?: StorageHealth | undefined;
+  /** Runs `resume` after `ms` (tests drive the queue's backoff with their own). */
+  readonly schedule?: (ms: number, resume: () => void) => { cancel(): void };
+  /** Milliseconds since the epoch (tests pass fake time). */
+  readonly now?: () => number;
   /** Jobs this process runs at once. */
   readonly concurrency?: number;
   /** Imports a rider may have queued; more are refused with 503. */
@@ -145,12 +189,32 @@ export class ImportJobs {
   readonly #log: FastifyBaseLogger;
   readonly #runner: ImportRunner | undefined;
   readonly #options: ImportJobsOptions;
+  readonly #health: StorageHealth | undefined;
+  readonly #now: () => number;
+  readonly #schedule: (ms: number, resume: () => void) => { cancel(): void };
   /** Imports this process runs now: a give-up here stops them at once. */
   readonly #running = new Map<string, AbortController>();
   /** Requests of this process waiting for an import: woken when it settles here. */
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #stopped = new AbortController();
   #sweeper: NodeJS.Timeout | undefined;
+  /** The pg-boss workers of this process fetching now (none while backing off). */
+  #workerIds: string[] = [];
+  /** Who asked for workers here: the configuration, and each `workHere` under way. */
+  #workWanted = 0;
+  /**
+   * Storage errors back off: the workers stop fetching for `BACKOFF_FIRST_MS * 2^step` (up to
+   * `BACKOFF_MAX_MS`); one log line per step. `resume` is set while backing off.
+   */
+  readonly #backoff: {
+    step: number;
+    lastAt: number;
+    resume: { cancel(): void } | undefined;
+  } = { step: 0, lastAt: 0, resume: undefined };
+  /** Outcomes decided here that the database may not hold (it was full): local waiters read them. */
+  readonly #outcomes = new Map<string, Outcome>();
+  /** Imports a rider was told failed whose row could not be settled yet (the sweep tries again). */
+  readonly #abandoned = new Set<string>();
 
   private constructor(boss: PgBoss, options: ImportJobsOptions) {
     this.#boss = boss;
@@ -159,6 +223,15 @@ export class ImportJobs {
     this.#log = options.log;
     this.#runner = options.runner;
     this.#options = options;
+    this.#health = options.health;
+    this.#now = options.now ?? Date.now;
+    this.#schedule =
+      options.schedule ??
+      ((ms, resume) => {
+        const timer = setTimeout(resume, ms);
+        timer.unref();
+        return { cancel: () => clearTimeout(timer) };
+      });
   }
 
   static async start(options: ImportJobsOptions): Promise<ImportJobs> {
@@ -173,7 +246,7 @@ export class ImportJobs {
       schedule: false,
     });
     const jobs = new ImportJobs(boss, options);
-    boss.on('error', (error) => options.log.error({ err: error }, 'import queue'));
+    boss.on('error', (error) => jobs.#queueError(error));
     await boss.start();
     // Every process creates it; the second and later find it there.
     if (!(await boss.getQueue(IMPORT_QUEUE)))
@@ -192,43 +265,130 @@ export class ImportJobs {
     // Caches the queue's table in pg-boss: `send` inside our transaction must not need a
     // second connection (the embedded database has one, held by that transaction).
     await boss.getJobById(IMPORT_QUEUE, randomUUID());
-    if (options.runner) {
-      // One pg-boss worker per thread, each told to fetch again at once after a job: alone,
-      // a worker sleeps its polling interval after every job (4 jobs/s for two workers).
-      for (let i = 0; i < Math.max(1, options.concurrency ?? 2); i++) {
-        const self = { id: '' };
-        self.id = await boss.work<{ importId: string }>(
-          IMPORT_QUEUE,
-          {
-            localConcurrency: 1,
-            // One running import per rider across every process: riders take turns.
-            groupConcurrency: 1,
-            includeMetadata: true,
-            // New jobs wake the workers (NOTIFY); a rider's next job, held back while the
-            // previous one ran, is found by polling.
-            pollingIntervalSeconds: 0.5,
-            notifyPollingIntervalSeconds: 0.5,
-          },
-          async ([job]) => {
-            if (!job) return;
-            try {
-              // `includeMetadata`: the job carries its retry count and limit.
-              await jobs.#run(job as JobWithMetadata<{ importId: string }>);
-            } finally {
-              if (self.id) boss.notifyWorker(self.id);
-            }
-          },
-        );
-      }
-      jobs.#sweeper = setInterval(() => {
-        void jobs.settleDeadJobs().catch((error: unknown) => {
-          if (!jobs.#stopped.signal.aborted)
-            options.log.error({ err: error }, 'import queue sweep');
-        });
-      }, superviseS * 1000);
-      jobs.#sweeper.unref();
+    if (options.runner && (options.work ?? true)) {
+      jobs.#workWanted++;
+      await jobs.#startWorkers();
     }
     return jobs;
+  }
+
+  /**
+   * Runs queued jobs in this process until the returned function is called, even when it
+   * only enqueues (`IMPORT_JOBS=off`): the demo seed of a first process, whose worker may
+   * not have started yet, imports its rides here rather than wait for one.
+   */
+  async workHere(): Promise<() => Promise<void>> {
+    if (!this.#runner) throw new Error('This process has no import runner');
+    this.#workWanted++;
+    if (this.#workerIds.length === 0 && !this.#backoff.resume) await this.#startWorkers();
+    let done = false;
+    return async () => {
+      if (done) return;
+      done = true;
+      if (--this.#workWanted === 0) await this.#stopWorkers(true);
+    };
+  }
+
+  async #startWorkers(): Promise<void> {
+    if (this.#stopped.signal.aborted || this.#workerIds.length > 0) return;
+    const boss = this.#boss;
+    // One pg-boss worker per thread, each told to fetch again at once after a job: alone,
+    // a worker sleeps its polling interval after every job (4 jobs/s for two workers).
+    for (let i = 0; i < Math.max(1, this.#options.concurrency ?? 2); i++) {
+      const self = { id: '' };
+      self.id = await boss.work(
+        IMPORT_QUEUE,
+        {
+          localConcurrency: 1,
+          // One running import per rider across every process: riders take turns.
+          groupConcurrency: 1,
+          includeMetadata: true,
+          // Each job says how it ended: a malformed one is dead-lettered (failed for good,
+          // no retries), whatever the queue's retry limit.
+          perJobResults: true,
+          // New jobs wake the workers (NOTIFY); a rider's next job, held back while the
+          // previous one ran, is found by polling.
+          pollingIntervalSeconds: 0.5,
+          notifyPollingIntervalSeconds: 0.5,
+        },
+        async (batch: JobWithMetadata<unknown>[]): Promise<JobResult[]> => {
+          const results: JobResult[] = [];
+          try {
+            // `includeMetadata`: each job carries its retry count and limit.
+            for (const job of batch) results.push(await this.#handle(job));
+          } finally {
+            if (self.id) boss.notifyWorker(self.id);
+          }
+          return results;
+        },
+      );
+      this.#workerIds.push(self.id);
+    }
+    if (!this.#sweeper) {
+      this.#sweeper = setInterval(
+        () => {
+          void this.settleDeadJobs().catch((error: unknown) => {
+            if (this.#stopped.signal.aborted) return;
+            const part = storageFullPart(error);
+            if (part) this.#storageTrouble(error, part);
+            else this.#log.error({ err: error }, 'import queue sweep');
+          });
+        },
+        (this.#options.superviseS ?? 10) * 1000,
+      );
+      this.#sweeper.unref();
+    }
+  }
+
+  async #stopWorkers(wait: boolean): Promise<void> {
+    const ids = this.#workerIds;
+    this.#workerIds = [];
+    if (this.#workWanted === 0) {
+      clearInterval(this.#sweeper);
+      this.#sweeper = undefined;
+    }
+    await Promise.all(
+      ids.map((id) => this.#boss.offWork(IMPORT_QUEUE, { id, wait }).catch(() => undefined)),
+    );
+  }
+
+  /**
+   * An error pg-boss reports (a fetch, a maintenance round): storage errors back off; the
+   * expected errors of a closing connection while stopping are not logged; the rest are.
+   */
+  #queueError(error: unknown): void {
+    if (this.#stopped.signal.aborted && closedConnection(error)) return;
+    const part = storageFullPart(error);
+    if (part) this.#storageTrouble(error, part);
+    else this.#log.error({ err: error }, 'import queue');
+  }
+
+  /**
+   * A write of the queue failed for lack of space: the workers stop fetching for a while
+   * (doubling at each error that follows, up to a minute), with one log line per step, instead
+   * of failing every job (and logging) several times a second. A queue that ran clean for
+   * twice its last wait starts again from the first step.
+   */
+  #storageTrouble(error: unknown, part: StoragePart): void {
+    this.#health?.failed(part, error);
+    if (this.#backoff.resume || this.#stopped.signal.aborted) return;
+    const now = this.#now();
+    const backoff = this.#backoff;
+    const last = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** Math.max(0, backoff.step - 1));
+    if (backoff.step > 0 && now - backoff.lastAt > 2 * last + BACKOFF_FIRST_MS) backoff.step = 0;
+    const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** backoff.step);
+    backoff.step++;
+    backoff.lastAt = now;
+    this.#log.error(
+      { err: error, storage: part, retryInMs: delay },
+      `import queue: ${part === 'database' ? 'the database' : 'the file store'} is full; jobs wait ${delay / 1000} s`,
+    );
+    if (this.#workerIds.length > 0) void this.#stopWorkers(false);
+    backoff.resume = this.#schedule(delay, () => {
+      backoff.resume = undefined;
+      backoff.lastAt = this.#now();
+      if (this.#workWanted > 0) void this.#startWorkers();
+    });
   }
 
   /**
@@ -243,27 +403,34 @@ export class ImportJobs {
     const fileKey = `workouts/${id}.upload`;
     const maxPerUser = this.#options.maxQueuedPerUser ?? 32;
     const maxAll = this.#options.maxQueued ?? 256;
-    await this.#db.transaction(async (tx) => {
-      // Counted under the rider's row lock: simultaneous uploads are counted one by one.
-      await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-      const [counts] = await tx.query<{ mine: number; all: number }>(
-        `SELECT count(*) FILTER (WHERE user_id = $1)::int AS mine, count(*)::int AS all
+    // A write that fails for lack of space is answered at once (503, retry later), with
+    // nothing kept: no retry would find more room, and waiting only holds the rider.
+    await this.#db
+      .transaction(async (tx) => {
+        // Counted under the rider's row lock: simultaneous uploads are counted one by one.
+        await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+        const [counts] = await tx.query<{ mine: number; all: number }>(
+          `SELECT count(*) FILTER (WHERE user_id = $1)::int AS mine, count(*)::int AS all
            FROM imports WHERE status IN ('uploading', 'queued')`,
-        [userId],
-      );
-      if (counts && (counts.mine > maxPerUser || counts.all >= maxAll))
-        throw new ApiError(
-          ErrorCode.Unavailable,
-          counts.mine > maxPerUser
-            ? `You already have ${counts.mine} imports under way; send more once they are done`
-            : 'Too many imports are under way; please try again in a minute',
-          { headers: { 'retry-after': '30' } },
+          [userId],
         );
-      await tx.query(
-        'INSERT INTO imports (id, user_id, file_key, file_bytes, options) VALUES ($1, $2, $3, $4, $5)',
-        [id, userId, fileKey, bytes.length, JSON.stringify(request)],
-      );
-    });
+        if (counts && (counts.mine > maxPerUser || counts.all >= maxAll))
+          throw new ApiError(
+            ErrorCode.Unavailable,
+            counts.mine > maxPerUser
+              ? `You already have ${counts.mine} imports under way; send more once they are done`
+              : 'Too many imports are under way; please try again in a minute',
+            { headers: { 'retry-after': '30' } },
+          );
+        await tx.query(
+          'INSERT INTO imports (id, user_id, file_key, file_bytes, options) VALUES ($1, $2, $3, $4, $5)',
+          [id, userId, fileKey, bytes.length, JSON.stringify(request)],
+        );
+      })
+      .catch((error: unknown) => {
+        // Rolled back: nothing was written.
+        throw this.#refuseForSpace(error) ?? error;
+      });
     try {
       await this.#blobs.put(fileKey, bytes);
       await this.#db.transaction(async (tx) => {
@@ -280,12 +447,31 @@ export class ImportJobs {
         );
       });
     } catch (error) {
+      const full = this.#refuseForSpace(error);
+      if (full) {
+        // The transaction that queues the job rolled back (no job); the file and the row go.
+        // Deleting needs no room; should it fail, the sweep removes an `uploading` row later.
+        await this.#blobs.delete(fileKey).catch(() => undefined);
+        await this.#db
+          .query("DELETE FROM imports WHERE id = $1 AND status IN ('uploading', 'queued')", [id])
+          .catch(() => undefined);
+        throw full;
+      }
       await this.#settle(id, 'failed', failedForGood(error), ['uploading', 'queued']).catch(
         () => undefined,
       );
       throw error;
     }
     return id;
+  }
+
+  /** The 503 for a write that failed for lack of space (and `/api/ready` is told), if it did. */
+  #refuseForSpace(error: unknown): ApiError | undefined {
+    const part = storageFullPart(error);
+    if (!part) return undefined;
+    this.#health?.failed(part, error);
+    this.#log.warn({ err: error, storage: part }, 'an upload was refused: storage is full');
+    return storageFullError(part);
   }
 
   /**
@@ -304,8 +490,21 @@ export class ImportJobs {
     this.#waiters.set(importId, wakers);
     try {
       for (let round = 0; ; round++) {
-        const outcome = await this.#outcome(importId);
+        const outcome = this.#outcomes.get(importId) ?? (await this.#outcome(importId));
         if (outcome) return outcome;
+        // The queue of this process waits out a full disk: the rider is told now, not at the
+        // request's deadline (the import is given up; it would fail for the same reason).
+        if (this.#waitingOutFullStorage()) {
+          const full = storageFullError('database');
+          if (options.own !== false) {
+            const after = await this.giveUp(importId, full).catch(() => {
+              this.#abandon(importId);
+              return undefined;
+            });
+            if (after) return after;
+          }
+          return { status: 'failed', error: full };
+        }
         if (signal?.aborted) {
           const after = options.own === false ? undefined : await this.giveUp(importId);
           if (after) return after;
@@ -328,12 +527,34 @@ export class ImportJobs {
     }
   }
 
+  /** Whether this process's queue is backing off from storage that was full a moment ago. */
+  #waitingOutFullStorage(): boolean {
+    if (!this.#backoff.resume || this.#workerIds.length > 0 || this.#workWanted === 0) return false;
+    return this.#health ? this.#health.failing('database') || this.#health.failing('files') : true;
+  }
+
+  /** A rider was told this import failed, but its row could not say so: settled later. */
+  #abandon(importId: string): void {
+    this.#abandoned.add(importId);
+    // Bounded: the oldest are left to the sweep of dead jobs.
+    if (this.#abandoned.size > 1000) this.#abandoned.delete(this.#abandoned.values().next().value!);
+  }
+
+  /** Keeps an outcome decided here for local waiters (bounded: the oldest go first). */
+  #decided(importId: string, outcome: Outcome): void {
+    this.#outcomes.set(importId, outcome);
+    if (this.#outcomes.size > 1000) this.#outcomes.delete(this.#outcomes.keys().next().value!);
+    this.#settled(importId);
+  }
+
   /**
    * Gives an import up: it stores nothing and its file goes. Returns its outcome instead
    * when it had already settled (done just before).
    */
-  async giveUp(importId: string): Promise<Outcome | undefined> {
-    const error = new ApiError(ErrorCode.Unavailable, 'The import was given up');
+  async giveUp(
+    importId: string,
+    error = new ApiError(ErrorCode.Unavailable, 'The import was given up'),
+  ): Promise<Outcome | undefined> {
     if (!(await this.#settle(importId, 'given_up', error))) return this.#outcome(importId);
     this.#running.get(importId)?.abort(error);
     await this.#boss.cancel(IMPORT_QUEUE, importId).catch(() => undefined);
@@ -393,14 +614,55 @@ export class ImportJobs {
     await this.#settle(importId, 'failed', error);
   }
 
-  async #run(job: JobWithMetadata<{ importId: string }>): Promise<void> {
-    const { importId } = job.data;
+  /**
+   * One job, from validation to its result for pg-boss: `completed` when it ended (a workout,
+   * or a failure stored on its import), `deadletter` when it must never run again (malformed,
+   * or storage full: the rider was told), `failed` when another attempt may succeed.
+   */
+  async #handle(job: JobWithMetadata<unknown>): Promise<JobResult> {
+    const parsed = jobDataSchema.safeParse(job.data);
+    if (!parsed.success) {
+      // Once per job: dead-lettered, it never runs again and holds no rider's turn.
+      this.#log.warn(
+        { jobId: job.id, issues: parsed.error.issues.map((issue) => issue.message) },
+        'import queue: a malformed job was dropped',
+      );
+      return { id: job.id, status: 'deadletter', output: { message: 'malformed job data' } };
+    }
+    const { importId } = parsed.data;
+    try {
+      await this.#run(job, importId);
+      if (this.#backoff.step > 0 && !this.#backoff.resume) this.#backoff.step = 0;
+      return { id: job.id, status: 'completed' };
+    } catch (error) {
+      const part = storageFullPart(error);
+      if (part && !this.#stopped.signal.aborted) {
+        // No retry would find more room: the rider is told now (here, even when the row
+        // cannot be written), the file goes, and the queue waits a while before the next job.
+        const failure = storageFullError(part);
+        this.#decided(importId, { status: 'failed', error: failure });
+        this.#storageTrouble(error, part);
+        await this.#settle(importId, 'failed', failure).catch(() => this.#abandon(importId));
+        return { id: job.id, status: 'deadletter', output: { message: 'storage full' } };
+      }
+      return { id: job.id, status: 'failed', output: { message: String(error) } };
+    }
+  }
+
+  async #run(job: JobWithMetadata<unknown>, importId: string): Promise<void> {
+    // Told failed already (storage was full): it stays failed.
+    if (this.#abandoned.has(importId)) {
+      await this.#settle(importId, 'failed', storageFullError('database'));
+      this.#abandoned.delete(importId);
+      return;
+    }
     const [row] = await this.#db.query<ImportRow>(
       `UPDATE imports SET attempts = attempts + 1 WHERE id = $1 AND status = 'queued'
         RETURNING id, user_id, file_key, file_bytes, options, status, workout_id, error`,
       [importId],
     );
-    // Settled already: given up, or done by an attempt that died before completing its job.
+    // Settled already: given up, or done by an attempt that died before completing its job;
+    // or no such import at all.
     if (!row) return;
     const local = new AbortController();
     this.#running.set(importId, local);
@@ -415,7 +677,7 @@ export class ImportJobs {
         return;
       }
       // This process is stopping, or its claim on the job was lost: another attempt follows.
-      if (signal.aborted) throw error;
+      if (signal.aborted || storageFullPart(error)) throw error;
       if (job.retryCount >= job.retryLimit) {
         this.#log.error({ err: error, importId }, 'import failed for good');
         await this.#fail(importId, failedForGood(error));
@@ -462,13 +724,24 @@ export class ImportJobs {
           AND finished_at < now() - interval '1 minute'`,
     );
     for (const { id, file_key } of undeleted) await this.#dropFile(id, file_key);
-    return dead.length + undeleted.length;
+    // Imports whose riders were told they failed while their rows could not be written.
+    let abandoned = 0;
+    for (const id of [...this.#abandoned]) {
+      if (await this.#settle(id, 'failed', storageFullError('database'))) abandoned++;
+      this.#abandoned.delete(id);
+    }
+    return dead.length + undeleted.length + abandoned;
   }
 
+  /**
+   * Stops fetching and running jobs (call before the database closes; again is harmless).
+   * Running jobs stop here; their claims lapse and another process retries them.
+   */
   async stop(): Promise<void> {
-    this.#stopped.abort(new AnalysisFailed('closed', 'The import queue is closed'));
+    if (!this.#stopped.signal.aborted)
+      this.#stopped.abort(new AnalysisFailed('closed', 'The import queue is closed'));
     clearInterval(this.#sweeper);
-    // Running jobs stop here; their claims lapse and another process retries them.
+    this.#backoff.resume?.cancel();
     await this.#boss.stop({ graceful: false, close: true, timeout: 2000 }).catch(() => undefined);
   }
 }
