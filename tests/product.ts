@@ -47,6 +47,10 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        // The browser tests click through every screen in nine languages far faster than a
+        // rider can; the request limits themselves are tested in apps/api/test/fairShareSuite.ts.
+        REQUESTS_PER_RIDER: '1000',
+        REQUESTS_PER_ADDRESS: '1000',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

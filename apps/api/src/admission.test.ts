@@ -2,7 +2,7 @@ import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fairAdmission } from './admission.ts';
+import { FairQueue, fairAdmission } from './admission.ts';
 import { requestDeadlines } from './deadline.ts';
 
 /** Busy for `ms` of CPU, as a request on the embedded database is. */
@@ -106,5 +106,56 @@ describe('fair admission', () => {
     await app.ready();
     await Promise.all(Array.from({ length: 10 }, (_, n) => app.inject(`/${n}`)));
     expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  /** A token naming rider `sub` (unsigned: only where a request waits depends on it). */
+  const tokenOf = (sub: string) =>
+    `Bearer e30.${Buffer.from(JSON.stringify({ sub })).toString('base64url')}.c2ln`;
+
+  it('starts a newcomer within the first few slots while one rider has 200 requests waiting', async () => {
+    const app = Fastify();
+    apps.push(() => app.close());
+    fairAdmission(app, 1);
+    const order: string[] = [];
+    app.get('/:who', (request, reply) => {
+      order.push((request.params as { who: string }).who);
+      return reply.send('ok');
+    });
+    await app.ready();
+    const flood = Array.from({ length: 200 }, () =>
+      app.inject({ url: '/flooder', headers: { authorization: tokenOf('1') } }),
+    );
+    const newcomers = [
+      app.inject({ url: '/rider', headers: { authorization: tokenOf('2') } }),
+      app.inject({ url: '/visitor', remoteAddress: '198.51.100.7' }),
+    ];
+    await Promise.all([...flood, ...newcomers]);
+    expect(order).toHaveLength(202);
+    // In arrival order they would have started 201st and 202nd.
+    expect(order.indexOf('rider')).toBeLessThan(4);
+    expect(order.indexOf('visitor')).toBeLessThan(4);
+  });
+
+  it('takes turns between keys, each key in its own arrival order', () => {
+    const queue = new FairQueue<string>();
+    const flooder = { kind: 'rider', id: '1' } as const;
+    for (let n = 0; n < 200; n++) queue.push(flooder, `flood-${n}`);
+    queue.push({ kind: 'rider', id: '2' }, 'rider-2');
+    queue.push({ kind: 'address', id: '203.0.113.9' }, 'visitor');
+    const started = Array.from({ length: 202 }, () => queue.shift());
+    expect(started.indexOf('rider-2')).toBeLessThan(3);
+    expect(started.indexOf('visitor')).toBeLessThan(3);
+    const flood = started.filter((item) => item?.startsWith('flood-'));
+    expect(flood).toEqual(Array.from({ length: 200 }, (_, n) => `flood-${n}`));
+    expect(queue.size).toBe(0);
+    expect(queue.shift()).toBeUndefined();
+  });
+
+  it('gives signed-in riders half the starts while many addresses burst', () => {
+    const queue = new FairQueue<string>();
+    for (let n = 0; n < 300; n++) queue.push({ kind: 'address', id: `203.0.113.${n}` }, 'login');
+    for (let n = 0; n < 10; n++) queue.push({ kind: 'rider', id: '7' }, 'read');
+    const first = Array.from({ length: 20 }, () => queue.shift());
+    expect(first.filter((item) => item === 'read')).toHaveLength(10);
   });
 });

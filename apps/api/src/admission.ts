@@ -1,8 +1,69 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { claimedRider } from './requestLimits.ts';
+
+/** Who a waiting request belongs to: a signed-in rider, or an address without a token. */
+export interface QueueKey {
+  readonly kind: 'rider' | 'address';
+  readonly id: string;
+}
+
+/**
+ * The key a request waits under: the rider its bearer token names (`sub`, read without
+ * verifying: only where it queues depends on it, the route still checks the token), else its
+ * address (`request.ip`, which honours `TRUST_PROXY`).
+ */
+export function queueKeyOf(request: FastifyRequest): QueueKey {
+  const rider = claimedRider(request.headers.authorization);
+  return rider ? { kind: 'rider', id: rider } : { kind: 'address', id: request.ip };
+}
+
+/**
+ * Waiting work, taken fairly: riders and addresses take turns (round robin between the two
+ * kinds, then between the keys of a kind), and each key's own work in arrival order. So one
+ * rider's 200 waiting requests delay another rider's one request by one slot, not 200, and
+ * a burst from many addresses (one login each) gets half of the starts at most while
+ * signed-in riders wait.
+ */
+export class FairQueue<T> {
+  // A Map keeps insertion order: the first key is the one whose turn it is; a key served
+  // and still waiting goes to the back.
+  readonly #keys = {
+    rider: new Map<string, T[]>(),
+    address: new Map<string, T[]>(),
+  };
+  #nextKind: QueueKey['kind'] = 'rider';
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  push(key: QueueKey, item: T): void {
+    const waiting = this.#keys[key.kind];
+    const own = waiting.get(key.id);
+    if (own) own.push(item);
+    else waiting.set(key.id, [item]);
+    this.#size += 1;
+  }
+
+  shift(): T | undefined {
+    if (this.#size === 0) return undefined;
+    const other = this.#nextKind === 'rider' ? 'address' : 'rider';
+    const kind = this.#keys[this.#nextKind].size > 0 ? this.#nextKind : other;
+    this.#nextKind = kind === 'rider' ? 'address' : 'rider';
+    const waiting = this.#keys[kind];
+    const [id, own] = waiting.entries().next().value as [string, T[]];
+    const item = own.shift()!;
+    waiting.delete(id);
+    if (own.length > 0) waiting.set(id, own);
+    this.#size -= 1;
+    return item;
+  }
+}
 
 /**
  * Fair admission: at most `perTurn` requests start their work in one turn of the event loop,
- * the others wait their turn in arrival order.
+ * the others wait their turn in a `FairQueue` (by rider or address, `keyOf`).
  *
  * Why: libuv accepts one new connection per turn of the loop (since libuv 1.45 it no longer
  * accepts in a loop). A request on the embedded database runs whole inside the turn that
@@ -10,17 +71,23 @@ import type { FastifyInstance } from 'fastify';
  * 400 ms) and a new connection waited 200 turns, over a minute, to be accepted: the load
  * run's 200 connections got 10 s timeouts while the requests the server did see took under
  * 0.6 s. With a few starts per turn, turns stay short, every connection is accepted within
- * seconds and served in the order it arrived (bench: 0 timeouts at 200 connections).
+ * seconds (bench: 0 timeouts at 200 connections). Taking turns by key, rather than in
+ * arrival order, keeps one flooding rider from pushing everyone else's requests back by the
+ * length of its own queue (bench: the other riders' p99 under a one-token flood).
  */
-export function fairAdmission(app: FastifyInstance, perTurn: number): void {
-  const waiting: (() => void)[] = [];
+export function fairAdmission(
+  app: FastifyInstance,
+  perTurn: number,
+  keyOf: (request: FastifyRequest) => QueueKey = queueKeyOf,
+): void {
+  const waiting = new FairQueue<() => void>();
   let scheduled = false;
   const admitSome = () => {
     scheduled = false;
-    for (let started = 0; started < perTurn && waiting.length > 0; started++) waiting.shift()!();
+    for (let started = 0; started < perTurn && waiting.size > 0; started++) waiting.shift()!();
     // An immediate queued while immediates run waits for the next turn: the loop polls
     // (accepts, reads) in between.
-    if (waiting.length > 0) schedule();
+    if (waiting.size > 0) schedule();
   };
   const schedule = () => {
     if (scheduled) return;
@@ -28,7 +95,7 @@ export function fairAdmission(app: FastifyInstance, perTurn: number): void {
     setImmediate(admitSome);
   };
   app.addHook('onRequest', (request, reply, done) => {
-    waiting.push(() => {
+    waiting.push(keyOf(request), () => {
       // Answered meanwhile (its deadline's 503) or abandoned by the client: no work to start.
       if (reply.sent || request.raw.destroyed) return;
       done();

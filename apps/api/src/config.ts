@@ -53,8 +53,14 @@ export interface ApiConfig {
   readonly importStaleUploadS: number;
   /** Time a request may take from routing to reply before the client gets 503 (10503). */
   readonly handlerTimeoutMs: number;
-  /** Requests started per turn of the event loop; the rest wait in arrival order. */
+  /** Requests started per turn of the event loop; the rest wait, riders taking turns. */
   readonly requestsPerTurn: number;
+  /** Requests per second one signed-in rider may make, averaged over the window below. */
+  readonly requestsPerRider: number;
+  /** Requests per second from one address without a valid token, averaged the same way. */
+  readonly requestsPerAddress: number;
+  /** The window those are counted over: a burst may spend the whole window's allowance. */
+  readonly requestLimitWindowS: number;
   /** The same for uploads, which include receiving the file. */
   readonly uploadTimeoutMs: number;
   /** Time a client has to send its request headers (else 408, slowloris). */
@@ -63,6 +69,36 @@ export interface ApiConfig {
   readonly requestTimeoutMs: number;
   /** Map tile origins the pages may load images from (CSP `img-src`). */
   readonly tileOrigins: readonly string[];
+  /**
+   * The origin visitors reach the site at (`PUBLIC_ORIGIN`, e.g. `https://xoss.example`), for
+   * absolute links such as a share page's card tags. Never taken from the request's Host
+   * header, which any client sets. Unset: the address the server listens on.
+   */
+  readonly publicOrigin: string | undefined;
+}
+
+/** `PUBLIC_ORIGIN` as an origin (scheme, host, port), or a start-up error saying why not. */
+function publicOrigin(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    url = undefined;
+  }
+  if (
+    !url ||
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== ''
+  )
+    throw new Error(
+      `PUBLIC_ORIGIN must be an http(s) origin without a path, like https://xoss.example (got ${value})`,
+    );
+  return url.origin;
 }
 
 const number = (value: string | undefined, fallback: number) => {
@@ -111,6 +147,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     importStaleUploadS: number(env.IMPORT_STALE_UPLOAD_S, 300),
     handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 30_000),
     requestsPerTurn: number(env.REQUESTS_PER_TURN, 8),
+    // 200 and 100 requests per 10 s: a portal page is about 10 requests, a sync 32 uploads.
+    requestsPerRider: number(env.REQUESTS_PER_RIDER, 20),
+    requestsPerAddress: number(env.REQUESTS_PER_ADDRESS, 10),
+    requestLimitWindowS: Math.max(1, Math.round(number(env.REQUEST_LIMIT_WINDOW_S, 10))),
     uploadTimeoutMs: number(env.UPLOAD_TIMEOUT_MS, 300_000),
     headersTimeoutMs: number(env.HEADERS_TIMEOUT_MS, 20_000),
     requestTimeoutMs: number(env.REQUEST_TIMEOUT_MS, 300_000),
@@ -118,5 +158,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
+    publicOrigin: publicOrigin(env.PUBLIC_ORIGIN),
   };
 }

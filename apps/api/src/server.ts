@@ -20,13 +20,14 @@ import Fastify, {
 } from 'fastify';
 import { runAfterReply } from './afterReply.ts';
 import { fairAdmission } from './admission.ts';
+import { RequestLimits, requestLimits } from './requestLimits.ts';
 import { requestDeadlines } from './deadline.ts';
 import { Sessions } from './auth/sessions.ts';
 import { helmetOptions, staticHeaders } from './securityHeaders.ts';
 import type { BlobStore } from './blobStore.ts';
 import type { ApiConfig } from './config.ts';
 import type { Database } from './db/db.ts';
-import { ApiError, sendError } from './http.ts';
+import { ApiError, refuseDeepJson, sendError } from './http.ts';
 import { authRoutes } from './routes/auth.ts';
 import { articleIdError, contentRoutes } from './routes/content.ts';
 import { deviceRoutes } from './routes/devices.ts';
@@ -39,6 +40,7 @@ import type { Services } from './services.ts';
 import { KEY_RELOAD_MS, type SecretSet } from './auth/keyStore.ts';
 import { AnalysisPool, defaultPoolSize } from './workouts/pool.ts';
 import { ImportJobs } from './workouts/importJobs.ts';
+import { StorageHealth, storageFullError, storageFullPart } from './storageHealth.ts';
 
 /** Where the built front ends are; any of them may be missing (then only the API answers). */
 export interface StaticRoots {
@@ -135,9 +137,23 @@ const fastifyErrors: Record<string, [ErrorCode, string]> = {
   ],
 };
 
-/** The origin a visitor reached us at (behind a proxy, as it says when `TRUST_PROXY` is set). */
-const originOf = (request: { protocol: string; host: string }) =>
-  `${request.protocol}://${request.host}`;
+/**
+ * The origin of absolute links in pages (a share page's card tags): `PUBLIC_ORIGIN`, else the
+ * address this server listens on (all interfaces as `localhost`; `localhost:8080`, the
+ * default port, before it listens). Never the request's Host header: any client sets it, and
+ * a card naming another host sends the chat app's preview, and whoever follows it, there.
+ */
+function publicOriginOf(app: FastifyInstance, config: ApiConfig): string {
+  if (config.publicOrigin) return config.publicOrigin;
+  const address = app.server.listening ? app.server.address() : null;
+  if (address === null || typeof address === 'string') return 'http://localhost:8080';
+  const host = ['0.0.0.0', '::'].includes(address.address)
+    ? 'localhost'
+    : address.family === 'IPv6'
+      ? `[${address.address}]`
+      : address.address;
+  return `http://${host}:${address.port}`;
+}
 
 /** Builds the server: the API under /api and, when given, the built apps on the same origin. */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -163,6 +179,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     requestTimeout: config.requestTimeoutMs,
     return503OnClosing: true,
     genReqId: () => crypto.randomUUID(),
+    // A path the router cannot read (a `%ff` that decodes to no text, a segment over its
+    // length limit) is answered before any route or hook runs: our envelope, not Fastify's.
+    frameworkErrors: (error, _request, reply) => {
+      reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
+      const [code, detail] =
+        error.code === 'FST_ERR_BAD_URL'
+          ? [ErrorCode.ValidationFailed, 'The URL has an invalid %-escape']
+          : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? [ErrorCode.ValidationFailed, 'A part of the URL is too long']
+            : [ErrorCode.Internal, 'The request could not be routed'];
+      void sendError(reply, code, detail);
+    },
   });
   const now = options.now ?? Date.now;
   const securityLog = (event: string, fields: Record<string, unknown>) =>
@@ -175,11 +203,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       maxHeapMb: config.importHeapMb,
       maxWaitingPerOwner: config.importQueuePerUser,
     });
+  const storage = new StorageHealth({ db: options.db, blobs: options.blobs, log: app.log, now });
   const imports = await ImportJobs.start({
     db: options.db,
     blobs: options.blobs,
     log: app.log,
-    runner: config.runImports ? (row, signal) => runImport(services, row, signal) : undefined,
+    health: storage,
+    now,
+    // Every process can run imports (the demo seed does, see `workHere`); IMPORT_JOBS=off
+    // only keeps it from fetching the queue's jobs.
+    runner: (row, signal) => runImport(services, row, signal),
+    work: config.runImports,
     concurrency: config.importWorkers ?? defaultPoolSize(),
     maxQueuedPerUser: config.importQueuePerUser,
     heartbeatS: config.importHeartbeatS,
@@ -196,6 +230,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     log: app.log,
     pool,
     imports,
+    storage,
     sessions: new Sessions(options.db, config, securityLog, now),
   };
   const { keySource } = options;
@@ -211,6 +246,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   }
   // Before the pool: a job stopped here is retried by another process.
   app.addHook('onClose', () => imports.stop());
+  app.decorate('importJobs', imports);
   if (!options.pool) app.addHook('onClose', () => pool.close());
 
   await app.register(fastifyCors, {
@@ -251,6 +287,21 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     pageHeaders(request, reply);
   });
 
+  // JSON nested too deep is refused before it is parsed, so no recursive walk (zod's, the
+  // database's, ours) ever meets it; the rest is Fastify's own parser (proto poisoning).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string; // `parseAs: 'string'`
+    try {
+      refuseDeepJson(text);
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    void parseJson(request, text, done);
+  });
+
   // A bad article id (not a number) gets the spec's text, not a generic validation error.
   app.addHook('onRequest', (request, _reply, done) => {
     const match = /^\/api\/v2\/posts\/([^/?]+)\//.exec(request.url);
@@ -270,13 +321,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     }
     // A full disk (or quota) is the server's trouble, not the rider's: try again later. The
     // database says so with SQLSTATE 53100 (disk_full).
-    if (error.code === 'ENOSPC' || error.code === 'EDQUOT' || error.code === '53100') {
+    const full = storageFullPart(error);
+    if (full) {
       request.log.error({ err: error }, 'storage full');
-      return sendError(
-        reply,
-        ErrorCode.Unavailable,
-        'The server cannot store files right now; please try again later',
-      );
+      storage.failed(full, error);
+      const refusal = storageFullError(full);
+      for (const [name, value] of Object.entries(refusal.headers)) reply.header(name, value);
+      return sendError(reply, refusal.code, refusal.message);
     }
     const known = fastifyErrors[error.code];
     if (known) return sendError(reply, known[0], known[1]);
@@ -295,7 +346,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   // Handlers overrunning their deadline get 503 / 10503, with or without a body.
   requestDeadlines(app, config.handlerTimeoutMs);
-  // Then a few requests start per turn of the loop, so new connections are accepted in time.
+  // Requests over their rider's or address's limit get 429 before they wait for a turn.
+  requestLimits(
+    app,
+    await RequestLimits.create(options.db, config, (key) =>
+      securityLog('request.rateLimited', { key }),
+    ),
+  );
+  // Then a few requests start per turn of the loop, so new connections are accepted in time;
+  // riders (and addresses) take turns.
   fairAdmission(app, config.requestsPerTurn);
   runAfterReply(app);
   authRoutes(app, services);
@@ -354,9 +413,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     }
     // A share link pasted in a chat: its page carries the ride's preview card.
     if (root === portal) {
-      const tags = await shareCardTags(services, request.url, originOf(request)).catch(
-        () => undefined,
-      );
+      const origin = publicOriginOf(app, config);
+      const tags = await shareCardTags(services, request.url, origin).catch(() => undefined);
       if (tags) {
         const shell = await readFile(join(root, 'index.html'), 'utf8');
         return reply.type('text/html').send(shell.replace('</head>', `${tags}</head>`));

@@ -3,6 +3,7 @@ import type { Sessions } from './auth/sessions.ts';
 import type { BlobStore } from './blobStore.ts';
 import type { ApiConfig } from './config.ts';
 import type { Database } from './db/db.ts';
+import type { StorageHealth } from './storageHealth.ts';
 import type { ImportJobs } from './workouts/importJobs.ts';
 import type { AnalysisPool } from './workouts/pool.ts';
 
@@ -14,6 +15,8 @@ export interface Services {
   readonly pool: AnalysisPool;
   /** The import queue: uploads are queued here and run by any process. */
   readonly imports: ImportJobs;
+  /** Whether the database and the file store can write (`/api/ready`). */
+  readonly storage: StorageHealth;
   readonly config: ApiConfig;
   readonly log: FastifyBaseLogger;
   readonly now: () => number;

@@ -1619,9 +1619,9 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         lat[n - 1 - i] = away[0] + noise();
         lon[n - 1 - i] = away[1] + noise();
       }
+      const distance = ride.distance!;
       for (let i = 1; i < n; i++)
-        ride.distance[i] =
-          ride.distance[i - 1]! + metres([lat[i - 1]!, lon[i - 1]!], [lat[i]!, lon[i]!]);
+        distance[i] = distance[i - 1]! + metres([lat[i - 1]!, lon[i - 1]!], [lat[i]!, lon[i]!]);
       const middle: [number, number] = [lat[1200]!, lon[1200]!];
       const bytes = encodeFit(activityFromStreams(ride, { startTime: 1_790_100_000, sport: 2 }));
       const imported = (

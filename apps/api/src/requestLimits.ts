@@ -1,0 +1,226 @@
+import { ErrorCode, routes } from '@xoss/api-contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import type { ApiConfig } from './config.ts';
+import type { Database } from './db/db.ts';
+import { ApiError } from './http.ts';
+
+/**
+ * The rider id a bearer token claims (its `sub`), read WITHOUT checking the signature.
+ * Good enough to queue a request with its rider's others (admission.ts) and to refuse one of
+ * a rider already over the limit; never to count a request against a rider: a forged token
+ * could then spend someone else's allowance. Counting waits for the route's authentication.
+ */
+export function claimedRider(authorization: string | undefined): string | undefined {
+  if (!authorization || authorization.length > 4096) return undefined;
+  const match = /^Bearer +[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+$/i.exec(authorization);
+  if (!match) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8')) as unknown;
+    const sub = (claims as { sub?: unknown } | null)?.sub;
+    return typeof sub === 'string' && /^[1-9]\d{0,11}$/.test(sub) ? sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+/** Routes that run only for a signed-in rider (their onRequest hook verified the token). */
+const signedInRoutes = new Set(
+  Object.values(routes)
+    .filter((route) => route.access !== 'public')
+    .map((route) => `${route.method} ${fastifyPath(route.path)}`),
+);
+/** Probes of the load balancer: a 429 there would take a healthy process out of rotation. */
+const exempt = new Set([`GET ${routes.health.path}`, `GET ${routes.ready.path}`]);
+const routeOf = (request: FastifyRequest) => `${request.method} ${request.routeOptions.url ?? ''}`;
+
+const tooMany = (ms: number) => {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  return new ApiError(
+    ErrorCode.TooManyAttempts,
+    `Too many requests. Try again in ${seconds} second(s).`,
+    { headers: { 'retry-after': String(seconds) } },
+  );
+};
+
+/**
+ * Requests per rider and per address, counted over a fixed window by rate-limiter-flexible:
+ * in memory on the embedded database (one process), in the database's `request_limits`
+ * table on PostgreSQL, so every process counts the same requests. A key over its limit is
+ * also remembered here, in this process, until its window ends: its further requests are
+ * refused before any database round trip, authentication or queueing.
+ */
+export class RequestLimits {
+  readonly #rider: RateLimiterAbstract;
+  readonly #address: RateLimiterAbstract;
+  readonly #blocked = new Map<string, number>();
+  readonly #onBlocked: (key: string) => void;
+  readonly #stop: () => void;
+
+  private constructor(
+    rider: RateLimiterAbstract,
+    address: RateLimiterAbstract,
+    onBlocked: (key: string) => void,
+    stop: () => void,
+  ) {
+    this.#rider = rider;
+    this.#address = address;
+    this.#onBlocked = onBlocked;
+    this.#stop = stop;
+  }
+
+  static async create(
+    db: Database,
+    config: Pick<ApiConfig, 'requestsPerRider' | 'requestsPerAddress' | 'requestLimitWindowS'>,
+    onBlocked: (key: string) => void = () => {},
+  ): Promise<RequestLimits> {
+    const windowS = config.requestLimitWindowS;
+    const options = (perSecond: number, keyPrefix: string) => {
+      const points = Math.max(1, Math.round(perSecond * windowS));
+      // The library blocks a key in this process's memory once it is over (until its
+      // window ends), so a flood costs no database round trip per request.
+      return { points, duration: windowS, keyPrefix, inMemoryBlockOnConsumed: points + 1 };
+    };
+    if (db.kind !== 'postgres') {
+      const memory = (perSecond: number, prefix: string) =>
+        new RateLimiterMemory(options(perSecond, prefix));
+      return new RequestLimits(
+        memory(config.requestsPerRider, 'rider'),
+        memory(config.requestsPerAddress, 'address'),
+        onBlocked,
+        () => {},
+      );
+    }
+    // The library speaks to a `pg` pool; this gives it our database's pool through `query`.
+    const storeClient = {
+      query: async (query: { text: string; values?: unknown[] }) => {
+        const rows = await db.query<Record<string, unknown>>(query.text, query.values ?? []);
+        return { rows, rowCount: rows.length };
+      },
+    };
+    const shared = (perSecond: number, prefix: string) =>
+      new Promise<RateLimiterPostgres>((resolve, reject) => {
+        const limiter: RateLimiterPostgres = new RateLimiterPostgres(
+          {
+            ...options(perSecond, prefix),
+            storeClient,
+            storeType: 'pool',
+            tableName: 'request_limits',
+            // Our own sweep below, which stops with the server.
+            clearExpiredByTimeout: false,
+            // The database unreachable for a moment: count in memory meanwhile rather than
+            // refuse every request.
+            insuranceLimiter: new RateLimiterMemory(options(perSecond, prefix)),
+          },
+          (error?: Error) => (error ? reject(error) : resolve(limiter)),
+        );
+      });
+    // One after the other: both create the same table.
+    const rider = await shared(config.requestsPerRider, 'rider');
+    const address = await shared(config.requestsPerAddress, 'address');
+    const sweep = setInterval(() => {
+      db.query('DELETE FROM request_limits WHERE expire < $1', [Date.now() - 60_000]).catch(
+        () => undefined,
+      );
+    }, 300_000);
+    sweep.unref();
+    return new RequestLimits(rider, address, onBlocked, () => clearInterval(sweep));
+  }
+
+  /** Milliseconds until a key known here to be over its limit may try again, else 0. */
+  blockedMs(key: string): number {
+    const until = this.#blocked.get(key);
+    if (until === undefined) return 0;
+    const left = until - Date.now();
+    if (left > 0) return left;
+    this.#blocked.delete(key);
+    return 0;
+  }
+
+  /** Counts one request of `rider:<id>` or `address:<ip>`; over the limit, a 429 (10302). */
+  async consume(key: string): Promise<void> {
+    const [kind, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+    const limiter = kind === 'rider' ? this.#rider : this.#address;
+    try {
+      await limiter.consume(id);
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      if (this.blockedMs(key) === 0) {
+        // Addresses of a many-address burst come and go: forget those whose wait is over.
+        if (this.#blocked.size > 10_000)
+          for (const [blocked, until] of this.#blocked)
+            if (until <= Date.now()) this.#blocked.delete(blocked);
+        this.#blocked.set(key, Date.now() + error.msBeforeNext);
+        this.#onBlocked(key);
+      }
+      throw tooMany(error.msBeforeNext);
+    }
+  }
+
+  close(): void {
+    this.#stop();
+  }
+}
+
+/**
+ * Registers the limits: every request counts once, against its rider when a route verified
+ * its token, else against its address (`request.ip`, from `X-Forwarded-For` when
+ * `TRUST_PROXY` is set). So a household or an office behind one address is not limited by
+ * its signed-in riders' use, and a request with a bad token still counts (its 401, against
+ * the address). Register before admission: a refused request never waits for its turn.
+ */
+export function requestLimits(app: FastifyInstance, limits: RequestLimits): void {
+  app.addHook('onRequest', async (request) => {
+    // The API's requests: the apps' files and pages are static, served from disk.
+    if (!request.url.startsWith('/api/') || exempt.has(routeOf(request))) return;
+    const address = `address:${request.ip}`;
+    const rider = claimedRider(request.headers.authorization);
+    const waitMs = Math.max(
+      limits.blockedMs(address),
+      rider ? limits.blockedMs(`rider:${rider}`) : 0,
+    );
+    if (waitMs > 0) {
+      // Its 429 waits up to a second: a flood on N connections then costs N refusals a
+      // second, not thousands (bench: 4,200 refusals a second took the loop from others).
+      const held = Math.min(1000, waitMs);
+      await new Promise((resolve) => setTimeout(resolve, held));
+      throw tooMany(waitMs - held);
+    }
+    // With a token, the count waits until the route has checked it (preParsing below).
+    if (!rider) await limits.consume(address);
+  });
+  // After the route's own onRequest hook (authentication) and before the body is read.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const rider = claimedRider(request.headers.authorization);
+    if (!rider || !request.url.startsWith('/api/') || exempt.has(routeOf(request)))
+      return done(null, payload);
+    // Reaching here on a signed-in route means the token was verified: its `sub` is the
+    // rider. A public route does not check it, so its request counts against the address.
+    const key = signedInRoutes.has(routeOf(request)) ? `rider:${rider}` : `address:${request.ip}`;
+    limits.consume(key).then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    // A token refused (401) was never counted against a rider: it counts for its address,
+    // before the client has its answer (so its next request sees the count).
+    if (
+      reply.statusCode === 401 &&
+      request.url.startsWith('/api/') &&
+      claimedRider(request.headers.authorization)
+    )
+      await limits.consume(`address:${request.ip}`).catch(() => undefined);
+    return payload;
+  });
+  app.addHook('onClose', (_instance, done) => {
+    limits.close();
+    done();
+  });
+}
