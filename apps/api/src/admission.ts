@@ -12,7 +12,7 @@ export interface QueueKey {
  * verifying: only where it queues depends on it, the route still checks the token), else its
  * address (`request.ip`, which honours `TRUST_PROXY`).
  */
-export function queueKeyOf(request: FastifyRequest): QueueKey {
+function queueKeyOf(request: FastifyRequest): QueueKey {
   const rider = claimedRider(request.headers.authorization);
   return rider ? { kind: 'rider', id: rider } : { kind: 'address', id: request.ip };
 }

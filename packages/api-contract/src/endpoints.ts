@@ -378,9 +378,9 @@ export const endpoints = {
   },
   ready: {
     ...routes.ready,
-    summary: 'Readiness: the database answers',
+    summary: 'Readiness: the database answers, and the database and the file store can write',
     reply: s.readyReplySchema,
-    errors: [10500],
+    errors: [10500, 10503],
   },
 } as const satisfies Record<RouteName, Endpoint>;
 

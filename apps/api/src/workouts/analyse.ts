@@ -297,11 +297,11 @@ function boundedMeanMaxCurve(values: Float64Array): Float64Array {
   return curve;
 }
 
-/** The bounds of a ride's positions, leaving out the samples `hidden` marks (privacy). */
-export function boundsOf(
-  streams: { readonly latitude?: ArrayLike<number>; readonly longitude?: ArrayLike<number> },
-  hidden?: Uint8Array,
-): Analysis['bounds'] {
+/** The bounds of a ride's positions. */
+function boundsOf(streams: {
+  readonly latitude?: ArrayLike<number>;
+  readonly longitude?: ArrayLike<number>;
+}): Analysis['bounds'] {
   const { latitude, longitude } = streams;
   if (!latitude || !longitude) return null;
   let minLat = Infinity,
@@ -311,7 +311,7 @@ export function boundsOf(
   for (let i = 0; i < latitude.length; i++) {
     const lat = latitude[i]!;
     const lon = longitude[i]!;
-    if (hidden?.[i] || !Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+    if (!Number.isFinite(lat) || !Number.isFinite(lon)) continue;
     minLat = Math.min(minLat, lat);
     maxLat = Math.max(maxLat, lat);
     minLon = Math.min(minLon, lon);
