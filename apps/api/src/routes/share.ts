@@ -193,9 +193,8 @@ export function shareRoutes(app: FastifyInstance, services: Services): void {
     const view = await sharedView(services, params.share_id);
     if (!view.streams.time) return { length: 0, streams: {} };
     // Times stay counted from the ride's start, as the range endpoint counts them.
-    return streamsFrom(sharedStreams(view.streams, view.visibility, view.shows), query, {
-      origin: view.streams.time[0]!,
-    });
+    const { streams, withheld } = sharedStreams(view.streams, view.visibility, view.shows);
+    return streamsFrom(streams, query, { origin: view.streams.time[0]!, withheld });
   });
 
   route(app, services, 'sharedWorkoutRange', async ({ params, query }) => {

@@ -1,6 +1,7 @@
 import { haversineMetres } from '@xoss/workout-stats';
 import { describe, expect, it } from 'vitest';
 import type { StoredStreams } from '../workouts/analyse.ts';
+import { streamsFrom } from '../workouts/replies.ts';
 import { computeVisibility, sharedStreams, visibilityOf, type Privacy } from './privacy.ts';
 
 const HOME: [number, number] = [48.137, 11.575];
@@ -92,21 +93,23 @@ describe('what a share link shows of a ride', () => {
   it('sends no position, distance, speed or altitude of a hidden sample, and nothing of the trimmed ends', async () => {
     const streams = joggedRide();
     const visibility = await computeVisibility(streams, privacy);
-    const shared = sharedStreams(streams, visibility, { heartRate: true, power: true });
-    const length = shared.time!.length;
+    const window = sharedStreams(streams, visibility, { heartRate: true, power: true });
+    const reply = streamsFrom(window.streams, { points: 20_000 }, { withheld: window.withheld });
+    const shared = reply.streams;
+    const length = reply.length;
     expect(length).toBe(visibility.last - visibility.first + 1);
-    expect(shared.time![0]).toBe(streams.time![visibility.first]);
+    expect(window.streams.time![0]).toBe(streams.time![visibility.first]);
     let gaps = 0;
     for (let k = 0; k < length; k++) {
-      const lat = shared.latitude![k]!;
-      if (Number.isNaN(lat)) {
+      const lat = shared.latitude![k];
+      if (lat === null) {
         gaps++;
-        for (const name of ['longitude', 'distance', 'speed', 'altitude'])
-          expect(shared[name]![k], name).toBeNaN();
+        for (const name of ['longitude', 'distance', 'speed', 'altitude'] as const)
+          expect(shared[name]![k], name).toBeNull();
         expect(shared.heart_rate![k]).toBe(130);
         continue;
       }
-      expect(haversineMetres(...HOME, lat, shared.longitude![k]!)).toBeGreaterThanOrEqual(300);
+      expect(haversineMetres(...HOME, lat!, shared.longitude![k]!)).toBeGreaterThanOrEqual(300);
     }
     // The zone in the middle is crossed twice.
     expect(gaps).toBeGreaterThan(50);
@@ -122,9 +125,15 @@ describe('what a share link shows of a ride', () => {
     const visibility = await computeVisibility(short, privacy);
     expect(visibility.hidden.every((value) => value === 1)).toBe(true);
     expect(visibility.bounds).toBeNull();
-    const shared = sharedStreams(short, visibility, { heartRate: true, power: true });
-    expect(shared.latitude!.every((value) => Number.isNaN(value))).toBe(true);
-    expect(shared.distance!.every((value) => Number.isNaN(value))).toBe(true);
+    const window = sharedStreams(short, visibility, { heartRate: true, power: true });
+    const { streams: shared } = streamsFrom(
+      window.streams,
+      { points: 20_000 },
+      { withheld: window.withheld },
+    );
+    expect(shared.latitude!.every((value) => value === null)).toBe(true);
+    expect(shared.distance!.every((value) => value === null)).toBe(true);
+    expect(shared.heart_rate!.every((value) => value === 130)).toBe(true);
   });
 
   it('computes a ride’s visibility once per privacy, and again when the zones change', async () => {

@@ -223,32 +223,34 @@ const PLACING_STREAMS = new Set([
   'grade',
 ]);
 
+/** Samples whose values of some streams are withheld: `mask[i]` set, streams `names`. */
+export interface Withheld {
+  readonly mask: Uint8Array;
+  readonly names: ReadonlySet<string>;
+}
+
 /**
- * The streams a share link sends: the trimmed start and end left out whole, hidden samples
- * between them without position, distance, speed or altitude, unshown channels left out.
+ * The streams a share link sends: the trimmed start and end left out whole (views, no
+ * copy), unshown channels left out, and which values the reply withholds: the position,
+ * distance, speed, altitude and grade of hidden samples between them. They are withheld as
+ * the reply is made (`streamsFrom`), after downsampling, so no full-size copy is blanked.
  */
 export function sharedStreams(
   streams: StoredStreams,
   visibility: Visibility,
   shows: { readonly heartRate: boolean; readonly power: boolean },
-): StoredStreams {
+): { streams: StoredStreams; withheld: Withheld } {
   const { hidden, first, last } = visibility;
-  let gaps = false;
-  for (let i = first; i <= last && !gaps; i++) gaps = hidden[i] === 1;
   const out: StoredStreams = {};
   for (const [name, column] of Object.entries(streams)) {
     if (!shows.heartRate && name === 'heart_rate') continue;
     if (!shows.power && POWER_STREAMS.has(name)) continue;
-    const window = column.subarray(first, last + 1);
-    if (gaps && PLACING_STREAMS.has(name)) {
-      // A copy with the hidden samples blanked (plain loops: a callback per sample cost
-      // 10 ms a column on the largest ride).
-      const blanked = window.slice();
-      for (let i = 0; i < blanked.length; i++) if (hidden[first + i]) blanked[i] = Number.NaN;
-      out[name] = blanked;
-    } else out[name] = window;
+    out[name] = column.subarray(first, last + 1);
   }
-  return out;
+  return {
+    streams: out,
+    withheld: { mask: hidden.subarray(first, last + 1), names: PLACING_STREAMS },
+  };
 }
 
 const POWER_STREAMS = new Set(['power', 'lr_balance', 'torque_effectiveness', 'pedal_smoothness']);

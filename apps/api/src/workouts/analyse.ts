@@ -82,9 +82,13 @@ export interface Analysis {
   readonly streams: StoredStreams;
   /**
    * The streams as stored (`packStreams`), made in the import worker so the API's thread
-   * never packs tens of MB; handed over to the database once (empty after).
+   * never packs tens of MB; handed over to the database once (empty after). The worker then
+   * sends `streams` empty, with their length (`samples`) and whether they hold anything
+   * besides the clock (`recorded`).
    */
   readonly packed?: Uint8Array;
+  readonly samples?: number;
+  readonly recorded?: boolean;
   readonly powerCurve: Float64Array | null;
   readonly speedCurve: Float64Array | null;
   readonly ftpEstimate: number | null;

@@ -260,8 +260,12 @@ export interface StreamsQuery {
 export function streamsFrom(
   streams: Record<string, Float64Array>,
   query: StreamsQuery,
-  /** The time that counts as 0 (default: the first sample's). */
-  options: { origin?: number } = {},
+  options: {
+    /** The time that counts as 0 (default: the first sample's). */
+    origin?: number;
+    /** Values sent as null: of streams `names`, at the samples `mask` marks (privacy). */
+    withheld?: { readonly mask: ArrayLike<number>; readonly names: ReadonlySet<string> };
+  } = {},
 ) {
   const { points } = query;
   const length = Object.values(streams)[0]?.length ?? 0;
@@ -276,12 +280,20 @@ export function streamsFrom(
   for (const [name, column] of Object.entries(streams)) {
     const stream = name as StreamName;
     if (query.streams && !query.streams.includes(stream)) continue;
-    const values = indices ? Array.from(indices, (index) => column[index]!) : Array.from(column);
+    const mask = options.withheld?.names.has(name) ? options.withheld.mask : undefined;
+    const count = indices ? indices.length : length;
     const scale = 10 ** (STREAM_DECIMALS[stream] ?? 3);
     const offset = stream === 'time' ? first : 0;
-    reply[stream] = values.map((value) =>
-      Number.isFinite(value) ? Math.round((value - offset) * scale) / scale : null,
-    );
+    const values = new Array<number | null>(count);
+    for (let k = 0; k < count; k++) {
+      const index = indices ? indices[k]! : k;
+      const value = column[index]!;
+      values[k] =
+        Number.isFinite(value) && !mask?.[index]
+          ? Math.round((value - offset) * scale) / scale
+          : null;
+    }
+    reply[stream] = values;
   }
   return { length: indices ? indices.length : length, streams: reply };
 }

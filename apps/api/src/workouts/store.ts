@@ -58,7 +58,7 @@ async function storeWorkout(
       if (importRow) await claimImportForStore(tx, importRow.id);
       // The upload's reservation counts its file; its streams must fit beside it.
       const packed = analysis.packed?.byteLength ? analysis.packed : packStreams(analysis.streams);
-      const samples = analysis.streams.time!.length;
+      const samples = analysis.samples ?? analysis.streams.time!.length;
       await assertStreamsFit(tx, userId, packed.length);
       const name =
         options.name ??
@@ -248,7 +248,7 @@ export async function runImport(
     );
   // Given up while the file was analysed: store nothing.
   signal.throwIfAborted();
-  if (!hasRecordedData(result.value))
+  if (!(result.value.recorded ?? hasRecordedData(result.value)))
     throw new ApiError(
       ErrorCode.UnsupportedFile,
       'This file has no records: no time, position or sensor values to import',

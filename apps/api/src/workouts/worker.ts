@@ -3,21 +3,31 @@
 import { Piscina } from 'piscina';
 import { analyseActivity } from './analyse.ts';
 import type { AnalysisOptions } from './pool.ts';
+import { hasRecordedData } from './recorded.ts';
 import { packStreams } from './streams.ts';
 
 export function analyse(job: { bytes: Uint8Array; options: AnalysisOptions }): unknown {
   const result = analyseActivity(job.bytes, job.options);
   if (!result.ok) return result;
-  // The columns, their stored form and the curves move to the API's thread instead of being
-  // copied; packing tens of MB here keeps it off the API's event loop.
+  // The streams go to the API's thread in their stored form only, packed here, with what
+  // the API asks of them (their length, whether anything was recorded): the columns too
+  // were as much again of new memory there, and its collection held the event loop.
   const { streams, powerCurve, speedCurve } = result.value;
   const packed = packStreams(streams);
   const transfer = new Set<ArrayBuffer>([packed.buffer as ArrayBuffer]);
-  for (const column of Object.values(streams)) transfer.add(column.buffer as ArrayBuffer);
   if (powerCurve) transfer.add(powerCurve.buffer as ArrayBuffer);
   if (speedCurve) transfer.add(speedCurve.buffer as ArrayBuffer);
   return Piscina.move({
     [Piscina.transferableSymbol]: [...transfer],
-    [Piscina.valueSymbol]: { ...result, value: { ...result.value, packed } },
+    [Piscina.valueSymbol]: {
+      ...result,
+      value: {
+        ...result.value,
+        streams: {},
+        packed,
+        samples: streams.time?.length ?? 0,
+        recorded: hasRecordedData(result.value),
+      },
+    },
   } as never);
 }
