@@ -115,11 +115,12 @@ describe('references to the documentation', () => {
     expect(broken).toEqual([]);
   });
 
-  it('have a page for each number the code cites: product sections 1-9, security items 1-22', () => {
+  it('have a page for each number the code cites: product sections 1-9, security items 1 on, without gaps', () => {
     const sections = [...text(product).matchAll(/^## (\d+)\. /gm)].map((match) => Number(match[1]));
     expect(sections).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     const items = [...text(security).matchAll(/^(\d+)\. \*\*/gm)].map((match) => Number(match[1]));
-    expect(items).toEqual(Array.from({ length: 22 }, (_, index) => index + 1));
+    expect(items.length).toBeGreaterThanOrEqual(30);
+    expect(items).toEqual(Array.from({ length: items.length }, (_, index) => index + 1));
   });
 
   it("list each part's imports in docs/architecture.md as its package.json has them", () => {
