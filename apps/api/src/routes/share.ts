@@ -10,7 +10,13 @@ import { ErrorCode } from '@xoss/api-contract';
 import { ApiError, notFound } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
-import { sharedStreams, sharedSummary, visibilityOf, type Privacy } from '../share/privacy.ts';
+import {
+  sharedStreams,
+  sharedSummary,
+  visibilityOf,
+  type Privacy,
+  type Visibility,
+} from '../share/privacy.ts';
 import { username } from '../athletes/store.ts';
 import { cachedPreview, keepPreview } from '../share/previewCache.ts';
 import {
@@ -182,6 +188,9 @@ export async function shareCardTags(
     .join('');
 }
 
+/** Share links' streams replies, by the visibility they were made under and the question. */
+const streamReplies = new WeakMap<Visibility, Map<string, ReturnType<typeof streamsFrom>>>();
+
 export function shareRoutes(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
@@ -192,9 +201,24 @@ export function shareRoutes(app: FastifyInstance, services: Services): void {
   route(app, services, 'sharedWorkoutStreams', async ({ params, query }) => {
     const view = await sharedView(services, params.share_id);
     if (!view.streams.time) return { length: 0, streams: {} };
-    // Times stay counted from the ride's start, as the range endpoint counts them.
-    const { streams, withheld } = sharedStreams(view.streams, view.visibility, view.shows);
-    return streamsFrom(streams, query, { origin: view.streams.time[0]!, withheld });
+    // A link is opened by many visitors asking the same: each reply is kept with the ride's
+    // visibility (so a change of privacy or of the ride makes new ones).
+    let replies = streamReplies.get(view.visibility);
+    if (!replies)
+      streamReplies.set(
+        view.visibility,
+        (replies = new Map<string, ReturnType<typeof streamsFrom>>()),
+      );
+    const key = JSON.stringify([view.shows, query]);
+    let reply = replies.get(key);
+    if (!reply) {
+      // Times stay counted from the ride's start, as the range endpoint counts them.
+      const { streams, withheld } = sharedStreams(view.streams, view.visibility, view.shows);
+      reply = streamsFrom(streams, query, { origin: view.streams.time[0]!, withheld });
+      replies.set(key, reply);
+      while (replies.size > 8) replies.delete(replies.keys().next().value!);
+    }
+    return reply;
   });
 
   route(app, services, 'sharedWorkoutRange', async ({ params, query }) => {
