@@ -97,7 +97,7 @@ export async function createApp(
   await server.ready();
   if (options.demo) await seedDemo(server, db, blobs);
   // Rides stored before best efforts were kept get theirs in the background.
-  void backfillBests(db, { signal: stopped.signal })
+  void backfillBests({ db, blobs }, { signal: stopped.signal })
     .then((count) => {
       if (count > 0) server.log.info(`best efforts computed for ${count} earlier rides`);
     })

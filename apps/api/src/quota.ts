@@ -9,7 +9,7 @@ const STALE = "interval '1 hour'";
 async function usedBytes(tx: Queryable, userId: number): Promise<number> {
   const [usage] = await tx.query<{ used: number }>(
     `SELECT (SELECT coalesce(sum(file_bytes), 0) FROM workouts WHERE user_id = $1)::float8
-          + (SELECT coalesce(sum(octet_length(s.data)), 0) FROM workout_streams s
+          + (SELECT coalesce(sum(coalesce(s.bytes, octet_length(s.data))), 0) FROM workout_streams s
                JOIN workouts w ON w.id = s.workout_id WHERE w.user_id = $1)::float8
           + (SELECT coalesce(sum(file_bytes), 0) FROM routebooks WHERE user_id = $1)::float8
           + (SELECT coalesce(sum(bytes), 0) FROM quota_reservations WHERE user_id = $1)::float8

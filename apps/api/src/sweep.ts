@@ -13,6 +13,11 @@ const owners = [
     prefix: 'routebooks',
     owned: 'SELECT file_key FROM routebooks WHERE file_key = ANY($1::text[])',
   },
+  // A ride's streams, written just before its row commits.
+  {
+    prefix: 'streams',
+    owned: 'SELECT blob_key AS file_key FROM workout_streams WHERE blob_key = ANY($1::text[])',
+  },
 ] as const;
 
 /**

@@ -306,8 +306,8 @@ export function defineTrainingSuite(make: () => Promise<Harness>): void {
       // streams and curve, after start.
       await h.db.query('DELETE FROM workout_bests WHERE workout_id = $1', [rides[0]!.id]);
       await h.db.query('UPDATE workouts SET bests_pending = true WHERE id = $1', [rides[0]!.id]);
-      expect(await backfillBests(h.db)).toBe(1);
-      expect(await backfillBests(h.db)).toBe(0);
+      expect(await backfillBests(h)).toBe(1);
+      expect(await backfillBests(h)).toBe(0);
       const backfilled = await r.get<Bests>(`/api/v2/workouts/${rides[0]!.id}/bests/`);
       expect(backfilled.efforts.map((e) => e.effort)).toEqual(
         bestsOf[0]!.efforts.map((e) => e.effort),

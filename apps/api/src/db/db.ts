@@ -8,22 +8,6 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 
-/**
- * A large bytea parameter whose bytes the caller gives up: the embedded database's thread
- * takes its buffer instead of copying it (a ride's streams are tens of MB; copying them cost
- * the event loop about 40 ms). The caller must not read the bytes afterwards.
- */
-export class Handover {
-  readonly bytes: Uint8Array;
-  constructor(bytes: Uint8Array) {
-    this.bytes = bytes;
-  }
-}
-
-/** The parameters as a driver takes them: handed-over bytes as plain bytes. */
-export const plainParams = (params: readonly unknown[]): unknown[] =>
-  params.map((param) => (param instanceof Handover ? param.bytes : param));
-
 /** The one query layer of the API: plain SQL of the PostgreSQL dialect, with transactions. */
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
@@ -77,7 +61,7 @@ class PostgresDatabase implements Database {
     return { connectionString: this.#url, max: 4 };
   }
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return (await this.#pool.query(sql, plainParams(params))).rows as Row[];
+    return (await this.#pool.query(sql, params as unknown[])).rows as Row[];
   }
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
@@ -85,7 +69,7 @@ class PostgresDatabase implements Database {
       await client.query('BEGIN');
       const result = await work({
         query: async <Row>(sql: string, params: readonly unknown[] = []) =>
-          (await client.query(sql, plainParams(params))).rows as Row[],
+          (await client.query(sql, params as unknown[])).rows as Row[],
       });
       await client.query('COMMIT');
       return result;

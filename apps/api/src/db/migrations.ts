@@ -334,4 +334,13 @@ CREATE TABLE signing_keys (
 ALTER TABLE refresh_tokens ADD COLUMN rotated_by text;
 CREATE INDEX refresh_tokens_family_revoked ON refresh_tokens (family) WHERE revoked_at IS NOT NULL
 `,
+  // 15: a ride's streams (tens of MB for the longest) go to the file store: written inside
+  // the database they held its one connection for seconds (the embedded database runs one
+  // statement at a time). Rows stored before keep theirs in `data`.
+  `
+ALTER TABLE workout_streams ADD COLUMN blob_key text;
+ALTER TABLE workout_streams ADD COLUMN bytes bigint;
+ALTER TABLE workout_streams ALTER COLUMN data DROP NOT NULL;
+CREATE UNIQUE INDEX workout_streams_blob ON workout_streams (blob_key)
+`,
 ];

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Handover, openDatabase } from './db.ts';
+import { openDatabase } from './db.ts';
 
 describe('the embedded database on its own thread', { timeout: 60_000 }, () => {
   it('runs a large statement while the event loop keeps turning, and returns the same bytes', async () => {
@@ -26,7 +26,7 @@ describe('the embedded database on its own thread', { timeout: 60_000 }, () => {
     }
   });
 
-  it('keeps transactions whole, with PostgreSQL error fields, and hands over bytes without a copy', async () => {
+  it('keeps transactions whole, with PostgreSQL error fields', async () => {
     const db = await openDatabase();
     try {
       await db.query('CREATE TABLE t (id int PRIMARY KEY)');
@@ -47,12 +47,6 @@ describe('the embedded database on its own thread', { timeout: 60_000 }, () => {
         await tx.query('INSERT INTO t (id) VALUES (3)');
       });
       expect(await outside).toEqual([{ n: 2 }]);
-      const handed = new Uint8Array([1, 2, 3]);
-      await db.query('CREATE TABLE b (data bytea)');
-      await db.query('INSERT INTO b (data) VALUES ($1)', [new Handover(handed)]);
-      expect(handed.byteLength).toBe(0);
-      const [row] = await db.query<{ data: Uint8Array }>('SELECT data FROM b');
-      expect([...row!.data]).toEqual([1, 2, 3]);
     } finally {
       await db.close();
     }

@@ -3,7 +3,6 @@
 // that serves requests. It looks like the part of PGlite we use (`query`, `exec`, `listen`,
 // transactions), so pg-boss's PGlite adapter drives it unchanged.
 import { Worker } from 'node:worker_threads';
-import { Handover, plainParams } from './db.ts';
 
 export type Request =
   | { id: number; op: 'query'; sql: string; params: unknown[]; tx?: number }
@@ -83,12 +82,12 @@ export class PgliteThread {
     this.#pending.clear();
   }
 
-  #call<T>(request: RequestBody, transfer: ArrayBuffer[] = []): Promise<T> {
+  #call<T>(request: RequestBody): Promise<T> {
     if (this.#closed) return Promise.reject(this.#closed);
     const id = this.#next++;
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#worker.postMessage({ ...request, id }, transfer);
+      this.#worker.postMessage({ ...request, id });
     });
   }
 
@@ -97,13 +96,12 @@ export class PgliteThread {
     params: readonly unknown[] = [],
     tx?: number,
   ): Promise<{ rows: Row[] }> {
-    const transfer = params.flatMap((param) =>
-      param instanceof Handover ? [param.bytes.buffer as ArrayBuffer] : [],
-    );
-    const rows = await this.#call<Row[]>(
-      { op: 'query', sql, params: plainParams(params), ...(tx === undefined ? {} : { tx }) },
-      transfer,
-    );
+    const rows = await this.#call<Row[]>({
+      op: 'query',
+      sql,
+      params: [...params],
+      ...(tx === undefined ? {} : { tx }),
+    });
     return { rows };
   }
 

@@ -68,7 +68,7 @@ async function sharedView(services: Services, shareId: string) {
   const [privacy, shows, stored] = await Promise.all([
     privacyOf(services, row.user_id),
     shareChoices(services, row),
-    readStreams(services.db, row.id),
+    readStreams(services, row.id),
   ]);
   const streams = stored ?? {};
   const visibility = await visibilityOf(streams, privacy);

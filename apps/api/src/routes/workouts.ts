@@ -118,17 +118,19 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
 
   route(app, services, 'deleteWorkout', async ({ userId, params }) => {
     const row = await ownWorkout(services, userId, params.id);
-    await db.transaction(async (tx) => {
+    const streamsKey = await db.transaction(async (tx) => {
       await lockRider(tx, row.user_id);
       const gone = await deleteWorkoutRow(tx, row.id);
       // Its day's totals and the fitness of the days after lose it in the same transaction.
       if (gone)
         await addToDay(tx, gone.user_id, dayOf(new Date(gone.start_time)), rideDelta(gone, -1));
       if (gone) await removeRideFromBestCurves(tx, gone.user_id, new Date(gone.start_time));
+      return gone?.streams_key ?? null;
     });
     forgetPreview(row.share_id);
     forgetStreams(db, row.id);
     await services.blobs.delete(row.file_key).catch(() => undefined);
+    if (streamsKey) await services.blobs.delete(streamsKey).catch(() => undefined);
     return {};
   });
 

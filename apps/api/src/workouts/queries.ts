@@ -82,9 +82,19 @@ export async function saveWorkoutEdit(db: Queryable, id: number, edit: WorkoutEd
   );
 }
 
-/** Deletes a ride's row (its streams and curves go with it); the row as it was. */
-export async function deleteWorkoutRow(db: Queryable, id: number): Promise<WorkoutRow | undefined> {
-  const [gone] = await db.query<WorkoutRow>('DELETE FROM workouts WHERE id = $1 RETURNING *', [id]);
+/**
+ * Deletes a ride's row (its streams and curves go with it); the row as it was, with the file
+ * store's key of its streams (`streams_key`: delete that file once this commits).
+ */
+export async function deleteWorkoutRow(
+  db: Queryable,
+  id: number,
+): Promise<(WorkoutRow & { streams_key: string | null }) | undefined> {
+  const [gone] = await db.query<WorkoutRow & { streams_key: string | null }>(
+    `WITH streams AS (SELECT blob_key FROM workout_streams WHERE workout_id = $1)
+     DELETE FROM workouts WHERE id = $1 RETURNING *, (SELECT blob_key FROM streams) AS streams_key`,
+    [id],
+  );
   return gone;
 }
 

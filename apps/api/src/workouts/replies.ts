@@ -125,7 +125,7 @@ export async function zonesOf(services: Services, row: WorkoutRow): Promise<Zone
     cached.ftp_source !== undefined
   )
     return cached;
-  const streams = (await readStreams(services.db, row.id)) ?? {};
+  const streams = (await readStreams(services, row.id)) ?? {};
   const [curves] = await services.db.query<{ power: Uint8Array | null }>(
     'SELECT power FROM workout_curves WHERE workout_id = $1',
     [row.id],
@@ -243,7 +243,7 @@ export async function detail(services: Services, row: WorkoutRow): Promise<Worko
 
 /** A ride's streams, never more than `points` per stream (the query's default bounds it). */
 export async function streamsReply(services: Services, workoutId: number, query: StreamsQuery) {
-  const streams = await readStreams(services.db, workoutId);
+  const streams = await readStreams(services, workoutId);
   return streams ? streamsFrom(streams, query) : { length: 0, streams: {} };
 }
 
@@ -324,7 +324,7 @@ export const curveReply = (
 
 /** The statistics of the samples of a ride with times in `[from, to)` seconds from its start. */
 export async function rangeReply(services: Services, row: WorkoutRow, from: number, to: number) {
-  const streams = await readStreams(services.db, row.id);
+  const streams = await readStreams(services, row.id);
   const task = {
     streams: streams ?? {},
     from,

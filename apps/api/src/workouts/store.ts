@@ -3,7 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
 import { withFtp } from '@xoss/workout-stats';
-import { Handover } from '../db/db.ts';
 import { ApiError } from '../http.ts';
 import type { Services } from '../services.ts';
 import { type Analysis, type AnalysisResult } from './analyse.ts';
@@ -51,14 +50,19 @@ async function storeWorkout(
   const device = analysis.deviceSummary as Record<string, unknown>;
   const shown = summaryReply(summary, device);
   if (!importRow) await services.blobs.put(fileKey, bytes);
+  // The streams go to the file store before the transaction: tens of MB written inside the
+  // database held its one connection (the embedded one runs a statement at a time) for
+  // seconds, and every other rider's request with it.
+  const packed = analysis.packed?.byteLength ? analysis.packed : packStreams(analysis.streams);
+  const samples = analysis.samples ?? analysis.streams.time!.length;
+  const streamsKey = `streams/${randomUUID()}.bin`;
   try {
+    await services.blobs.put(streamsKey, packed);
     return await services.db.transaction(async (tx) => {
       // Given up meanwhile (its request's deadline): nothing is stored. The row lock also
       // makes a second attempt at the same import wait for, then see, the first one's end.
       if (importRow) await claimImportForStore(tx, importRow.id);
       // The upload's reservation counts its file; its streams must fit beside it.
-      const packed = analysis.packed?.byteLength ? analysis.packed : packStreams(analysis.streams);
-      const samples = analysis.samples ?? analysis.streams.time!.length;
       await assertStreamsFit(tx, userId, packed.length);
       const name =
         options.name ??
@@ -108,11 +112,10 @@ async function storeWorkout(
         ],
       );
       const id = row!.id;
-      await tx.query('INSERT INTO workout_streams (workout_id, length, data) VALUES ($1, $2, $3)', [
-        id,
-        samples,
-        new Handover(packed),
-      ]);
+      await tx.query(
+        'INSERT INTO workout_streams (workout_id, length, blob_key, bytes) VALUES ($1, $2, $3, $4)',
+        [id, samples, streamsKey, packed.length],
+      );
       await tx.query('INSERT INTO workout_curves (workout_id, power, speed) VALUES ($1, $2, $3)', [
         id,
         packCurve(analysis.powerCurve),
@@ -136,8 +139,9 @@ async function storeWorkout(
     });
   } catch (error) {
     // No row, so no file: the stored file goes too. A queued import's file stays for its
-    // next attempt; the queue deletes it when the import fails for good.
+    // next attempt; the queue deletes it when the import fails for good. Its streams go.
     if (!importRow) await services.blobs.delete(fileKey).catch(() => undefined);
+    await services.blobs.delete(streamsKey).catch(() => undefined);
     throw error;
   }
 }

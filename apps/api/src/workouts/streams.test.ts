@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalBlobStore, type BlobStore } from '../blobStore.ts';
 import { openDatabase } from '../db/db.ts';
 import { StreamsCache, forgetStreams, packStreams, readStreams, unpackStreams } from './streams.ts';
 
@@ -47,26 +51,28 @@ describe('streams storage', () => {
         },
       };
     };
-    const a = database(10);
-    const b = database(20);
+    // Rows that hold their streams: the file store is never asked.
+    const a = { db: database(10), blobs: {} as BlobStore };
+    const b = { db: database(20), blobs: {} as BlobStore };
     expect((await readStreams(a, 1))?.time?.[0]).toBe(10);
     expect((await readStreams(b, 1))?.time?.[0]).toBe(20);
     expect((await readStreams(a, 1))?.time?.[0]).toBe(10);
-    expect(a.reads).toBe(1);
+    expect(a.db.reads).toBe(1);
     expect(await readStreams(a, 2)).toBeUndefined();
     // The deletion forgets it: the next read goes to the database, which no longer has it.
-    a.stored.delete(1);
-    forgetStreams(a, 1);
+    a.db.stored.delete(1);
+    forgetStreams(a.db, 1);
     expect(await readStreams(a, 1)).toBeUndefined();
-    expect(a.reads).toBe(3);
+    expect(a.db.reads).toBe(3);
   });
 
   it('never serves a ride deleted or rewritten by another process from its memory', async () => {
     const db = await openDatabase();
     try {
       // Two processes on one database: each wrapper has a cache of its own.
-      const one = { query: db.query.bind(db) };
-      const two = { query: db.query.bind(db) };
+      const blobs = new LocalBlobStore(mkdtempSync(join(tmpdir(), 'xoss-streams-')));
+      const one = { db: { query: db.query.bind(db) }, blobs };
+      const two = { db: { query: db.query.bind(db) }, blobs };
       const [user] = await db.query<{ id: number }>(
         "INSERT INTO users (uuid, email, username, password_hash) VALUES (gen_random_uuid(), 'c@x.co', 'c', 'x') RETURNING id",
       );
@@ -89,9 +95,16 @@ describe('streams storage', () => {
         packStreams({ time: column(3, 7) }),
       ]);
       expect((await readStreams(one, id))?.time?.[0]).toBe(7);
+      // Moved to the file store (as rides are stored now): read from there.
+      await blobs.put('streams/r.bin', packStreams({ time: column(3, 9) }));
+      await db.query(
+        "UPDATE workout_streams SET data = NULL, blob_key = 'streams/r.bin', bytes = 24 WHERE workout_id = $1",
+        [id],
+      );
+      expect((await readStreams(one, id))?.time?.[0]).toBe(9);
       // Process two deletes the ride: process one no longer has its streams.
       await db.query('DELETE FROM workouts WHERE id = $1', [id]);
-      forgetStreams(two, id);
+      forgetStreams(two.db, id);
       expect(await readStreams(one, id)).toBeUndefined();
     } finally {
       await db.close();

@@ -1,8 +1,10 @@
+import type { BlobStore } from '../blobStore.ts';
 import type { Queryable } from '../db/db.ts';
 import type { StoredStreams } from './analyse.ts';
 
-// Streams are stored as one bytea: a 4-byte little-endian header length, a JSON header
-// `{ length, names }`, padding to 8 bytes, then each column's Float64 values in order.
+// Streams are stored as one block of bytes (a file of the file store, `streams/<uuid>.bin`;
+// rides stored before that, a bytea of their row): a 4-byte little-endian header length, a
+// JSON header `{ length, names }`, padding to 8 bytes, then each column's Float64 values.
 
 export function packStreams(streams: StoredStreams): Uint8Array {
   const names = Object.keys(streams);
@@ -122,9 +124,10 @@ const STREAMS_CACHE_BYTES = 64 * 1024 * 1024;
  * when it has none.
  */
 export async function readStreams(
-  db: Queryable,
+  source: { readonly db: Queryable; readonly blobs: BlobStore },
   workoutId: number,
 ): Promise<StoredStreams | undefined> {
+  const { db, blobs } = source;
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new StreamsCache(STREAMS_CACHE_BYTES)));
   const cached = cache.get(workoutId);
@@ -137,12 +140,18 @@ export async function readStreams(
     cache.delete(workoutId);
     if (!current) return undefined;
   }
-  const [stored] = await db.query<{ data: Uint8Array; stamp: string }>(
-    'SELECT data, xmin::text AS stamp FROM workout_streams WHERE workout_id = $1',
-    [workoutId],
-  );
+  const [stored] = await db.query<{
+    data: Uint8Array | null;
+    blob_key: string | null;
+    stamp: string;
+  }>('SELECT data, blob_key, xmin::text AS stamp FROM workout_streams WHERE workout_id = $1', [
+    workoutId,
+  ]);
   if (!stored) return undefined;
-  const streams = unpackStreams(stored.data);
+  // In the file store (rides stored since streams moved there), else in the row.
+  const bytes = stored.blob_key ? await blobs.get(stored.blob_key) : stored.data;
+  if (!bytes) return undefined;
+  const streams = unpackStreams(bytes);
   cache.set(workoutId, streams, stored.stamp);
   return streams;
 }

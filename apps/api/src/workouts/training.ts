@@ -13,6 +13,7 @@ import {
   type FitnessDay,
   type TimerIntervals,
 } from '@xoss/workout-stats';
+import type { BlobStore } from '../blobStore.ts';
 import type { Queryable } from '../db/db.ts';
 import { rideBests, rideStreamsOf, type RideBests } from './analyse.ts';
 import { readStreams, unpackCurve } from './streams.ts';
@@ -188,9 +189,13 @@ export async function fitnessRange(
  * The API runs it in the background after start; each ride is its own transaction.
  */
 export async function backfillBests(
-  db: Queryable & { transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> },
+  source: {
+    readonly db: Queryable & { transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> };
+    readonly blobs: BlobStore;
+  },
   options: { batch?: number; signal?: AbortSignal } = {},
 ): Promise<number> {
+  const { db } = source;
   let done = 0;
   while (!options.signal?.aborted) {
     const rides = await db.query<{
@@ -205,7 +210,7 @@ export async function backfillBests(
     if (rides.length === 0) return done;
     for (const ride of rides) {
       if (options.signal?.aborted) break;
-      const stored = await readStreams(db, ride.id);
+      const stored = await readStreams(source, ride.id);
       const streams = stored ? rideStreamsOf(stored) : undefined;
       const [curves] = await db.query<{ power: Uint8Array | null }>(
         'SELECT power FROM workout_curves WHERE workout_id = $1',
