@@ -9,6 +9,7 @@ import {
 import type { ApiConfig } from './config.ts';
 import type { Database } from './db/db.ts';
 import { ApiError } from './http.ts';
+import { fastifyPath } from './route.ts';
 
 /**
  * The rider id a bearer token claims (its `sub`), read WITHOUT checking the signature.
@@ -29,7 +30,6 @@ export function claimedRider(authorization: string | undefined): string | undefi
   }
 }
 
-const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 /** Routes that run only for a signed-in rider (their onRequest hook verified the token). */
 const signedInRoutes = new Set(
   Object.values(routes)

@@ -18,7 +18,7 @@ export interface Context<N extends EndpointName> {
 }
 
 /** `/api/v2/workouts/{id}/` → `/api/v2/workouts/:id/` */
-const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
  * Registers one endpoint of the contract: authentication by its access level, then its
