@@ -51,6 +51,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
         // rider can; the request limits themselves are tested in apps/api/test/fairShareSuite.ts.
         REQUESTS_PER_RIDER: '1000',
         REQUESTS_PER_ADDRESS: '1000',
+        PASSWORD_HASHES_PER_SECOND: '1000',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -158,4 +158,54 @@ describe('fair admission', () => {
     const first = Array.from({ length: 20 }, () => queue.shift());
     expect(first.filter((item) => item === 'read')).toHaveLength(10);
   });
+
+  it('keeps at most ANONYMOUS_IN_FLIGHT requests without a token in progress, while riders start at once', async () => {
+    const app = Fastify();
+    apps.push(() => app.close());
+    fairAdmission(app, 8, undefined, 2);
+    let anonymous = 0;
+    let most = 0;
+    const riderStarted: number[] = [];
+    const release: (() => void)[] = [];
+    app.get('/:who', async (request, reply) => {
+      const who = (request.params as { who: string }).who;
+      if (who === 'rider') {
+        riderStarted.push(anonymous);
+        return reply.send('ok');
+      }
+      anonymous += 1;
+      most = Math.max(most, anonymous);
+      // Held until the test lets it go: the cap must keep the others waiting meanwhile.
+      await new Promise<void>((resolve) => release.push(resolve));
+      anonymous -= 1;
+      return reply.send('ok');
+    });
+    await app.ready();
+    const visitors = Array.from({ length: 10 }, (_, n) =>
+      app.inject({ url: '/visitor', remoteAddress: `198.51.100.${n + 1}` }),
+    );
+    // Wait until the first two hold their places.
+    while (release.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    const rider = await app.inject({ url: '/rider', headers: { authorization: tokenOf('5') } });
+    expect(rider.statusCode).toBe(200);
+    // The rider started while two visitors were in progress and eight waited.
+    expect(riderStarted).toEqual([2]);
+    while (release.length > 0 || anonymous > 0) {
+      release.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const replies = await Promise.all(visitors);
+    expect(replies.every((reply) => reply.statusCode === 200)).toBe(true);
+    expect(most).toBe(2);
+  });
+
+  it('skips a kind that may not start and keeps its items for later', () => {
+    const queue = new FairQueue<string>();
+    queue.push({ kind: 'address', id: 'a' }, 'visit');
+    queue.push({ kind: 'rider', id: '1' }, 'read');
+    expect(queue.shift((kind) => kind === 'rider')).toBe('read');
+    expect(queue.shift((kind) => kind === 'rider')).toBeUndefined();
+    expect(queue.waiting('address')).toBe(1);
+    expect(queue.shift()).toBe('visit');
+  });
 });

@@ -46,10 +46,21 @@ export class FairQueue<T> {
     this.#size += 1;
   }
 
-  shift(): T | undefined {
+  /** Waiting items of a kind. */
+  waiting(kind: QueueKey['kind']): number {
+    let count = 0;
+    for (const own of this.#keys[kind].values()) count += own.length;
+    return count;
+  }
+
+  /** The next item in turn, of a kind `allowed` lets start (all kinds by default). */
+  shift(allowed: (kind: QueueKey['kind']) => boolean = () => true): T | undefined {
     if (this.#size === 0) return undefined;
     const other = this.#nextKind === 'rider' ? 'address' : 'rider';
-    const kind = this.#keys[this.#nextKind].size > 0 ? this.#nextKind : other;
+    const ready = (candidate: QueueKey['kind']) =>
+      this.#keys[candidate].size > 0 && allowed(candidate);
+    const kind = ready(this.#nextKind) ? this.#nextKind : ready(other) ? other : undefined;
+    if (kind === undefined) return undefined;
     this.#nextKind = kind === 'rider' ? 'address' : 'rider';
     const waiting = this.#keys[kind];
     const [id, own] = waiting.entries().next().value as [string, T[]];
@@ -79,15 +90,25 @@ export function fairAdmission(
   app: FastifyInstance,
   perTurn: number,
   keyOf: (request: FastifyRequest) => QueueKey = queueKeyOf,
+  /** Requests without a token in progress at once (`ANONYMOUS_IN_FLIGHT`). */
+  anonymousInFlight = Infinity,
 ): void {
   const waiting = new FairQueue<() => void>();
   let scheduled = false;
+  let anonymous = 0;
+  const allowed = (kind: QueueKey['kind']) => kind === 'rider' || anonymous < anonymousInFlight;
   const admitSome = () => {
     scheduled = false;
-    for (let started = 0; started < perTurn && waiting.size > 0; started++) waiting.shift()!();
+    for (let started = 0; started < perTurn; started++) {
+      const start = waiting.shift(allowed);
+      if (!start) break;
+      start();
+    }
     // An immediate queued while immediates run waits for the next turn: the loop polls
-    // (accepts, reads) in between.
-    if (waiting.size > 0) schedule();
+    // (accepts, reads) in between. Anonymous requests held by their cap wait for one of
+    // theirs to finish instead.
+    if (waiting.size > waiting.waiting('address') || (waiting.size > 0 && allowed('address')))
+      schedule();
   };
   const schedule = () => {
     if (scheduled) return;
@@ -95,9 +116,18 @@ export function fairAdmission(
     setImmediate(admitSome);
   };
   app.addHook('onRequest', (request, reply, done) => {
-    waiting.push(keyOf(request), () => {
+    const key = keyOf(request);
+    waiting.push(key, () => {
       // Answered meanwhile (its deadline's 503) or abandoned by the client: no work to start.
       if (reply.sent || request.raw.destroyed) return;
+      if (key.kind === 'address') {
+        anonymous += 1;
+        // However it ends (sent, failed, connection gone), its place is given back once.
+        reply.raw.once('close', () => {
+          anonymous -= 1;
+          schedule();
+        });
+      }
       done();
     });
     schedule();

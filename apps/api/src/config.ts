@@ -27,6 +27,8 @@ export interface ApiConfig {
   readonly passwordHashConcurrency: number;
   /** Logins waiting for a hashing slot; beyond this they get 503 + `Retry-After`. */
   readonly passwordHashQueue: number;
+  /** Password hashes started per second at most (`PASSWORD_HASHES_PER_SECOND`); beyond, 503. */
+  readonly passwordHashesPerSecond: number;
   readonly maxFitBytes: number;
   readonly maxGpxBytes: number;
   /** Import worker threads (`IMPORT_WORKERS`); default: cores less one, 2 to 4. */
@@ -55,6 +57,8 @@ export interface ApiConfig {
   readonly handlerTimeoutMs: number;
   /** Requests started per turn of the event loop; the rest wait, riders taking turns. */
   readonly requestsPerTurn: number;
+  /** Requests without a token (share links, logins, pages) in progress at once; the rest wait. */
+  readonly anonymousInFlight: number;
   /** Requests per second one signed-in rider may make, averaged over the window below. */
   readonly requestsPerRider: number;
   /** Requests per second from one address without a valid token, averaged the same way. */
@@ -132,6 +136,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       Math.min(2, Math.max(1, availableParallelism() - 1)),
     ),
     passwordHashQueue: number(env.PASSWORD_HASH_QUEUE, 16),
+    // About half a core of argon2 (156 ms each): a burst of logins from many addresses may
+    // not take more of a small server than that. 4 a second is 14,400 sign-ins an hour.
+    passwordHashesPerSecond: number(env.PASSWORD_HASHES_PER_SECOND, 4),
     maxFitBytes: number(env.MAX_FIT_BYTES, 32 * 1024 * 1024),
     maxGpxBytes: number(env.MAX_GPX_BYTES, 16 * 1024 * 1024),
     importWorkers: env.IMPORT_WORKERS ? number(env.IMPORT_WORKERS, 2) : undefined,
@@ -147,6 +154,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     importStaleUploadS: number(env.IMPORT_STALE_UPLOAD_S, 300),
     handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 30_000),
     requestsPerTurn: number(env.REQUESTS_PER_TURN, 8),
+    // Anyone may open share links from as many addresses as they have, each within its
+    // limit: together they could keep the database and the CPU busy with work signed-in
+    // riders wait behind. Riders are not capped; anonymous work gets this many at a time.
+    anonymousInFlight: number(env.ANONYMOUS_IN_FLIGHT, 8),
     // 200 and 100 requests per 10 s: a portal page is about 10 requests, a sync 32 uploads.
     requestsPerRider: number(env.REQUESTS_PER_RIDER, 20),
     requestsPerAddress: number(env.REQUESTS_PER_ADDRESS, 10),

@@ -48,6 +48,18 @@ export function sendError(
 /** The success envelope. */
 export const ok = <T>(data: T) => ({ code: 0 as const, msg: 'success' as const, data });
 
+/**
+ * A reply's data already written as JSON: a reply many visitors ask for unchanged (a share
+ * link's streams) is serialized once and kept, not walked again for every request.
+ */
+export class SerializedData {
+  /** The whole success envelope around the data. */
+  readonly envelope: string;
+  constructor(data: unknown) {
+    this.envelope = JSON.stringify(ok(data));
+  }
+}
+
 /** A value met while walking a request value, with the way back to the root for its path. */
 interface Step {
   readonly value: unknown;

@@ -2,7 +2,7 @@ import { endpoints, type EndpointName } from '@xoss/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { deadlineConfig } from './deadline.ts';
-import { ok, parse } from './http.ts';
+import { ok, parse, SerializedData } from './http.ts';
 import type { Services } from './services.ts';
 
 type Parsed<T> = T extends z.ZodType ? z.infer<T> : undefined;
@@ -75,6 +75,8 @@ export function route<N extends EndpointName>(
       const data = await handler(context);
       if (endpoint.reply === 'binary') return reply;
       if (endpoint.access !== 'public') reply.header('cache-control', 'no-store');
+      if (data instanceof SerializedData)
+        return reply.type('application/json; charset=utf-8').send(data.envelope);
       return ok(data);
     },
   });

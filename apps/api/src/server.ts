@@ -355,7 +355,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   );
   // Then a few requests start per turn of the loop, so new connections are accepted in time;
   // riders (and addresses) take turns.
-  fairAdmission(app, config.requestsPerTurn);
+  fairAdmission(app, config.requestsPerTurn, undefined, config.anonymousInFlight);
   runAfterReply(app);
   authRoutes(app, services);
   workoutRoutes(app, services);

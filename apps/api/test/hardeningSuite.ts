@@ -98,6 +98,36 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
       expect(file.reply.status).toBe(200);
       expect(file.ms).toBeLessThan(3000);
     });
+
+    it('hashes at most PASSWORD_HASHES_PER_SECOND passwords a second, whatever the addresses, and refuses the rest at once', async () => {
+      const h = await make({
+        passwordHashConcurrency: 4,
+        passwordHashQueue: 64,
+        passwordHashesPerSecond: 2,
+        trustProxy: true,
+      });
+      const base = await listen(h);
+      // Each guess from an address of its own: no address reaches its login limit.
+      const replies = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          fetch(
+            `${base}/api/v1/jwt-token/`,
+            json(
+              { email: `guess${i}@example.com`, password: 'wrong password' },
+              { 'x-forwarded-for': `10.9.0.${i + 1}` },
+            ),
+          ),
+        ),
+      );
+      const statuses = replies.map((reply) => reply.status);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(2);
+      const busy = replies.filter((reply) => reply.status === 503);
+      expect(busy).toHaveLength(10);
+      for (const reply of busy) {
+        expect(reply.headers.get('retry-after')).toBe('2');
+        expect(((await reply.json()) as { code: number }).code).toBe(10503);
+      }
+    });
   });
 
   describe('token keys', () => {

@@ -6,7 +6,7 @@ import type { ApiConfig } from '../config.ts';
 import type { Database } from '../db/db.ts';
 import { ApiError } from '../http.ts';
 import { jwtKeys, signJwt, verifyJwt, type JwtKeys } from './jwt.ts';
-import { HashingBusy, HashingGate } from './hashingGate.ts';
+import { HashingBusy, HashingGate, type Reservation } from './hashingGate.ts';
 import { dummyHash, verifyPassword } from './passwords.ts';
 import { SharedLimiter } from './rateLimit.ts';
 
@@ -64,7 +64,11 @@ export class Sessions {
     const windowMs = config.loginWindowS * 1000;
     this.#limits = new SharedLimiter(db, windowMs, now);
     this.#keys = jwtKeys(config.jwtSecret, config.jwtPreviousSecrets);
-    this.#hashing = new HashingGate(config.passwordHashConcurrency, config.passwordHashQueue);
+    this.#hashing = new HashingGate(
+      config.passwordHashConcurrency,
+      config.passwordHashQueue,
+      config.passwordHashesPerSecond,
+    );
   }
 
   /** Replaces the keys (read again from the database's shared keys). */
@@ -81,7 +85,27 @@ export class Sessions {
     const account = email.trim().toLowerCase();
     // A burst beyond what the hashing can take is refused before its attempt is counted: the
     // count is a database transaction, and hundreds of them a second held up other riders.
-    if (this.#hashing.full) throw this.#busy(account, ip);
+    let hashing: Reservation;
+    try {
+      hashing = this.#hashing.reserve();
+    } catch (error) {
+      if (error instanceof HashingBusy) throw this.#busy(account, ip);
+      throw error;
+    }
+    try {
+      return await this.#checked(account, password, ip, hashing);
+    } finally {
+      // A login refused by its limit (or failed) before its hash gives its place back.
+      hashing.release();
+    }
+  }
+
+  async #checked(
+    account: string,
+    password: string,
+    ip: string,
+    hashing: Reservation,
+  ): Promise<TokenPair & { id: string }> {
     // Both attempts are counted before the password is checked, in the same transaction as
     // the check (`SharedLimiter`): simultaneous guesses, on any process, cannot all pass the
     // check before the first is counted. A success takes its own attempt back; a failure
@@ -106,12 +130,9 @@ export class Sessions {
         [account],
       );
       // The same argon2 work runs for an unknown e-mail, so timing does not tell them apart.
-      const check = await this.#hashing
-        .run(async () => verifyPassword(user?.password_hash ?? (await dummyHash()), password))
-        .catch((error: unknown) => {
-          if (!(error instanceof HashingBusy)) throw error;
-          throw this.#busy(account, ip);
-        });
+      const check = await hashing.run(async () =>
+        verifyPassword(user?.password_hash ?? (await dummyHash()), password),
+      );
       if (!user || !check.matches || !user.active) {
         this.#log('login.failed', { email: account, ip, userId: user?.id });
         counts = true;

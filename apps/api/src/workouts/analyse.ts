@@ -301,6 +301,19 @@ function boundedMeanMaxCurve(values: Float64Array): Float64Array {
   return curve;
 }
 
+/**
+ * Curves are kept up to this duration (a day). A ride's curve has a value for every second
+ * of it: the largest legal ride's two curves were 6.4 MB, written into the ride's row and
+ * into the rider's year, week and day bests inside the import's transaction, which held the
+ * embedded database (one statement at a time) for most of a second while other riders
+ * waited (bench: their imports' p99 3.8x). A day's curves are 1.4 MB; what a longer ride
+ * did beyond 24 hours stays in its summary (its average power and speed).
+ */
+export const MAX_CURVE_S = 86_400;
+
+const capped = (curve: Float64Array): Float64Array =>
+  curve.length > MAX_CURVE_S ? curve.slice(0, MAX_CURVE_S) : curve;
+
 /** The bounds of a ride's positions. */
 function boundsOf(streams: {
   readonly latitude?: ArrayLike<number>;
@@ -388,10 +401,10 @@ export function analyseActivity(
   // Curves over moving time on a true 1 Hz base: each sample held for its real duration.
   const line = timeline(streams, { timer });
   const powerCurve = streams.power
-    ? boundedMeanMaxCurve(oneHertzSeries(streams.power, line, 'moving'))
+    ? capped(boundedMeanMaxCurve(oneHertzSeries(streams.power, line, 'moving')))
     : null;
   const speedCurve = streams.speed
-    ? boundedMeanMaxCurve(oneHertzSeries(streams.speed, line, 'moving'))
+    ? capped(boundedMeanMaxCurve(oneHertzSeries(streams.speed, line, 'moving')))
     : null;
   const bounds = boundsOf(streams);
   const bests = rideBests(streams, powerCurve, line.running);

@@ -180,15 +180,22 @@ export async function shareChoices(
   services: Services,
   row: WorkoutRow,
 ): Promise<{ heartRate: boolean; power: boolean }> {
-  if (row.share_heart_rate !== null && row.share_power !== null)
-    return { heartRate: row.share_heart_rate, power: row.share_power };
+  if (row.share_heart_rate !== null && row.share_power !== null) return choicesOf(row, undefined);
   const [user] = await services.db.query<{ share_heart_rate: boolean; share_power: boolean }>(
     'SELECT share_heart_rate, share_power FROM users WHERE id = $1',
     [row.user_id],
   );
+  return choicesOf(row, user);
+}
+
+/** What a shared ride shows: the ride's own choice, else its rider's, else everything. */
+export function choicesOf(
+  row: Pick<WorkoutRow, 'share_heart_rate' | 'share_power'>,
+  rider: { share_heart_rate: boolean | null; share_power: boolean | null } | undefined,
+): { heartRate: boolean; power: boolean } {
   return {
-    heartRate: row.share_heart_rate ?? user?.share_heart_rate ?? true,
-    power: row.share_power ?? user?.share_power ?? true,
+    heartRate: row.share_heart_rate ?? rider?.share_heart_rate ?? true,
+    power: row.share_power ?? rider?.share_power ?? true,
   };
 }
 

@@ -66,6 +66,26 @@ describe('streams storage', () => {
     expect(a.db.reads).toBe(3);
   });
 
+  it('reads a ride once when many ask for it at once, and all get the same streams', async () => {
+    let reads = 0;
+    const db = {
+      query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+        if (sql.includes('data')) reads++;
+        const data = params[0] === 1 ? packStreams({ time: column(3, 5) }) : undefined;
+        return Promise.resolve((data ? [{ data, stamp: '1' }] : []) as Row[]);
+      },
+    };
+    const source = { db, blobs: {} as BlobStore };
+    const all = await Promise.all(Array.from({ length: 50 }, () => readStreams(source, 1)));
+    expect(reads).toBe(1);
+    expect(new Set(all).size).toBe(1);
+    expect(all[0]?.time?.[0]).toBe(5);
+    // Done: the next read after the cache is dropped goes to the database again.
+    forgetStreams(db, 1);
+    await readStreams(source, 1);
+    expect(reads).toBe(2);
+  });
+
   it('never serves a ride deleted or rewritten by another process from its memory', async () => {
     const db = await openDatabase();
     try {

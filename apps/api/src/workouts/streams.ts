@@ -126,20 +126,48 @@ const STREAMS_CACHE_BYTES = 64 * 1024 * 1024;
 export async function readStreams(
   source: { readonly db: Queryable; readonly blobs: BlobStore },
   workoutId: number,
+  /** The row's version (`xmin`) if the caller read it already; `null`: no streams row. */
+  knownStamp?: string | null,
 ): Promise<StoredStreams | undefined> {
   const { db, blobs } = source;
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new StreamsCache(STREAMS_CACHE_BYTES)));
   const cached = cache.get(workoutId);
   if (cached) {
-    const [current] = await db.query<{ stamp: string }>(
-      'SELECT xmin::text AS stamp FROM workout_streams WHERE workout_id = $1',
-      [workoutId],
-    );
+    const [current] =
+      knownStamp === undefined
+        ? await db.query<{ stamp: string }>(
+            'SELECT xmin::text AS stamp FROM workout_streams WHERE workout_id = $1',
+            [workoutId],
+          )
+        : knownStamp === null
+          ? []
+          : [{ stamp: knownStamp }];
     if (current && current.stamp === cache.stampOf(workoutId)) return cached;
     cache.delete(workoutId);
     if (!current) return undefined;
   }
+  // A ride not in memory that many requests ask for at once (a share link posted in a
+  // club's chat) is read and unpacked once: each of them on its own would copy the whole
+  // ride, and each copy would get its share visibility computed anew.
+  let loading = inFlight.get(db);
+  if (!loading) inFlight.set(db, (loading = new Map<number, Promise<StoredStreams | undefined>>()));
+  const pending = loading.get(workoutId);
+  if (pending) return pending;
+  const load = loadStreams(db, blobs, cache, workoutId).finally(() => loading.delete(workoutId));
+  loading.set(workoutId, load);
+  return load;
+}
+
+/** Per database: the reads of streams under way, by workout. */
+const inFlight = new WeakMap<object, Map<number, Promise<StoredStreams | undefined>>>();
+
+async function loadStreams(
+  db: Queryable,
+  blobs: BlobStore,
+  cache: StreamsCache,
+  workoutId: number,
+): Promise<StoredStreams | undefined> {
   const [stored] = await db.query<{
     data: Uint8Array | null;
     blob_key: string | null;

@@ -3,8 +3,11 @@
 import { Piscina } from 'piscina';
 import { analyseActivity } from './analyse.ts';
 import type { AnalysisOptions } from './pool.ts';
+import { lowerThreadPriority } from './niceness.ts';
 import { hasRecordedData } from './recorded.ts';
 import { packStreams } from './streams.ts';
+
+lowerThreadPriority();
 
 export function analyse(job: { bytes: Uint8Array; options: AnalysisOptions }): unknown {
   const result = analyseActivity(job.bytes, job.options);

@@ -1,0 +1,21 @@
+import { activityFromStreams, encodeFit } from '@xoss/activity-files';
+import { simulateRide } from '@xoss/workout-stats';
+import { describe, expect, it } from 'vitest';
+import { analyseActivity, MAX_CURVE_S } from './analyse.ts';
+
+describe('analyseActivity curves', () => {
+  it('keeps a ride longer than a day to its first 24 hours of curve', () => {
+    const seconds = MAX_CURVE_S + 600;
+    const ride = simulateRide({ seconds, seed: 11 });
+    const fit = encodeFit(activityFromStreams(ride, { startTime: 1_790_000_000, sport: 2 }));
+    const result = analyseActivity(fit, { maxSamples: seconds + 10 });
+    if (!result.ok) throw new Error(JSON.stringify(result));
+    const { powerCurve, speedCurve } = result.value;
+    expect(powerCurve).toHaveLength(MAX_CURVE_S);
+    expect(speedCurve).toHaveLength(MAX_CURVE_S);
+    // The kept part is the curve as before: its first second is the highest power recorded.
+    expect(powerCurve![0]).toBe(Math.max(...Array.from(ride.power!, Math.round)));
+    expect(powerCurve![MAX_CURVE_S - 1]).toBeGreaterThan(0);
+    expect(powerCurve![MAX_CURVE_S - 1]).toBeLessThanOrEqual(powerCurve![3599]!);
+  });
+});
