@@ -1,6 +1,7 @@
 import {
   memo,
   useDeferredValue,
+  useEffect,
   useId,
   useMemo,
   useState,
@@ -245,6 +246,24 @@ export function StreamCharts({
   );
 }
 
+/**
+ * False until the browser is idle after the first paint (or a second has passed), then true:
+ * each panel's late drawing runs in an idle task of its own, never in the first one.
+ */
+function useIdle(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (idle) return;
+    if (typeof requestIdleCallback === 'function') {
+      const handle = requestIdleCallback(() => setIdle(true), { timeout: 1000 });
+      return () => cancelIdleCallback(handle);
+    }
+    const timer = setTimeout(() => setIdle(true), 200);
+    return () => clearTimeout(timer);
+  }, [idle]);
+  return idle;
+}
+
 interface PanelProps {
   stream: StreamSeries;
   x: ArrayLike<number>;
@@ -284,8 +303,13 @@ function StreamPanel({
   plotted,
   ...handlers
 }: PanelProps) {
-  // A panel more than a screen below the viewport waits until the rider scrolls near it.
-  const [figure, seen] = useInView<HTMLElement>('100% 0px');
+  // A panel more than a screen below the viewport is drawn when the rider scrolls near it,
+  // or at the latest once the browser is idle after the first paint: its frame is never left
+  // empty where nothing scrolls (a page printed or captured whole, a panel pushed down by
+  // what is above it, as the share link's controls push the last one on a shared ride).
+  const [figure, near] = useInView<HTMLElement>('100% 0px');
+  const idle = useIdle();
+  const seen = near || idle;
   // The visible slice, reduced to about two points per pixel keeping each bucket's extremes.
   const points = useMemo(() => {
     if (!seen) return [];

@@ -1,0 +1,180 @@
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import type { StreamsReply, WorkoutDetail } from '@xoss/api-contract';
+import { loadMessages } from '@xoss/i18n';
+import { XossIntlProvider } from '@xoss/i18n/react';
+import { Provider } from 'react-redux';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { client } from '../client.ts';
+import { routes } from '../routes.tsx';
+
+let english: Awaited<ReturnType<typeof loadMessages>>;
+beforeAll(async () => {
+  english = await loadMessages('en-US');
+});
+afterEach(() => {
+  cleanup();
+  client.store.dispatch(client.api.util.resetApiState());
+  client.session.clear();
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+const summary: WorkoutDetail['summary'] = {
+  distance_m: 40,
+  estimated_distance_m: 40,
+  total_time_s: 4,
+  timer_time_s: 4,
+  moving_time_s: 4,
+  paused_time_s: 0,
+  stopped_time_s: 0,
+  speed_avg_ms: 10,
+  speed_max_ms: 10,
+  hr_avg: 141.5,
+  hr_max: 143,
+  power_avg: 200,
+  power_max: 220,
+  np: null,
+  if: null,
+  tss: null,
+  cadence_avg: 90.5,
+  cadence_max: 91,
+  calories_kcal: null,
+  calories_source: null,
+  elevation_gain_m: 1,
+  elevation_loss_m: 0,
+  elevation_source: null,
+  np_source: null,
+  grade_max: null,
+  grade_min: null,
+  lr_balance_left: null,
+  torque_effectiveness: null,
+  pedal_smoothness: null,
+};
+
+/** The owner's detail of a ride shared by link, power shown on the shared page too. */
+const sharedRide = {
+  id: 7,
+  name: 'Morning ride',
+  sport_type: 2,
+  start_time: '2026-05-01T07:00:00Z',
+  indoor: false,
+  distance_m: 40,
+  moving_time_s: 4,
+  timer_time_s: 4,
+  total_time_s: 4,
+  speed_avg_ms: 10,
+  hr_avg: 141,
+  power_avg: 200,
+  elevation_gain_m: 1,
+  tss: null,
+  shared: true,
+  share_id: 'Abc_def-1234567890',
+  notes: '',
+  laps: [],
+  share_heart_rate: true,
+  share_power: true,
+  summary,
+  device_summary: {},
+  hr_zones: [],
+  power_zones: [],
+  ftp: null,
+  ftp_source: null,
+  max_hr: null,
+  max_hr_source: null,
+  sessions: [],
+  damage: null,
+  file_format: 'fit',
+  bounds: null,
+} as unknown as WorkoutDetail;
+
+const streams: StreamsReply = {
+  length: 4,
+  streams: {
+    time: [0, 1, 2, 3],
+    speed: [10, 10, 10, 10],
+    altitude: [5, 5, 6, 6],
+    heart_rate: [140, 141, 142, 143],
+    cadence: [90, 90, 91, 91],
+    power: [180, 200, 220, 200],
+  },
+};
+
+/** The owner's ride API: the detail, its streams (full power) and its bests. */
+function stubApi() {
+  vi.stubGlobal('fetch', (url: string) => {
+    const path = new URL(url, 'http://portal.test').pathname;
+    const data = path.endsWith('/streams/')
+      ? streams
+      : path.endsWith('/bests/')
+        ? { year: 2026, efforts: [], ftp_suggestion: null }
+        : path === '/api/v2/workouts/7/'
+          ? sharedRide
+          : undefined;
+    return Promise.resolve(
+      data === undefined
+        ? new Response(JSON.stringify({ code: 10404, msg: 'Not found', detail: '' }), {
+            status: 404,
+          })
+        : new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { status: 200 }),
+    );
+  });
+}
+
+/**
+ * The viewport as on a shared ride at 1280x800: the share link and its choices push the last
+ * panel (power) more than a screen below it, and nothing scrolls (a page printed or captured
+ * whole), so the observer never reports that panel; every other element is in view.
+ */
+function stubViewport() {
+  vi.stubGlobal(
+    'IntersectionObserver',
+    class {
+      readonly report: (entries: unknown[]) => void;
+      constructor(report: (entries: unknown[]) => void) {
+        this.report = report;
+      }
+      observe(target: Element) {
+        const beyond = target.querySelector('figcaption')?.textContent?.startsWith('Power');
+        queueMicrotask(() => this.report([{ target, isIntersecting: !beyond }]));
+      }
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+}
+
+const panelOf = (title: string) =>
+  [...document.querySelectorAll('.xoss-streams__panel')].find((panel) =>
+    panel.querySelector('figcaption')?.textContent?.startsWith(title),
+  );
+
+describe('the owner’s ride page', () => {
+  it('draws the power chart of a shared ride whose power panel lies beyond the first screen', async () => {
+    stubApi();
+    stubViewport();
+    client.session.setTokens({ access: 'a', refresh: 'r' });
+    const router = createMemoryRouter(routes, { initialEntries: ['/dashboard/workouts/share/7'] });
+    render(
+      <Provider store={client.store}>
+        <XossIntlProvider language="en-US" messages={english}>
+          <RouterProvider router={router} />
+        </XossIntlProvider>
+      </Provider>,
+    );
+    // The owner's page of a shared ride: its share link and choices are there.
+    expect(await screen.findByRole('heading', { name: 'Morning ride' })).toBeDefined();
+    expect(
+      await screen.findByRole('checkbox', { name: 'Show power on the shared page' }),
+    ).toBeDefined();
+    // The panels above it are drawn as they come into view.
+    await waitFor(() => expect(panelOf('Cadence')?.querySelector('path')).not.toBeNull());
+    // The power panel gets its plot too: an area through the four samples, with its axes.
+    await waitFor(() => {
+      const power = panelOf('Power');
+      const area = power?.querySelector('path')?.getAttribute('d') ?? '';
+      expect(area.match(/[ML][\d.]+,[\d.]+/g)?.length ?? 0).toBeGreaterThanOrEqual(4);
+      expect(power?.querySelectorAll('.xoss-axis').length).toBe(2);
+    });
+  });
+});
