@@ -187,6 +187,30 @@ describe('summarizeWorkout', () => {
     const range = summarizeRange(ride, 2000, 2600, {});
     expect(range.totalTimeS).toBe(600);
   });
+
+  it('gives a zoomed range the power, NP and heart rate of its own samples, wherever it lies', () => {
+    const ride = simulateRide({ seconds: 7200, seed: 21 });
+    const mean = (values: ArrayLike<number>, from: number, to: number) => {
+      let sum = 0;
+      for (let i = from; i < to; i++) sum += values[i]!;
+      return sum / (to - from);
+    };
+    // Brute force over the range's 1 Hz samples is the oracle: each sample stands for a second.
+    for (const [from, to] of [
+      [0, 600],
+      [1172, 2091],
+      [5000, 7100],
+      [7000, 7200],
+    ] as const) {
+      const range = summarizeRange(ride, from, to, { ftpWatts: 250 });
+      expect(range.avgPower!).toBeCloseTo(mean(ride.power!, from, to), 6);
+      expect(range.avgHeartRate!).toBeCloseTo(mean(ride.heartRate!, from, to), 6);
+      expect(range.maxPower).toBe(Math.max(...Array.from(ride.power!.subarray(from, to))));
+      // NP of a range is at least its average power (impossible below it).
+      expect(range.normalizedPower!).toBeGreaterThanOrEqual(range.avgPower!);
+      expect(range.trainingStressScore!).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe('downsampleMinMax and simulateRide', () => {

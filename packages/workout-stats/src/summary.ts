@@ -206,7 +206,12 @@ function summarize(streams: RideStreams, line: Timeline, settings: RiderSettings
   }
 
   // Power over timer time as a 1 Hz series: each sample held for the seconds it stands for.
-  const timerPower = streams.power ? oneHertzSeries(streams.power, line, 'timer') : undefined;
+  // The streams here are already cut to the range, so their first sample is the line's
+  // first: read from 0, not from the line's place in the whole ride (a range read there
+  // found no power past the ride's end and counted 0 W).
+  const timerPower = streams.power
+    ? oneHertzSeries(streams.power, { ...line, from: 0 }, 'timer')
+    : undefined;
   let workJ = 0;
   if (streams.power)
     for (let i = 0; i < n; i++)
