@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -1318,6 +1319,44 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         headers: auth,
       });
       expect(bad.statusCode).toBe(400);
+    });
+
+    it("answers a range over each device lap of a real ride with that lap's power, the first lap too (it starts before the first record)", async () => {
+      const h = await make();
+      const rider = await h.user();
+      // A Garmin ride of the corpus (BSD; packages/activity-files/test/corpus/NOTICE.md):
+      // two laps with power, the first starting 45 s before the first record.
+      const bytes = readFileSync(
+        new URL(
+          '../../../packages/activity-files/test/corpus/fit/tormoder-bpg-garmin.fit',
+          import.meta.url,
+        ),
+      );
+      const imported = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'ride.fit',
+        bytes: new Uint8Array(bytes),
+      });
+      expect(imported.statusCode).toBe(201);
+      const ride = imported.json<{
+        data: {
+          id: number;
+          laps: { start_s: number; elapsed_time_s: number; power_avg: number }[];
+        };
+      }>().data;
+      expect(ride.laps.map((lap) => lap.power_avg)).toEqual([190, 203]);
+      expect(ride.laps[0]!.start_s).toBe(0);
+      for (const lap of ride.laps) {
+        const reply = await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${ride.id}/range/?from=${lap.start_s}&to=${lap.start_s + lap.elapsed_time_s}`,
+          headers: bearer(rider.access),
+        });
+        expect(reply.statusCode).toBe(200);
+        const { summary } = reply.json<{ data: { summary: { power_avg: number } } }>().data;
+        expect(Math.abs(summary.power_avg - lap.power_avg)).toBeLessThanOrEqual(
+          lap.power_avg * 0.03,
+        );
+      }
     });
 
     it('loses nothing when the database fails after the file is written, and an idempotency key prevents duplicates (security 19)', async () => {

@@ -201,8 +201,11 @@ export function choicesOf(
 
 /** The detail reply of one workout. */
 /** A device lap as the API sends it (snake_case; absent values null). */
+// A device often starts its first lap a second (or more) before its first record: the lap is
+// sent from the ride's start, as no sample lies before it, so a range over it (the portal
+// zooms to a lap) is never refused for a negative start.
 const lapReply = (lap: ActivityLap) => ({
-  start_s: lap.start,
+  start_s: Math.max(0, lap.start),
   timer_time_s: lap.timerS ?? null,
   elapsed_time_s: lap.elapsedS ?? null,
   distance_m: lap.distanceM ?? null,
