@@ -71,10 +71,11 @@ describe('summarizeWorkout', () => {
     const summary = summarizeWorkout(streams, { distanceUnit: 1 });
     expect(summary.totalTimeS).toBe(66);
     expect(summary.timerTimeS).toBe(7);
-    // 2 -> 3 stood still (distance did not grow); 3 stands for 1 s before the pause.
-    expect(summary.movingTimeS).toBe(5);
+    // 2 -> 3 stood still (its speed reading is 0); 3 stands for 1 s before the pause, moving
+    // by its speed reading (5 m/s).
+    expect(summary.movingTimeS).toBe(6);
     expect(summary.pausedTimeS).toBe(59);
-    expect(summary.stoppedTimeS).toBe(2);
+    expect(summary.stoppedTimeS).toBe(1);
     expect(summary.distance.unit).toBe('mi');
   });
 
@@ -93,6 +94,31 @@ describe('summarizeWorkout', () => {
     expect(summary.avgSpeedMs! * 3.6).toBeCloseTo(30, 0);
     expect(summary.normalizedPower).toBeCloseTo(200, 6);
     expect(summary.trainingStressScore).toBeCloseTo(((end - 29) / 3600) * 100, 6);
+  });
+
+  it('counts a device that writes distance every third record as moving throughout, and a real stop as stopped', () => {
+    // 30 km/h for 20 minutes with a 2-minute stop at 600 s; distance written on every third
+    // record only (the others repeat it), as some devices and smart recording do.
+    const time = f(Array.from({ length: 1200 }, (_, t) => t));
+    const exact = (t: number) => (t < 600 ? t : t < 720 ? 600 : t - 120) * (30 / 3.6);
+    const distance = f(Array.from(time, (t) => exact(t - (t % 3))));
+    const summary = summarizeWorkout({ time, distance });
+    expect(summary.timerTimeS).toBe(1200);
+    // Moving but for the stop, give or take the distance's updates around its two ends (one
+    // step of three records each); one record's step alone would have missed 800 s.
+    expect(Math.abs(summary.movingTimeS - 1080)).toBeLessThanOrEqual(6);
+    expect(summary.avgSpeedMs! * 3.6).toBeCloseTo(30, 0);
+  });
+
+  it("follows the device's speed reading over the distance's steps when it has one", () => {
+    const time = f([0, 1, 2, 3, 4, 5]);
+    // Distance in whole 10 m steps: a step of 0 m between two of 10 m, speed 5 m/s throughout.
+    const summary = summarizeWorkout({
+      time,
+      distance: f([0, 10, 10, 20, 20, 30]),
+      speed: f([5, 5, 5, 5, 0.2, 5]),
+    });
+    expect(summary.movingTimeS).toBe(5);
   });
 
   it('follows the timer intervals of the file, not the gaps', () => {

@@ -124,8 +124,9 @@ export interface SummaryOptions {
  * @remarks
  * Conventions (see the README): the timer runs where the file's timer events say, else
  * between samples except across gaps of more than 5 s in which the rider did not move.
- * Each sample stands for the time to the next one; that time is moving when the distance
- * (or position) grew at 0.5 m/s or more across it. Averages of heart rate and power, NP,
+ * Each sample stands for the time to the next one; that time is moving when the device's
+ * speed reading says 0.5 m/s or more, else when the distance (or position) grew at that
+ * speed (a step without distance judged between the distance's updates around it). Averages of heart rate and power, NP,
  * IF and TSS are over timer time (as the bike computer counts them); speed is over moving
  * time; cadence excludes zeros.
  */

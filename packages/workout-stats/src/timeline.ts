@@ -68,24 +68,61 @@ function metresBetween(streams: RideStreams, i: number, j: number): number | und
 }
 
 /**
- * Whether the interval from sample `i` to the next was spent moving: the distance (or the
- * position) grew at a moving speed across it; without either, the sample's speed; without
- * speed, power or cadence above zero.
+ * Where each sample's distance was last updated and is next updated: devices write distance
+ * only every second to fourth record, or in whole steps, so one sample's step of 0 m
+ * followed by a double step is no stop. `last[i]` is the sample at which the value `i`
+ * holds was first written (a change from the sample before), `next[i]` the first later
+ * sample with another value (the last sample when none). Built once per ride, O(n).
  */
-function movedAfter(streams: RideStreams, i: number): boolean {
-  const { time } = streams;
+interface DistanceUpdates {
+  readonly last: Int32Array;
+  readonly next: Int32Array;
+}
+
+function distanceUpdates(distance: ArrayLike<number>): DistanceUpdates {
+  const n = distance.length;
+  const last = new Int32Array(n);
+  const next = new Int32Array(n);
+  for (let i = 1; i < n; i++) last[i] = distance[i] === distance[i - 1] ? last[i - 1]! : i;
+  next[n - 1] = n - 1;
+  for (let i = n - 2; i >= 0; i--) next[i] = distance[i + 1] !== distance[i] ? i + 1 : next[i + 1]!;
+  return { last, next };
+}
+
+/**
+ * Whether the interval from sample `i` to the next was spent moving: the device's speed
+ * reading when it has one (what the rider saw on the head unit); else the distance (or the
+ * position) grew at a moving speed across the step, and a step without distance is judged
+ * from the distance's last update before it to its next update after it (a device that
+ * writes distance every few records moves at the pace of those updates; a rider who
+ * stopped, at what the whole stop averages); without either, power or cadence above zero.
+ */
+function movedAfter(
+  streams: RideStreams,
+  i: number,
+  updates: DistanceUpdates | undefined,
+): boolean {
+  const speed = streams.speed?.[i];
+  if (finite(speed)) return speed >= MOVING_SPEED_MS;
+  const { time, distance } = streams;
   const n = time.length;
   if (i + 1 < n) {
+    if (updates && distance && distance[i + 1] === distance[i] && finite(distance[i])) {
+      // No distance across the step: judged from the updates around it.
+      const from = updates.last[i]!;
+      const to = Math.max(i + 1, updates.next[i]!);
+      const span = time[to]! - time[from]!;
+      const metres = distance[to]! - distance[from]!;
+      if (span > 0 && Number.isFinite(metres)) return metres / span >= MOVING_SPEED_MS;
+    }
     const dt = time[i + 1]! - time[i]!;
     const metres = dt > 0 ? metresBetween(streams, i, i + 1) : undefined;
     if (metres !== undefined) return metres / dt >= MOVING_SPEED_MS;
   } else if (i > 0) {
     const dt = time[i]! - time[i - 1]!;
     const metres = dt > 0 ? metresBetween(streams, i - 1, i) : undefined;
-    if (metres !== undefined && !finite(streams.speed?.[i])) return metres / dt >= MOVING_SPEED_MS;
+    if (metres !== undefined) return metres / dt >= MOVING_SPEED_MS;
   }
-  const speed = streams.speed?.[i];
-  if (finite(speed)) return speed >= MOVING_SPEED_MS;
   return (streams.power?.[i] ?? 0) > 0 || (streams.cadence?.[i] ?? 0) > 0;
 }
 
@@ -168,6 +205,8 @@ export function timeline(
   const cursor = { k: 0 };
   let timerS = 0;
   let movingS = 0;
+  const updates =
+    streams.distance && !streams.speed ? distanceUpdates(streams.distance) : undefined;
   for (let i = from; i < to; i++) {
     const start = time[i]!;
     const end = i + 1 < n ? time[i + 1]! : rideEnd;
@@ -175,7 +214,7 @@ export function timeline(
     const seconds = overlap(timer, cursor, start, end);
     running[i - from] = seconds;
     timerS += seconds;
-    if (seconds > 0 && movedAfter(streams, i)) {
+    if (seconds > 0 && movedAfter(streams, i, updates)) {
       moving[i - from] = 1;
       movingS += seconds;
     }

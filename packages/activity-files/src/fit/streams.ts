@@ -159,6 +159,71 @@ function recordsFromLengths(activity: FitActivity): FitActivity['records'] | und
   return columns as FitActivity['records'];
 }
 
+/**
+ * A pool swim's speed and distance at each record, from the device's lengths: watches write
+ * a lap swim's records with the time (and heart rate) only, or speed on a few of them, while
+ * its lengths say when the swimmer swam (active lengths, each one pool length) and when they
+ * rested (idle lengths). A record inside an active length swims at that length's speed, the
+ * distance growing through it; anywhere else the swimmer rests. `undefined` when the file is
+ * no pool swim with active lengths.
+ */
+function poolColumns(
+  activity: FitActivity,
+  records: FitActivity['records'],
+): { speed: Float64Array; distance: Float64Array } | undefined {
+  const poolLength = numberOf(activity.sessions[0], 'poolLength');
+  if (poolLength === undefined) return undefined;
+  const lengths = activity.lengths
+    .filter(
+      (length) =>
+        typeof length.startTime === 'number' &&
+        (numberOf(length, 'totalElapsedTime') ?? numberOf(length, 'totalTimerTime')) !== undefined,
+    )
+    .map((length) => {
+      const start = length.startTime as number;
+      const seconds = (numberOf(length, 'totalElapsedTime') ?? numberOf(length, 'totalTimerTime'))!;
+      return {
+        start,
+        end: start + seconds,
+        active: length.lengthType !== 0,
+        speed: numberOf(length, 'avgSpeed') ?? poolLength / seconds,
+      };
+    })
+    .sort((a, b) => a.start - b.start);
+  if (!lengths.some((length) => length.active)) return undefined;
+  const before: number[] = [];
+  let metres = 0;
+  for (const length of lengths) {
+    before.push(metres);
+    if (length.active) metres += poolLength;
+  }
+  const n = records.length;
+  const speed = new Float64Array(n).fill(Number.NaN);
+  const distance = new Float64Array(n).fill(Number.NaN);
+  for (let i = 0; i < n; i++) {
+    const t = records.timestamp[i]!;
+    if (Number.isNaN(t)) continue;
+    // The last length starting at or before t (lengths are few: a binary search).
+    let lo = 0;
+    let hi = lengths.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (lengths[mid]!.start <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    const k = lo - 1;
+    const length = lengths[k];
+    if (length && length.active && t < length.end) {
+      speed[i] = length.speed;
+      distance[i] = before[k]! + (poolLength * (t - length.start)) / (length.end - length.start);
+    } else {
+      speed[i] = 0;
+      distance[i] = length ? before[k]! + (length.active ? poolLength : 0) : 0;
+    }
+  }
+  return { speed, distance };
+}
+
 /** Each session's [start, end] in Unix seconds (NaN where the message does not tell). */
 function sessionWindows(sessions: readonly FitMessage[]): [number, number][] {
   const field = (message: FitMessage, name: string) =>
@@ -231,6 +296,8 @@ export function activityOverview(activity: FitActivity): ActivityOverview {
   const torque = recorded(
     pick(meanOf(records.leftTorqueEffectiveness, records.rightTorqueEffectiveness)),
   );
+  // A lap swim's speed and distance come from its lengths (see `poolColumns`).
+  const pool = timed >= 2 ? poolColumns(activity, records) : undefined;
   const combined = recorded(pick(records.combinedPedalSmoothness));
   const smoothness =
     combined ?? recorded(pick(meanOf(records.leftPedalSmoothness, records.rightPedalSmoothness)));
@@ -238,8 +305,8 @@ export function activityOverview(activity: FitActivity): ActivityOverview {
     power: recorded(pick(records.power)),
     heartRate: recorded(pick(records.heartRate)),
     cadence: recorded(pick(records.cadence)),
-    speed: recorded(pick(records.speed)),
-    distance: recorded(pick(records.distance)),
+    speed: recorded(pick(pool?.speed ?? records.speed)),
+    distance: recorded(pick(pool?.distance ?? records.distance)),
     altitude: recorded(pick(records.altitude)),
     latitude: recorded(pick(records.latitude)),
     longitude: recorded(pick(records.longitude)),
