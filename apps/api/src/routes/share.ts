@@ -19,6 +19,7 @@ import {
 } from '../share/privacy.ts';
 import { cachedPreview, keepPreview } from '../share/previewCache.ts';
 import {
+  sharedViewRow,
   deletePrivacyZone,
   insertPrivacyZone,
   MAX_PRIVACY_ZONES,
@@ -28,7 +29,6 @@ import {
 } from '../share/store.ts';
 import { readStreams } from '../workouts/streams.ts';
 import { rangeReply, choicesOf, streamsFrom, summaryReply, zonesOf } from '../workouts/replies.ts';
-import type { WorkoutRow } from '../workouts/rows.ts';
 
 const zoneReply = (row: ZoneRow) => ({
   id: row.id,
@@ -54,33 +54,11 @@ function privacyFrom(
 }
 
 /**
- * Everything a share link's replies are made from, privacy applied once. The ride, its
- * rider's privacy and share choices, their name and the streams' version come in one query:
- * anyone may ask for a link as often as their address's limit lets them, and at one query
- * each (there were six) a few addresses kept the embedded database's one connection busy
- * enough that other riders' imports waited for it (bench: their p99 4.8x).
+ * Everything a share link's replies are made from, privacy applied once; the ride and what
+ * they need of its rider come in one query (`sharedViewRow`).
  */
 async function sharedView(services: Services, shareId: string) {
-  const [found] = await services.db.query<
-    WorkoutRow & {
-      owner_trim_m: number | null;
-      owner_share_heart_rate: boolean | null;
-      owner_share_power: boolean | null;
-      owner_username: string | null;
-      owner_zones: { latitude: number; longitude: number; radius_m: number }[] | string;
-      streams_stamp: string | null;
-    }
-  >(
-    `SELECT w.*, u.privacy_trim_m AS owner_trim_m, u.share_heart_rate AS owner_share_heart_rate,
-            u.share_power AS owner_share_power, u.username AS owner_username,
-            coalesce((SELECT json_agg(json_build_object('latitude', z.latitude, 'longitude', z.longitude,
-                        'radius_m', z.radius_m) ORDER BY z.id)
-                        FROM privacy_zones z WHERE z.user_id = w.user_id), '[]'::json) AS owner_zones,
-            (SELECT xmin::text FROM workout_streams s WHERE s.workout_id = w.id) AS streams_stamp
-       FROM workouts w JOIN users u ON u.id = w.user_id
-      WHERE w.share_id = $1`,
-    [shareId],
-  );
+  const found = await sharedViewRow(services.db, shareId);
   if (!found) throw notFound('Shared workout');
   const {
     owner_trim_m: trimM,

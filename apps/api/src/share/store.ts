@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../db/db.ts';
+import type { WorkoutRow } from '../workouts/rows.ts';
 
 /**
  * The most privacy zones a rider may keep (Strava allows a handful; twenty covers home, work,
@@ -21,15 +22,6 @@ export interface ZoneRow {
 /** The rider's privacy zones, in the order they were made. */
 export function privacyZones(db: Queryable, userId: number | undefined): Promise<ZoneRow[]> {
   return db.query<ZoneRow>('SELECT * FROM privacy_zones WHERE user_id = $1 ORDER BY id', [userId]);
-}
-
-/** How far from the start and end a shared ride is trimmed, if the rider has a setting. */
-export async function privacyTrimM(db: Queryable, userId: number): Promise<number | undefined> {
-  const [user] = await db.query<{ privacy_trim_m: number }>(
-    'SELECT privacy_trim_m FROM users WHERE id = $1',
-    [userId],
-  );
-  return user?.privacy_trim_m;
 }
 
 /** The id of the ride a share link opens, if its sharing is on. */
@@ -76,4 +68,35 @@ export async function deletePrivacyZone(
     [id, userId],
   );
   return rows.length > 0;
+}
+
+/**
+ * A shared ride with all its share replies need of its rider in one query: the privacy
+ * trim and zones, the share choices, the name, and its streams' version (`xmin`). Anyone may
+ * ask for a link as often as their address's limit lets them: at one query each (there
+ * were six) a few addresses kept the embedded database's one connection busy enough that
+ * other riders' imports waited for it (bench: their p99 4.8x).
+ */
+export async function sharedViewRow(db: Queryable, shareId: string) {
+  const [found] = await db.query<
+    WorkoutRow & {
+      owner_trim_m: number | null;
+      owner_share_heart_rate: boolean | null;
+      owner_share_power: boolean | null;
+      owner_username: string | null;
+      owner_zones: { latitude: number; longitude: number; radius_m: number }[] | string;
+      streams_stamp: string | null;
+    }
+  >(
+    `SELECT w.*, u.privacy_trim_m AS owner_trim_m, u.share_heart_rate AS owner_share_heart_rate,
+            u.share_power AS owner_share_power, u.username AS owner_username,
+            coalesce((SELECT json_agg(json_build_object('latitude', z.latitude, 'longitude', z.longitude,
+                        'radius_m', z.radius_m) ORDER BY z.id)
+                        FROM privacy_zones z WHERE z.user_id = w.user_id), '[]'::json) AS owner_zones,
+            (SELECT xmin::text FROM workout_streams s WHERE s.workout_id = w.id) AS streams_stamp
+       FROM workouts w JOIN users u ON u.id = w.user_id
+      WHERE w.share_id = $1`,
+    [shareId],
+  );
+  return found;
 }

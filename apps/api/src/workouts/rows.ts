@@ -85,15 +85,6 @@ export async function ownWorkout(
   return row;
 }
 
-/** The workout behind a share link, while sharing is on (else 404). */
-export async function sharedWorkout(services: Services, shareId: string): Promise<WorkoutRow> {
-  const [row] = await services.db.query<WorkoutRow>('SELECT * FROM workouts WHERE share_id = $1', [
-    shareId,
-  ]);
-  if (!row) throw notFound('Shared workout');
-  return row;
-}
-
 /** What the activity import takes, by file name (the content decides the format). */
 export const ACTIVITY_EXTENSIONS = ['.fit', '.tcx', '.gpx', '.fit.gz', '.tcx.gz', '.gpx.gz'];
 
