@@ -81,7 +81,8 @@ describe('stopping the server', { timeout: 180_000 }, () => {
       PORT: String(port),
       HOST: '127.0.0.1',
       DEMO_DATA: '0',
-      LOG_LEVEL: 'info',
+      // Debug: the queue says when a job starts.
+      LOG_LEVEL: 'debug',
       LOG_FORMAT: 'json',
       JWT_SECRET: 'shutdown-secret-0123456789abcdef',
       // The sweep of dead jobs runs every second: it is running when the database closes.
@@ -117,7 +118,25 @@ describe('stopping the server', { timeout: 180_000 }, () => {
         });
       };
       expect((await send(41)).status).toBe(201);
-      // Stopped while two imports are on their way.
+      // A ten-hour ride whose rider gave up waiting: its job runs on in the queue, with no
+      // request the stop would wait for. The stop must end the queue before the database
+      // closes, or the job's next statement meets a closed database (an error in the log).
+      const abandoned = new AbortController();
+      const long = new FormData();
+      long.set('file', new File([fitFile(36_000, 44)], 'long.fit'));
+      const givenUp = fetch(`${base}/api/v2/workouts/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${access}` },
+        body: long,
+        signal: abandoned.signal,
+      }).catch(() => undefined);
+      for (let waited = 0; !output.includes('import job started'); waited += 20) {
+        if (waited > 30_000) throw new Error(`the long import never started: ${output}`);
+        await sleep(20);
+      }
+      abandoned.abort();
+      await givenUp;
+      // Stopped while two more imports are on their way and the long one runs.
       const inFlight = [send(42), send(43)].map((reply) => reply.catch(() => undefined));
       await sleep(50);
       server.kill('SIGTERM');

@@ -630,6 +630,8 @@ export class ImportJobs {
       return { id: job.id, status: 'deadletter', output: { message: 'malformed job data' } };
     }
     const { importId } = parsed.data;
+    // At debug level a line per job: what an operator follows when imports seem stuck.
+    this.#log.debug({ jobId: job.id, importId }, 'import job started');
     try {
       await this.#run(job, importId);
       if (this.#backoff.step > 0 && !this.#backoff.resume) this.#backoff.step = 0;
