@@ -56,6 +56,63 @@ function streamsOf(
  * it, else along the positions), its sport and its laps as one session. `undefined` when
  * fewer than two trackpoints carry a time (a course, not a recorded activity).
  */
+/** Seconds a lap's timer may differ from its trackpoints' span before pauses are looked for. */
+const LAP_TIMER_SLACK_S = 2;
+
+/**
+ * Where a lap says its timer ran for less than its trackpoints span (`TotalTimeSeconds`),
+ * the timer was paused between two of them: the longest gaps between its trackpoints are
+ * taken out of `timer` (in place), longest first, until the lap's timer is what it says.
+ * A track of its own after each pause is the rule, but some devices and exports keep one
+ * track and leave a gap; without this the ride counted its pauses as timer time.
+ */
+function pauseWithinLaps(
+  timer: [number, number][],
+  laps: TcxActivity['laps'],
+  time: Float64Array,
+  keep: readonly number[],
+  startTime: number,
+): void {
+  const starts = laps.map((lap) => lap.startTime - startTime);
+  laps.forEach((lap, index) => {
+    if (lap.totalTimeS === undefined || !Number.isFinite(starts[index]!)) return;
+    const from = starts[index]!;
+    const to = starts[index + 1] ?? Infinity;
+    const running = timer.reduce(
+      (sum, [s, e]) => sum + Math.max(0, Math.min(e, to) - Math.max(s, from)),
+      0,
+    );
+    let excess = running - lap.totalTimeS;
+    if (!(excess > LAP_TIMER_SLACK_S)) return;
+    const gaps: [number, number][] = [];
+    for (let k = 0; k + 1 < keep.length; k++) {
+      const a = time[keep[k]!]! - startTime;
+      const b = time[keep[k + 1]!]! - startTime;
+      // A sample stands for one second; the rest of a gap may be a pause.
+      if (a >= from && b <= to && b - a > 1) gaps.push([a + 1, b]);
+    }
+    gaps.sort((x, y) => y[1] - y[0] - (x[1] - x[0]));
+    for (const [a, b] of gaps) {
+      if (excess <= 0) break;
+      const cut = Math.min(b - a, excess);
+      subtractInterval(timer, b - cut, b);
+      excess -= cut;
+    }
+  });
+}
+
+/** Takes `[a, b)` out of sorted, disjoint `intervals`, in place. */
+function subtractInterval(intervals: [number, number][], a: number, b: number): void {
+  for (let i = intervals.length - 1; i >= 0; i--) {
+    const [s, e] = intervals[i]!;
+    if (e <= a || s >= b) continue;
+    const parts: [number, number][] = [];
+    if (s < a) parts.push([s, a]);
+    if (e > b) parts.push([b, e]);
+    intervals.splice(i, 1, ...parts);
+  }
+}
+
 export function activityFromTcx(tcx: TcxActivity): ActivityOverview | undefined {
   const { points } = tcx;
   const keep = timedRows(points.time);
@@ -91,6 +148,7 @@ export function activityFromTcx(tcx: TcxActivity): ActivityOverview | undefined 
   const lastInterval = timer[timer.length - 1];
   if (lastInterval && lapsEnd > lastInterval[1] && lapsEnd - lastInterval[1] < MAX_HOLD_S)
     lastInterval[1] = lapsEnd;
+  pauseWithinLaps(timer, tcx.laps, points.time, keep, startTime);
   const total = (pick: (lap: TcxActivity['laps'][number]) => number | undefined) =>
     tcx.laps.reduce((sum, lap) => sum + (pick(lap) ?? 0), 0);
   const laps = tcx.laps.filter((lap) => Number.isFinite(lap.startTime));

@@ -110,6 +110,31 @@ describe('summarizeWorkout', () => {
     expect(summary.avgSpeedMs! * 3.6).toBeCloseTo(30, 0);
   });
 
+  it('reads the highest speed from the distance when there is no speed channel, over 3 s, not one jump', () => {
+    // 20 km/h for a minute, then 64 km/h (17.78 m/s) for 20 s, then 20 km/h; one GPS fix
+    // catching up adds 30 m in a second at 40 s.
+    const time = f(Array.from({ length: 120 }, (_, t) => t));
+    let metres = 0;
+    const distance = f(
+      Array.from(time, (t) => {
+        const here = metres;
+        metres += (t >= 60 && t < 80 ? 64 : 20) / 3.6 + (t === 40 ? 30 : 0);
+        return here;
+      }),
+    );
+    const summary = summarizeWorkout({ time, distance });
+    expect(summary.maxSpeedMs! * 3.6).toBeCloseTo(64, 6);
+  });
+
+  it('tells no speed for a ride with no speed, distance or position (a trainer without a sensor)', () => {
+    const time = f(Array.from({ length: 600 }, (_, t) => t));
+    const summary = summarizeWorkout({ time, power: f(Array.from(time, () => 180)) });
+    expect(summary.movingTimeS).toBe(600);
+    expect(summary.avgSpeedMs).toBeUndefined();
+    expect(summary.maxSpeedMs).toBeUndefined();
+    expect(summary.avgPower).toBe(180);
+  });
+
   it("follows the device's speed reading over the distance's steps when it has one", () => {
     const time = f([0, 1, 2, 3, 4, 5]);
     // Distance in whole 10 m steps: a step of 0 m between two of 10 m, speed 5 m/s throughout.

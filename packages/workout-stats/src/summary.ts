@@ -102,6 +102,34 @@ function weightedAverage(
   return weight > 0 ? sum / weight : undefined;
 }
 
+/** Seconds over which a speed is read from the distance: one step of GPS noise is no speed. */
+const SPEED_SPAN_S = 3;
+
+/**
+ * The highest speed the distance channel shows, without a speed channel (TCX and GPX files
+ * often have none): the distance covered over at least `SPEED_SPAN_S` seconds from each
+ * sample, so a single jump of the distance (a GPS fix catching up) does not count as speed.
+ */
+function maxSpeedFromDistance(streams: RideStreams): number | undefined {
+  const { time, distance } = streams;
+  if (!distance) return undefined;
+  let best: number | undefined;
+  let j = 0;
+  for (let i = 0; i < time.length; i++) {
+    if (!valid(distance[i]) || !valid(time[i])) continue;
+    if (j <= i) j = i + 1;
+    while (j < time.length && !(time[j]! - time[i]! >= SPEED_SPAN_S)) j++;
+    if (j >= time.length) break;
+    const span = time[j]! - time[i]!;
+    const metres = distance[j]! - distance[i]!;
+    // Across a pause the distance does not tell a speed.
+    if (!valid(metres) || span > SPEED_SPAN_S * 4) continue;
+    const speed = metres / span;
+    if (best === undefined || speed > best) best = speed;
+  }
+  return best;
+}
+
 function maximum(values: ArrayLike<number> | undefined, sign = 1): number | undefined {
   if (!values) return undefined;
   let best: number | undefined;
@@ -268,8 +296,13 @@ function summarize(streams: RideStreams, line: Timeline, settings: RiderSettings
     distanceM,
     ...(estimatedDistanceM !== undefined ? { estimatedDistanceM } : {}),
     distance: distanceInUserUnit(distanceM, settings.distanceUnit ?? 0),
-    avgSpeedMs: movingTimeS > 0 ? distanceM / movingTimeS : undefined,
-    maxSpeedMs: maximum(streams.speed),
+    // No speed, distance or position at all (a trainer without a speed source): no speed
+    // to tell, not 0 km/h.
+    avgSpeedMs:
+      movingTimeS > 0 && (streams.speed || streams.distance || streams.latitude)
+        ? distanceM / movingTimeS
+        : undefined,
+    maxSpeedMs: maximum(streams.speed) ?? maxSpeedFromDistance(streams),
     avgHeartRate,
     maxHeartRate: maximum(streams.heartRate),
     avgPower,
