@@ -181,7 +181,6 @@ describe(
       await page.getByLabel('Password').fill(demo.password);
       // Remembered, so the other languages' tabs start signed in from the stored session.
       await page.getByRole('checkbox', { name: 'Remember me' }).check();
-      await page.getByRole('checkbox', { name: /I agree/ }).check();
       await page.getByRole('button', { name: 'Log In' }).click();
       await page.waitForURL(/\/dashboard\/main$/);
       await page.waitForLoadState('networkidle');

@@ -39,10 +39,14 @@ export function Shell() {
   useEffect(() => {
     if (!keepsTitle) document.title = t('app.title');
   }, [location.pathname, keepsTitle, t]);
+  // The server's message of an ended session, in a frame the rider reads in their language
+  // (spec 8); an alert, read out at once, for the second before the login page.
   useEffect(
     () =>
-      notices.subscribe(({ message, durationMs }) => show(message, { tone: 'info', durationMs })),
-    [show],
+      notices.subscribe(({ message, durationMs }) =>
+        show(t('errors.sessionEnded', { detail: message }), { tone: 'error', durationMs }),
+      ),
+    [show, t],
   );
   return (
     <div className="xoss-root portal" data-embedded={embedded || undefined}>

@@ -2,6 +2,7 @@ import { apiFailureOf, createXossClient, isErrorReply, type ApiErrorReply } from
 import type { ErrorCode } from '@xoss/api-contract/routes';
 import type { MessageId } from '@xoss/i18n';
 import { embeddedSlice } from './embedded.ts';
+import { keepUnsavedForms } from './keptForms.ts';
 
 type Notice = { message: string; durationMs: number };
 const listeners = new Set<(notice: Notice) => void>();
@@ -22,6 +23,9 @@ export const client = createXossClient({
   notify: (message, durationMs) => {
     for (const listener of listeners) listener({ message, durationMs });
   },
+  // The page is still on screen: what the rider typed and did not save is kept for after
+  // the next login (`useKeptForm`).
+  onSessionExpired: () => keepUnsavedForms(window.location.pathname),
 });
 
 export const { api } = client;

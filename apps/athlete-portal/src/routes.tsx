@@ -4,11 +4,19 @@ import { PageFailed } from '@xoss/ui-kit';
 import type { ComponentType } from 'react';
 import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { client } from './client.ts';
-import { isSharedRideLink, startRidePage } from './pages/rideQueries.ts';
+import { startRidePage } from './pages/rideQueries.ts';
 import { Dashboard } from './pages/Dashboard.tsx';
 import { Shell } from './Shell.tsx';
 
 let previousPath: string | null = null;
+
+/**
+ * A share page's address with a `share` parameter, well formed or not. It opens for anyone:
+ * a link cut short, mistyped or stopped shows the share page's own explanation, never /login
+ * (the page itself tells a valid link from a bad one).
+ */
+const isShareAddress = (url: URL) =>
+  /^\/dashboard\/workouts\/share\/[^/]+\/?$/.test(url.pathname) && url.searchParams.has('share');
 
 /** Leaves the portal for another app's page, replacing the history entry (tests stub it). */
 export const leave = { to: (url: string) => window.location.replace(url) };
@@ -25,7 +33,7 @@ function guard({ request }: LoaderFunctionArgs) {
     from: previousPath,
     loggedIn: client.session.isLoggedIn(),
     // A shared ride's link (`?share=<share id>`) opens for anyone: that is what sharing is.
-    requiresLogin: (path) => !isSharedRideLink(url) && requiresLogin(path),
+    requiresLogin: (path) => !isShareAddress(url) && requiresLogin(path),
   });
   if (decision.action === 'redirect') {
     leave.to(decision.to);

@@ -56,7 +56,6 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard/workouts/list');
     await page.getByLabel('E-mail').fill(demo.email);
     await page.getByLabel('Password').fill('not the password');
-    await page.getByRole('checkbox', { name: /I agree/ }).check();
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.getByText('Wrong username or password').waitFor();
     // Spec 5: the password is trimmed before login.
@@ -280,7 +279,15 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await expect.poll(() => toggle.isChecked()).toBe(false);
     await expect.poll(() => field.count()).toBe(0);
     await view.goto(link);
-    await view.getByText("We couldn't find that.").waitFor();
+    // A stopped link has a page of its own for the visitor: why, and the way home, not /login.
+    const gone = view.getByRole('region', { name: "This shared ride isn't available" });
+    await gone
+      .getByText("The link doesn't exist, or the rider has stopped sharing this ride.")
+      .waitFor();
+    expect(
+      await gone.getByRole('link', { name: 'Go to the XOSS home page' }).getAttribute('href'),
+    ).toBe('/');
+    expect(new URL(view.url()).pathname).toMatch(/^\/dashboard\/workouts\/share\/\d+$/);
     await visitor.close();
   });
 
@@ -297,9 +304,32 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await expect.poll(() => page.getByRole('link', { name: /^Manage/ }).count()).toBe(before - 1);
 
     await page.goto(`${base}/dashboard/settings`);
+    const ftp = page.getByLabel('FTP (W)');
+    await ftp.waitFor();
+    const ftpBefore = await ftp.inputValue();
+    const patches: string[] = [];
+    const onPatch = (request: { method(): string; url(): string }) => {
+      if (request.method() === 'PATCH') patches.push(request.url());
+    };
+    page.on('request', onPatch);
+    // A number the API would refuse is named under its field, and nothing is sent.
+    await ftp.fill('abc');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page
+      .locator('.portal__field-problem')
+      .getByText(/^FTP \(W\): enter a number from \d+ to \d+\.$/)
+      .waitFor();
+    expect(await ftp.getAttribute('aria-invalid')).toBe('true');
+    expect(patches).toEqual([]);
+    // Corrected, the save goes through: the status line under the form, the field message gone.
+    await ftp.fill(ftpBefore);
     await page.getByRole('radio', { name: 'Miles' }).check();
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Save Successfully').waitFor();
+    await page.locator('form').getByRole('status').getByText('Save Successfully').waitFor();
+    page.off('request', onPatch);
+    expect(patches).toHaveLength(1);
+    expect(await page.locator('.portal__field-problem').count()).toBe(0);
+    expect(await ftp.getAttribute('aria-invalid')).toBeNull();
     await page.goto(`${base}/dashboard/workouts/list`);
     await page
       .getByText(/\d mi$/)
@@ -728,12 +758,67 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     // Settings asks for the profile, not cached in this page yet.
     await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
     // The server's word stays up for its second (spec 8) before the page leaves.
-    await page.getByText('Token expired').first().waitFor();
+    await page.getByRole('alert').getByText('Your session has ended (Token expired)').waitFor();
     await page.waitForURL(/\/login/);
     // The login brings the rider back to the page they were on.
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard/settings');
     expect(await page.evaluate(`localStorage.getItem('xoss_token')`)).toBeNull();
     page.off('request', onRequest);
+  });
+
+  it('ends an expired session on Settings once: the message, /login back to the page, and the unsaved edit offered again', async () => {
+    const logIn = async () => {
+      await page.getByLabel('E-mail').fill(demo.email);
+      await page.getByLabel('Password').fill(demo.password);
+      await page.getByRole('checkbox', { name: 'Remember me' }).check();
+      await page.getByRole('button', { name: 'Log In' }).click();
+    };
+    await page.goto(`${base}/login?redirect=%2Fdashboard%2Fsettings`);
+    await logIn();
+    await page.waitForURL(/\/dashboard\/settings$/);
+    const ftp = page.getByLabel('FTP (W)');
+    await ftp.waitFor();
+    const edited = String(Number((await ftp.inputValue()) || 250) + 17);
+
+    // Every refused answer, by request kind, from here to the login page.
+    const refused = new Map<string, number>();
+    const onResponse = (response: {
+      status(): number;
+      url(): string;
+      request(): { method(): string };
+    }) => {
+      if (response.status() !== 401) return;
+      const kind = `${response.request().method()} ${new URL(response.url()).pathname}`;
+      refused.set(kind, (refused.get(kind) ?? 0) + 1);
+    };
+    page.on('response', onResponse);
+    // The refresh token goes bad and the access token expires while the rider edits.
+    await page.evaluate(`localStorage.setItem('xoss_refresh_token',
+      JSON.stringify({ v: 'revoked', e: Date.now() + 3600000 }))`);
+    await ftp.fill(edited);
+    await page.waitForTimeout(ACCESS_TTL_S * 1000 + 500);
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    // The server's word in the portal's frame, up for its second before the page leaves.
+    await page.getByRole('alert').getByText('Your session has ended (Token expired)').waitFor();
+    await page.waitForURL(/\/login\?/);
+    page.off('response', onResponse);
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard/settings');
+    // One refused save, one refused refresh, and nothing sent after it (the page's queries
+    // subscribing again did not reach the server, let alone in a loop).
+    expect(Math.max(...refused.values())).toBe(1);
+    expect([...refused.keys()].sort()).toEqual([
+      expect.stringMatching(/^PATCH \/api\/v2\/athlete\/\d+\/$/),
+      'POST /api/v1/jwt-token/refresh/',
+    ]);
+
+    await logIn();
+    await page.waitForURL(/\/dashboard\/settings$/);
+    await page.getByText('Restore your unsaved changes?').waitFor();
+    await ftp.waitFor();
+    expect(await ftp.inputValue()).not.toBe(edited);
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => ftp.inputValue()).toBe(edited);
+    expect(await page.getByText('Restore your unsaved changes?').count()).toBe(0);
   });
 
   it('ran every page with zero CSP violations and no script errors', async () => {

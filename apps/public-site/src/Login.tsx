@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { guardNavigation, returnPathAfterLogin } from '@xoss/api-client';
+import { loginRequestSchema } from '@xoss/api-contract';
 import { Message, useT } from '@xoss/i18n/react';
 import { Alert, SubmitButton } from '@xoss/ui-kit';
 import { Navigate, useLocation } from 'react-router';
@@ -9,9 +10,10 @@ import { client } from './client.ts';
 const afterLogin = { go: (path: string) => window.location.replace(path) };
 
 /**
- * `/login` (spec 2, 5, 8): e-mail, password, remember me, forgot password, agreement to the
- * terms and the privacy policy; sign-up happens in the app. After login the rider returns
- * to the page the guard sent them from.
+ * `/login` (spec 2, 5, 8): e-mail, password, remember me, forgot password, and a line of
+ * text saying that logging in means agreeing to the terms and the privacy policy (the
+ * required agreement belongs to sign-up, which happens in the app). After login the rider
+ * returns to the page the guard sent them from.
  */
 export function Login() {
   const t = useT();
@@ -22,6 +24,8 @@ export function Login() {
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [showForgot, setShowForgot] = useState(false);
+  // What is wrong with a field, said beside it (cleared by the next attempt).
+  const [problems, setProblems] = useState<{ email?: string; password?: string }>({});
 
   // Spec 4: a signed-in rider going to a white-listed page (login) goes home instead.
   const decision = guardNavigation({
@@ -36,8 +40,21 @@ export function Login() {
       const value = form.get(name);
       return typeof value === 'string' ? value : '';
     };
-    if (form.get('agree') !== 'on') {
-      setMessage(t('login.mustAgree'));
+    // The API's own rule for the login body, checked before anything is sent: a field it
+    // would refuse with 10400 is named beside the field in the rider's language, not as a
+    // bare "login failed".
+    const checked = loginRequestSchema.safeParse({
+      email: text('email').trim(),
+      password: text('password').trim(),
+    });
+    const wrong = new Set(checked.success ? [] : checked.error.issues.map(({ path }) => path[0]));
+    setMessage(null);
+    setProblems({
+      ...(wrong.has('email') ? { email: t('login.emailInvalid') } : {}),
+      ...(wrong.has('password') ? { password: t('login.passwordMissing') } : {}),
+    });
+    if (wrong.size > 0) {
+      document.getElementById(`${id}-${wrong.has('email') ? 'email' : 'password'}`)?.focus();
       return;
     }
     setBusy(true);
@@ -45,6 +62,17 @@ export function Login() {
     const outcome = await client.logIn(text('email'), text('password'), { remember });
     setBusy(false);
     if (!outcome.ok) {
+      // The API refused a field this form let through: named beside it, in the rider's
+      // language (the API's own reason is English).
+      const refused = outcome.error.fields ?? {};
+      if ('email' in refused || 'password' in refused) {
+        setProblems({
+          ...('email' in refused ? { email: t('login.emailInvalid') } : {}),
+          ...('password' in refused ? { password: t('login.passwordMissing') } : {}),
+        });
+        document.getElementById(`${id}-${'email' in refused ? 'email' : 'password'}`)?.focus();
+        return;
+      }
       setMessage(
         outcome.error.messageId === 'errors.10302'
           ? t('errors.10302', {
@@ -75,40 +103,53 @@ export function Login() {
         <label>
           <Message id="login.email" />
           <input
+            id={`${id}-email`}
             className="xoss-select"
             type="email"
             name="email"
             autoComplete="username"
             required
             defaultValue={remembered}
+            aria-invalid={problems.email ? true : undefined}
+            aria-describedby={problems.email ? `${id}-email-problem` : undefined}
           />
         </label>
+        {problems.email ? (
+          <small id={`${id}-email-problem`} className="site__field-problem">
+            {problems.email}
+          </small>
+        ) : null}
         <label>
           <Message id="login.password" />
           <input
+            id={`${id}-password`}
             className="xoss-select"
             type="password"
             name="password"
             autoComplete="current-password"
             required
+            aria-invalid={problems.password ? true : undefined}
+            aria-describedby={problems.password ? `${id}-password-problem` : undefined}
           />
         </label>
+        {problems.password ? (
+          <small id={`${id}-password-problem`} className="site__field-problem">
+            {problems.password}
+          </small>
+        ) : null}
         <label className="xoss-choice">
           <input type="checkbox" name="remember" defaultChecked={remembered !== ''} />
           <Message id="login.rememberMe" />
         </label>
-        <label className="xoss-choice">
-          <input type="checkbox" name="agree" />
-          <span>
-            <Message
-              id="login.agree"
-              values={{
-                terms: (chunks) => <a href="/copyright/terms">{chunks}</a>,
-                privacy: (chunks) => <a href="/copyright/policy">{chunks}</a>,
-              }}
-            />
-          </span>
-        </label>
+        <p className="site__login-terms">
+          <Message
+            id="login.agreeByLogIn"
+            values={{
+              terms: (chunks) => <a href="/copyright/terms">{chunks}</a>,
+              privacy: (chunks) => <a href="/copyright/policy">{chunks}</a>,
+            }}
+          />
+        </p>
         <Alert>{message}</Alert>
         <SubmitButton busy={busy}>
           <Message id="login.submit" />

@@ -176,20 +176,142 @@ describe('public-site routes', () => {
 });
 
 describe('login', () => {
-  it('asks for the agreement first, and says login failed when the server cannot be reached', async () => {
+  /** The API's login, answering 10301 (wrong password) unless told; the bodies it was sent. */
+  function stubLogin(
+    reply = () =>
+      new Response(JSON.stringify({ code: 10301, msg: 'Wrong username or password' }), {
+        status: 401,
+      }),
+  ) {
+    const sent: unknown[] = [];
+    vi.stubGlobal('fetch', (_url: string, init?: RequestInit) => {
+      sent.push(JSON.parse(init?.body as string));
+      return Promise.resolve(reply());
+    });
+    return sent;
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  const fill = (email: string, password: string) => {
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: email } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
+  };
+
+  it('states the terms as a line with links, and logs in without a checkbox to tick', async () => {
+    const sent = stubLogin();
     await renderAt('/login?redirect=%2Fdashboard%2Fmain');
     const submit = await screen.findByRole('button', { name: 'Log In' });
-    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'rider@xoss.co' } });
-    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
-    fireEvent.click(submit);
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'Please agree to the Terms of Use and the Privacy Policy first',
-    );
-    // The form's own link (the footer has one too).
+    const main = within(screen.getByRole('main'));
     expect(
-      within(screen.getByRole('main'))
-        .getByRole('link', { name: 'Terms of Use' })
-        .getAttribute('href'),
-    ).toBe('/copyright/terms');
+      main.getByText((_, element) =>
+        element?.tagName === 'P'
+          ? element.textContent ===
+            'By logging in, you agree to the Terms of Use and the Privacy Policy.'
+          : false,
+      ),
+    ).toBeDefined();
+    // The form's own links (the footer has them too).
+    expect(main.getByRole('link', { name: 'Terms of Use' }).getAttribute('href')).toBe(
+      '/copyright/terms',
+    );
+    expect(main.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe(
+      '/copyright/policy',
+    );
+    // The only checkbox left is Remember me: nothing to agree to at every login.
+    expect(main.getAllByRole('checkbox').map((box) => box.getAttribute('name'))).toEqual([
+      'remember',
+    ]);
+    fill('rider@xoss.co', 'secret');
+    fireEvent.click(submit);
+    expect((await screen.findByRole('alert')).textContent).toBe('Wrong username or password');
+    expect(sent).toEqual([{ email: 'rider@xoss.co', password: 'secret' }]);
+  });
+
+  it('says how an e-mail looks beside the field, and sends nothing, for a malformed one', async () => {
+    const sent = stubLogin();
+    await renderAt('/login');
+    const submit = await screen.findByRole('button', { name: 'Log In' });
+    fill('rider@', 'secret');
+    fireEvent.click(submit);
+    const email = screen.getByLabelText('E-mail');
+    const problem = await screen.findByText('Enter an e-mail address like name@example.com');
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(email.getAttribute('aria-describedby')).toBe(problem.id);
+    expect(document.activeElement).toBe(email);
+    expect(screen.queryByText('login failed')).toBeNull();
+    expect(sent).toEqual([]);
+    // Put right, the field's message goes and the login is sent.
+    fill('rider@xoss.co', 'secret');
+    fireEvent.click(submit);
+    expect((await screen.findByRole('alert')).textContent).toBe('Wrong username or password');
+    expect(screen.queryByText('Enter an e-mail address like name@example.com')).toBeNull();
+    expect(email.getAttribute('aria-invalid')).toBeNull();
+    expect(sent).toHaveLength(1);
+  });
+
+  it('asks for the password beside its field when it is empty', async () => {
+    const sent = stubLogin();
+    await renderAt('/login');
+    const submit = await screen.findByRole('button', { name: 'Log In' });
+    fill('rider@xoss.co', '   ');
+    fireEvent.click(submit);
+    expect(await screen.findByText('Enter your password')).toBeDefined();
+    expect(screen.getByLabelText('Password').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('E-mail').getAttribute('aria-invalid')).toBeNull();
+    expect(sent).toEqual([]);
+  });
+
+  it('marks the field the API refused (10400) beside it, not as "login failed"', async () => {
+    // The API's rule can be stricter than the form's (a rule changed on one side first).
+    const sent = stubLogin(
+      () =>
+        new Response(
+          JSON.stringify({
+            code: 10400,
+            msg: 'validation_failed',
+            detail: 'Please check required fields: email',
+            errors: [{ path: 'email', message: 'Invalid email address' }],
+          }),
+          { status: 400 },
+        ),
+    );
+    await renderAt('/login');
+    const submit = await screen.findByRole('button', { name: 'Log In' });
+    fill('rider@xoss.co', 'secret');
+    fireEvent.click(submit);
+    const email = screen.getByLabelText('E-mail');
+    const problem = await screen.findByText('Enter an e-mail address like name@example.com');
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(email.getAttribute('aria-describedby')).toBe(problem.id);
+    expect(screen.getByLabelText('Password').getAttribute('aria-invalid')).toBeNull();
+    expect(screen.queryByText('login failed')).toBeNull();
+    expect(sent).toHaveLength(1);
+  });
+
+  it('says it in the rider’s language', async () => {
+    stubLogin();
+    const german = await loadMessages('de');
+    await loadMessages('de', 'sitePages');
+    await act(() =>
+      Promise.resolve(
+        render(
+          <Provider store={client.store}>
+            <XossIntlProvider language="de" messages={german}>
+              <MemoryRouter initialEntries={['/login']}>
+                <SiteRoutes />
+              </MemoryRouter>
+            </XossIntlProvider>
+          </Provider>,
+        ),
+      ),
+    );
+    const submit = await screen.findByRole('button', { name: 'Anmelden' });
+    fireEvent.change(screen.getByLabelText('E-Mail'), { target: { value: 'fahrer.xoss.co' } });
+    fireEvent.click(submit);
+    expect(
+      await screen.findByText('Gib eine E-Mail-Adresse wie name@example.com ein'),
+    ).toBeDefined();
   });
 });

@@ -291,7 +291,6 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
       await own.getByLabel('E-mail').fill(demo.email);
       await own.getByLabel('Password').fill(demo.password);
       await own.getByRole('checkbox', { name: 'Remember me' }).setChecked(remember);
-      await own.getByRole('checkbox', { name: /I agree/ }).check();
       await own.getByRole('button', { name: 'Log In' }).click();
       // The login leaves for the portal with a full page load: wait until it has arrived.
       await own.waitForURL(/\/dashboard\/main$/);
@@ -353,7 +352,11 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     await page.waitForURL(/\/login\?redirect=/);
     await page.getByLabel('E-mail').fill(demo.email);
     await page.getByLabel('Password').fill(demo.password);
-    await page.getByRole('checkbox', { name: /I agree/ }).check();
+    // Logging in is the agreement: a line says so, and no box has to be ticked first.
+    await page
+      .getByText('By logging in, you agree to the Terms of Use and the Privacy Policy.')
+      .waitFor();
+    expect(await page.getByRole('checkbox').count()).toBe(1);
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.getByRole('heading', { name: title, level: 1 }).waitFor();
 

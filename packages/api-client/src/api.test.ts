@@ -18,8 +18,11 @@ function memoryBackend(): StorageBackend {
 /** A slice over a fake `fetch` that records each request and answers `{ code: 0 }`. */
 function slice() {
   const requests: string[] = [];
+  // Signed in: a signed-in call without a token is never sent.
+  const session = new SessionStore({ local: memoryBackend() });
+  session.setTokens({ access: 'access', refresh: 'refresh' });
   const transport = new Transport({
-    session: new SessionStore({ local: memoryBackend() }),
+    session,
     baseUrl: 'https://api.example',
     locks: null,
     fetch: (input, init) => {

@@ -77,9 +77,14 @@ export type LoginOutcome =
 /** Why a login failed, for the login form. */
 export interface LoginFailure {
   /** i18n id of the message; `message` is its English text. */
-  readonly messageId: 'errors.10301' | 'errors.10302' | 'errors.loginFailed';
+  readonly messageId: 'errors.10301' | 'errors.10302' | 'errors.10400' | 'errors.loginFailed';
   readonly message: string;
   readonly retryAfterS?: number;
+  /**
+   * A 10400: the API's reason for each field it refused, by the field's name (`email`,
+   * `password`), so the form can mark that field rather than say "login failed".
+   */
+  readonly fields?: Readonly<Record<string, string>>;
 }
 
 export type Navigate = (path: string, options: { replace: boolean }) => void;
@@ -99,6 +104,12 @@ export interface XossClientOptions extends Omit<
   readonly navigate?: Navigate;
   /** The app's own reducers, added to the store beside the api slice and the session. */
   readonly reducers?: Record<string, Reducer>;
+  /**
+   * Called once when the session ends by itself (its refresh was refused), not on
+   * `logOut`: before the cached data is reset and the router leaves, so the page on screen
+   * can still keep what the rider had typed (the portal's unsaved forms).
+   */
+  readonly onSessionExpired?: () => void;
 }
 
 type FileEndpoint = 'workoutFile' | 'routebookGpx' | 'mapDownload';
@@ -119,11 +130,11 @@ export function createXossClient(options: XossClientOptions) {
   });
   let navigate = options.navigate;
   // Set once the store exists; the transport only calls it after a request.
-  let endSession = () => undefined as void;
+  let endSession = (_expired: boolean) => undefined as void;
   const transport = new Transport({
     ...options,
     session,
-    onLoggedOut: () => endSession(),
+    onLoggedOut: () => endSession(true),
   });
   const api: XossApi = createXossApi(transport);
   const reducer = combineReducers({
@@ -150,16 +161,19 @@ export function createXossClient(options: XossClientOptions) {
   });
 
   let endedAt = Number.NEGATIVE_INFINITY;
-  endSession = () => {
+  endSession = (expired) => {
     // Calls whose 401 arrives just after the session ended end nothing new: one trip to
     // /login, not a second navigation that aborts the first.
     const repeated = Date.now() - endedAt < SESSION_END_SETTLE_MS;
     endedAt = Date.now();
+    if (expired && !repeated) options.onSessionExpired?.();
     session.clear();
     store.dispatch(sessionSlice.actions.loggedOut());
     if (!repeated) navigate?.('/login', { replace: true });
     // The rider's cached data goes once the calls in flight have delivered their errors
-    // (spec 4: the error still reaches the caller).
+    // (spec 4: the error still reaches the caller). The queries of a page still on screen
+    // subscribe again after the reset; the transport answers them without a request (no
+    // token), so the reset happens once and nothing goes over the wire.
     setTimeout(() => store.dispatch(api.util.resetApiState()), 0);
   };
 
@@ -208,7 +222,7 @@ export function createXossClient(options: XossClientOptions) {
         body: { email: email.trim(), password: password.trim() },
       });
       if (!result.ok) {
-        const { code, retryAfterS } = isErrorReply(result.error) ? result.error : {};
+        const { code, retryAfterS, errors } = isErrorReply(result.error) ? result.error : {};
         if (code === ErrorCode.WrongCredentials)
           return {
             ok: false,
@@ -221,6 +235,17 @@ export function createXossClient(options: XossClientOptions) {
               messageId: 'errors.10302',
               message: 'Too many attempts. Please try again later',
               ...(retryAfterS ? { retryAfterS } : {}),
+            },
+          };
+        if (code === ErrorCode.ValidationFailed)
+          return {
+            ok: false,
+            error: {
+              messageId: 'errors.10400',
+              message: 'Please check required fields',
+              fields: Object.fromEntries(
+                (errors ?? []).map(({ path, message }) => [path, message]),
+              ),
             },
           };
         return { ok: false, error: { messageId: 'errors.loginFailed', message: 'login failed' } };
@@ -251,7 +276,7 @@ export function createXossClient(options: XossClientOptions) {
     async logOut(): Promise<void> {
       const tokens = session.tokens();
       if (tokens) await transport.call('logout', { body: { refresh: tokens.refresh } });
-      endSession();
+      endSession(false);
     },
 
     /** A file endpoint as a Blob, through the same re-authentication; never cached. */

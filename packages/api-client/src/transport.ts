@@ -3,7 +3,7 @@ import {
   type Route,
   isErrorCode,
   isTokenExpiry,
-  type ErrorCode,
+  ErrorCode,
   pathFor,
   type ArgsOf,
   type EndpointName,
@@ -147,6 +147,13 @@ export class Transport {
   readonly #options: TransportOptions;
   readonly #fetch: typeof fetch;
   #refreshing: Promise<RefreshOutcome> | undefined;
+  /**
+   * The end of the session has been reported (`onLoggedOut`) and no token has been stored
+   * since: calls answered 401 afterwards end nothing again. Without it each late 401 ended
+   * the session anew, and the app's cache reset behind it made a page still on screen
+   * refetch, fail, end the session and reset again: the settings page's 56 requests.
+   */
+  #ended = false;
 
   constructor(options: TransportOptions) {
     this.#options = options;
@@ -162,13 +169,19 @@ export class Transport {
     // A call that starts while a refresh runs waits for its token.
     if (this.#refreshing && !noRefresh.has(name)) await this.#refreshing;
     const sentWith = this.#options.session.tokens()?.access;
+    if (sentWith !== undefined) this.#ended = false;
+    // A signed-in call without a token can only be refused: it is not sent. After a refused
+    // refresh this is what keeps a page still on screen (its queries subscribe again when
+    // the cache is reset) from sending anything until the rider has logged in again.
+    else if (routes[name].access !== 'public') {
+      this.#loggedOut(undefined);
+      return { ok: false, error: signedOut };
+    }
     const first = await this.#send(name, arg, init, sentWith);
     if (first.ok || noRefresh.has(name) || !isExpiry(first.error)) return first;
 
-    const starter = this.#refreshing === undefined;
     const detail = isErrorReply(first.error) ? first.error.detail : undefined;
-    if (starter && detail) this.#options.notify?.(detail, EXPIRY_NOTICE_MS);
-    const outcome = await this.refreshAfter(sentWith);
+    const outcome = await this.refreshAfter(sentWith, detail);
     // Offline during the refresh: the session stands; the caller sees why the call failed.
     if (outcome === 'network') return { ok: false, error: { status: 'NETWORK_ERROR' } };
     if (outcome === 'unauthorized') return first;
@@ -181,26 +194,33 @@ export class Transport {
    * or runs one under the cross-tab lock, re-reading storage inside it in case another tab
    * has refreshed meanwhile.
    */
-  refreshAfter(failedAccess: string | undefined): Promise<RefreshOutcome> {
-    this.#refreshing ??= this.#lockedRefresh(failedAccess).finally(() => {
+  refreshAfter(failedAccess: string | undefined, detail?: string): Promise<RefreshOutcome> {
+    this.#refreshing ??= this.#lockedRefresh(failedAccess, detail).finally(() => {
       this.#refreshing = undefined;
     });
     return this.#refreshing;
   }
 
-  async #lockedRefresh(failedAccess: string | undefined): Promise<RefreshOutcome> {
+  async #lockedRefresh(
+    failedAccess: string | undefined,
+    detail: string | undefined,
+  ): Promise<RefreshOutcome> {
     const locks =
       this.#options.locks === undefined
         ? (globalThis.navigator as Navigator | undefined)?.locks
         : this.#options.locks;
-    const run = () => this.#refreshOnce(failedAccess);
+    const run = () => this.#refreshOnce(failedAccess, detail);
     return locks ? locks.request(REFRESH_LOCK, run) : run();
   }
 
-  async #refreshOnce(failedAccess: string | undefined): Promise<RefreshOutcome> {
+  /** `detail`: the server's message of the call that failed, shown if the session ends. */
+  async #refreshOnce(
+    failedAccess: string | undefined,
+    detail: string | undefined,
+  ): Promise<RefreshOutcome> {
     const { session } = this.#options;
     const current = session.tokens();
-    if (!current) return this.#loggedOut();
+    if (!current) return this.#loggedOut(detail);
     // Another tab (or an earlier refresh) already replaced the token that failed.
     if (failedAccess !== undefined && current.access !== failedAccess) return 'refreshed';
     const waits = this.#options.refreshBackoffMs ?? [500, 2000, 5000];
@@ -212,19 +232,31 @@ export class Transport {
         return 'refreshed';
       }
       const { status } = result.error;
-      if (status === 401 || status === 400) return this.#loggedOut();
+      // Spec 8: the server's message of the expiry that started it is shown (the refusal's
+      // when the call had none).
+      if (status === 401 || status === 400)
+        return this.#loggedOut(
+          detail || (isErrorReply(result.error) ? result.error.detail : undefined),
+        );
       // No reply, or the server is unwell: the session may still be good. Try again later.
       const wait = waits[attempt];
       if (wait === undefined) return 'network';
       await new Promise((resolve) => setTimeout(resolve, wait));
       // Another tab may have succeeded while we waited.
       const now = session.tokens();
-      if (!now) return this.#loggedOut();
+      if (!now) return this.#loggedOut(detail);
       if (now.refresh !== current.refresh) return 'refreshed';
     }
   }
 
-  #loggedOut(): RefreshOutcome {
+  /**
+   * Ends the session once: the server's message for a second (spec 8), storage cleared,
+   * `onLoggedOut`. Later calls of the same ended session end nothing again.
+   */
+  #loggedOut(detail: string | undefined): RefreshOutcome {
+    if (this.#ended) return 'unauthorized';
+    this.#ended = true;
+    if (detail) this.#options.notify?.(detail, EXPIRY_NOTICE_MS);
     this.#options.session.clear();
     this.#options.onLoggedOut?.();
     return 'unauthorized';
@@ -327,6 +359,17 @@ export class Transport {
     };
   }
 }
+
+/**
+ * The answer to a signed-in call made without a token (never sent): what the API would say,
+ * so pages explain it as they explain an expired session.
+ */
+const signedOut: ApiErrorReply = {
+  status: 401,
+  code: ErrorCode.TokenInvalid,
+  msg: 'token_not_valid',
+  detail: 'Not signed in',
+};
 
 /** Spec 4: the session-expiry signal is status 401 with body code 10001. */
 export const isExpiry = (error: ApiFailure) =>

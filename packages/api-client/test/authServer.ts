@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loginRequestSchema } from '@xoss/api-contract';
 import type { StorageBackend } from '../src/storage.ts';
 
 /**
@@ -82,6 +83,20 @@ export async function startAuthServer(): Promise<AuthServer> {
           return send(res, 500, { code: 10500, msg: 'internal_error', detail: 'down' });
         if (req.headers['x-xoss-product'] !== 'xoss-web')
           return send(res, 400, { code: 10400, msg: 'validation_failed', detail: 'product' });
+        // The API's own check of the body, answered as the API does: each refused field by name.
+        const checked = loginRequestSchema.safeParse({ email, password });
+        if (!checked.success) {
+          const errors = checked.error.issues.map((issue) => ({
+            path: issue.path.map(String).join('.'),
+            message: issue.message,
+          }));
+          return send(res, 400, {
+            code: 10400,
+            msg: 'validation_failed',
+            detail: `Please check required fields: ${errors.map(({ path }) => path).join(', ')}`,
+            errors,
+          });
+        }
         if (email !== EMAIL || password !== PASSWORD)
           return send(res, 401, { code: 10301, msg: 'wrong_credentials', detail: 'Wrong' });
         return ok(res, { ...issue(), id: '7' });

@@ -5,7 +5,8 @@ import type { MessageId } from '@xoss/i18n';
 import { Message, useT } from '@xoss/i18n/react';
 import { Alert, ChoiceGroup, SubmitButton } from '@xoss/ui-kit';
 import { api, client } from '../client.ts';
-import { Loaded, formText, useFailureText, useToast } from './common.tsx';
+import { useKeptForm } from '../useKeptForm.tsx';
+import { Loaded, formText, useFailureText } from './common.tsx';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -16,19 +17,55 @@ const fieldLabels = {
   weight_kg: 'settings.weight',
 } as const satisfies Record<keyof typeof settingBounds, MessageId>;
 
+/** The settings typed as numbers, each checked against the API's bounds before a save. */
+const numericFields = ['ftp', 'max_hr', 'privacy_trim_m', 'weight_kg'] as const;
+type NumericField = (typeof numericFields)[number];
+
+/** A refused field is marked invalid and described by its message. */
+const fieldState = (wrong: Partial<Record<NumericField, string>>, name: NumericField) =>
+  wrong[name] ? { 'aria-invalid': true, 'aria-describedby': `setting-${name}-problem` } : {};
+
+/** The message of a refused field, right under it. */
+function FieldProblem({
+  fields,
+  name,
+}: {
+  fields: Partial<Record<NumericField, string>>;
+  name: NumericField;
+}) {
+  const text = fields[name];
+  return text ? (
+    <small id={`setting-${name}-problem`} className="portal__field-problem">
+      {text}
+    </small>
+  ) : null;
+}
+
 /** Settings: FTP, max heart rate, distance and temperature units; figures follow them. */
 export function SettingsPage() {
   const t = useT();
-  const toast = useToast();
   const failureText = useFailureText();
   const id = Number(client.session.userId() ?? 0);
   const athlete = api.useGetAthleteQuery({ params: { id } }, { skip: id === 0 });
   const [save, saving] = api.usePatchAthleteMutation();
   const [problem, setProblem] = useState<string | null>(null);
+  // The numeric fields the form refused, each with its message beside it.
+  const [wrongFields, setWrongFields] = useState<Partial<Record<NumericField, string>>>({});
+  // "Save Successfully" stands for the last save only, and only once the server said 200.
+  const [saved, setSaved] = useState(false);
+  // An edit survives the end of the session: kept, and offered back after the next login.
+  const kept = useKeptForm('settings');
   const submit = async (form: FormData) => {
+    // A new attempt starts without the last one's outcome on screen.
+    setProblem(null);
+    setSaved(false);
+    setWrongFields({});
+    // The fields are text, so what the rider typed reaches this check as typed ("abc" is
+    // refused, not read as an empty field); a decimal comma counts as a point (72,5 kg).
     const number = (name: string) => {
       const value = formText(form, name).trim();
-      return value === '' ? null : Number(value);
+      if (value === '') return null;
+      return /^-?\d+([.,]\d+)?$/.test(value) ? Number(value.replace(',', '.')) : NaN;
     };
     const settings = {
       ftp: number('ftp'),
@@ -43,7 +80,7 @@ export function SettingsPage() {
     } as const;
     const from = formText(form, 'thresholds_from');
     // Said here, in the page's language, before anything is sent; the API holds the same line.
-    const outOfRange = (['ftp', 'max_hr', 'privacy_trim_m', 'weight_kg'] as const).find((name) => {
+    const outOfRange = numericFields.filter((name) => {
       const value = settings[name];
       const { min, max } = settingBounds[name];
       const whole = name !== 'weight_kg';
@@ -52,9 +89,16 @@ export function SettingsPage() {
         (Number.isNaN(value) || (whole && !Number.isInteger(value)) || value < min || value > max)
       );
     });
-    if (outOfRange) {
-      const { min, max } = settingBounds[outOfRange];
-      setProblem(t('settings.outOfRange', { field: t(fieldLabels[outOfRange]), min, max }));
+    if (outOfRange.length > 0) {
+      setWrongFields(
+        Object.fromEntries(
+          outOfRange.map((name) => {
+            const { min, max } = settingBounds[name];
+            return [name, t('settings.outOfRange', { field: t(fieldLabels[name]), min, max })];
+          }),
+        ),
+      );
+      document.getElementById(`setting-${outOfRange[0]}`)?.focus();
       return;
     }
     if (from > today()) {
@@ -69,21 +113,24 @@ export function SettingsPage() {
       setProblem(failureText(result.error));
       return;
     }
-    setProblem(null);
+    setSaved(true);
+    kept.saved();
     client.setUnits({
       distanceUnit: distanceUnitOf(settings.distance_unit),
       temperatureUnit: settings.temperature_unit,
     });
-    toast(t('toast.saveSuccess'));
   };
   return (
     <>
       <h1>
         <Message id="settings.title" />
       </h1>
+      {kept.offer}
       <Loaded query={athlete}>
         {(profile) => (
           <form
+            ref={kept.attach}
+            key={kept.key}
             className="portal__form"
             noValidate
             onSubmit={(event) => {
@@ -95,24 +142,32 @@ export function SettingsPage() {
               <Message id="settings.ftp" />
               <input
                 className="xoss-select"
+                id="setting-ftp"
                 name="ftp"
-                type="number"
+                type="text"
+                inputMode="decimal"
+                {...fieldState(wrongFields, 'ftp')}
                 min={settingBounds.ftp.min}
                 max={settingBounds.ftp.max}
-                defaultValue={profile.settings.ftp ?? ''}
+                defaultValue={kept.value('ftp', String(profile.settings.ftp ?? ''))}
               />
             </label>
+            <FieldProblem fields={wrongFields} name="ftp" />
             <label>
               <Message id="settings.maxHr" />
               <input
                 className="xoss-select"
+                id="setting-max_hr"
                 name="max_hr"
-                type="number"
+                type="text"
+                inputMode="decimal"
+                {...fieldState(wrongFields, 'max_hr')}
                 min={settingBounds.max_hr.min}
                 max={settingBounds.max_hr.max}
-                defaultValue={profile.settings.max_hr ?? ''}
+                defaultValue={kept.value('max_hr', String(profile.settings.max_hr ?? ''))}
               />
             </label>
+            <FieldProblem fields={wrongFields} name="max_hr" />
             <label>
               <Message id="settings.thresholdsFrom" />
               <input
@@ -120,25 +175,29 @@ export function SettingsPage() {
                 name="thresholds_from"
                 type="date"
                 max={today()}
-                defaultValue={today()}
+                defaultValue={kept.value('thresholds_from', today())}
               />
             </label>
             <label>
               <Message id="settings.weight" />
               <input
                 className="xoss-select"
+                id="setting-weight_kg"
                 name="weight_kg"
-                type="number"
+                type="text"
+                inputMode="decimal"
+                {...fieldState(wrongFields, 'weight_kg')}
                 min={settingBounds.weight_kg.min}
                 max={settingBounds.weight_kg.max}
                 step={0.1}
-                defaultValue={profile.settings.weight_kg ?? ''}
+                defaultValue={kept.value('weight_kg', String(profile.settings.weight_kg ?? ''))}
               />
             </label>
+            <FieldProblem fields={wrongFields} name="weight_kg" />
             <UnitChoice
               name="ftp_rule"
               legend={t('settings.ftpRule')}
-              initial={profile.settings.ftp_rule}
+              initial={kept.value('ftp_rule', profile.settings.ftp_rule)}
               options={[
                 { value: 'hour', label: t('training.ftp.rule.hour') },
                 { value: 'twenty', label: t('training.ftp.rule.twenty') },
@@ -147,7 +206,7 @@ export function SettingsPage() {
             <UnitChoice
               name="distance"
               legend={t('settings.distanceUnit')}
-              initial={distanceUnitOf(profile.settings.distance_unit)}
+              initial={kept.value('distance', distanceUnitOf(profile.settings.distance_unit))}
               options={[
                 { value: 'km', label: t('settings.km') },
                 { value: 'mi', label: t('settings.mi') },
@@ -156,7 +215,7 @@ export function SettingsPage() {
             <UnitChoice
               name="temperature"
               legend={t('settings.temperatureUnit')}
-              initial={profile.settings.temperature_unit}
+              initial={kept.value('temperature', profile.settings.temperature_unit)}
               options={[
                 { value: 'c', label: t('settings.celsius') },
                 { value: 'f', label: t('settings.fahrenheit') },
@@ -170,19 +229,29 @@ export function SettingsPage() {
                 <Message id="settings.privacyTrim" />
                 <input
                   className="xoss-select"
+                  id="setting-privacy_trim_m"
                   name="privacy_trim_m"
-                  type="number"
+                  type="text"
+                  inputMode="decimal"
+                  {...fieldState(wrongFields, 'privacy_trim_m')}
                   min={settingBounds.privacy_trim_m.min}
                   max={settingBounds.privacy_trim_m.max}
                   step={50}
-                  defaultValue={profile.settings.privacy_trim_m}
+                  defaultValue={kept.value(
+                    'privacy_trim_m',
+                    String(profile.settings.privacy_trim_m),
+                  )}
                 />
               </label>
+              <FieldProblem fields={wrongFields} name="privacy_trim_m" />
               <label className="xoss-choice">
                 <input
                   type="checkbox"
                   name="share_heart_rate"
-                  defaultChecked={profile.settings.share_heart_rate}
+                  defaultChecked={kept.checked(
+                    'share_heart_rate',
+                    profile.settings.share_heart_rate,
+                  )}
                 />
                 <Message id="settings.shareHeartRate" />
               </label>
@@ -190,12 +259,17 @@ export function SettingsPage() {
                 <input
                   type="checkbox"
                   name="share_power"
-                  defaultChecked={profile.settings.share_power}
+                  defaultChecked={kept.checked('share_power', profile.settings.share_power)}
                 />
                 <Message id="settings.sharePower" />
               </label>
             </fieldset>
             <Alert>{problem}</Alert>
+            {saved ? (
+              <p role="status" className="portal__saved">
+                {t('toast.saveSuccess')}
+              </p>
+            ) : null}
             <SubmitButton busy={saving.isLoading}>
               <Message id="common.save" />
             </SubmitButton>

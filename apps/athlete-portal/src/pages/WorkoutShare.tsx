@@ -12,11 +12,12 @@ import {
   type LonLat,
   type StreamSeries,
 } from '@xoss/ui-kit';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { apiFailureOf } from '@xoss/api-client';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
-import { ownRide, sharedRide } from './rideQueries.ts';
-import { Loaded, formatDuration, useSportName, useToast } from './common.tsx';
+import { isSharedRideLink, ownRide, sharedRide } from './rideQueries.ts';
+import { Loaded, formatDuration, useFailureText, useSportName, useToast } from './common.tsx';
 import { RideBests } from './RideBests.tsx';
 import { RideLaps } from './RideLaps.tsx';
 import { RideManagement } from './RideManagement.tsx';
@@ -410,7 +411,14 @@ function ShareLink({ id, shareId }: { id: number; shareId: string }) {
 export function WorkoutShare() {
   const id = Number(useParams().id);
   const shareId = useSearchParams()[0].get('share');
-  return shareId ? <SharedRide shareId={shareId} /> : <OwnRide id={id} />;
+  const { pathname, search } = useLocation();
+  if (shareId === null) return <OwnRide id={id} />;
+  // A link cut short or mistyped can name no ride: said at once, without asking the API.
+  return isSharedRideLink(new URL(`${pathname}${search}`, 'http://portal')) ? (
+    <SharedRide shareId={shareId} />
+  ) : (
+    <ShareUnavailable />
+  );
 }
 
 function OwnRide({ id }: { id: number }) {
@@ -437,6 +445,17 @@ function SharedRide({ shareId }: { shareId: string }) {
   const args = sharedRide(shareId);
   const workout = api.useSharedWorkoutQuery(args.workout);
   const streams = api.useSharedWorkoutStreamsQuery(args.streams);
+  const failed = workout.error ?? streams.error;
+  if (failed !== undefined)
+    return (
+      <ShareUnavailable
+        error={failed}
+        onRetry={() => {
+          void workout.refetch();
+          void streams.refetch();
+        }}
+      />
+    );
   return (
     <Loaded query={workout}>
       {(detail) => (
@@ -448,5 +467,55 @@ function SharedRide({ shareId }: { shareId: string }) {
         </>
       )}
     </Loaded>
+  );
+}
+
+/**
+ * Why a share link shows no ride, as a page of its own: the visitor has no account here, so
+ * it says what happened in their language and offers the home page, never the login (a
+ * stopped or mistyped link is no reason to sign in). Without `error` the link itself is not
+ * a share link's form.
+ */
+function ShareUnavailable({ error, onRetry }: { error?: unknown; onRetry?: () => void }) {
+  const t = useT();
+  const failureText = useFailureText();
+  const failure = apiFailureOf(error);
+  const status = failure?.status;
+  // The API's 404 is both an unknown link and one whose rider stopped sharing (it does not
+  // tell them apart, so a stopped link confirms nothing); 400 is a share id of no valid form.
+  const gone = error === undefined || status === 404 || status === 410 || status === 400;
+  const retryAfterS =
+    failure && typeof status === 'number' && 'retryAfterS' in failure
+      ? failure.retryAfterS
+      : undefined;
+  const text = gone
+    ? t('workouts.share.gone.text')
+    : status === 429
+      ? t('workouts.share.later.tooMany', { seconds: Math.ceil(retryAfterS ?? 60) })
+      : status === 503
+        ? t('workouts.share.later.busy')
+        : failureText(error);
+  return (
+    <section className="portal__card" aria-labelledby="share-unavailable">
+      <h1 id="share-unavailable">
+        {gone ? (
+          <Message id="workouts.share.gone.title" />
+        ) : (
+          <Message id="workouts.share.later.title" />
+        )}
+      </h1>
+      <p>{text}</p>
+      <p className="portal__actions">
+        {!gone && onRetry ? (
+          <button type="button" className="xoss-button" onClick={onRetry}>
+            <Message id="common.retry" />
+          </button>
+        ) : null}
+        {/* The site's home page: a page of another app, so a full page load. */}
+        <a className="xoss-button" href="/">
+          <Message id="workouts.share.home" />
+        </a>
+      </p>
+    </section>
   );
 }
