@@ -1192,69 +1192,75 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect(await h.blobs.list('workouts')).toEqual([]);
     });
 
-    it('imports what the file holds: a cut or damaged FIT up to the damage, TCX, GPX with times and .gz', async () => {
-      const h = await make();
-      const rider = await h.user();
-      const good = fitFile(1800, 5);
-      const send = (filename: string, bytes: Uint8Array) =>
-        upload(h, '/api/v2/workouts/', rider.access, { filename, bytes });
-      type Detail = {
-        data: {
-          id: number;
-          file_format: string;
-          damage: { code: string; read_time_s: number } | null;
-          summary: { timer_time_s: number; distance_m: number };
+    it(
+      'imports what the file holds: a cut or damaged FIT up to the damage, TCX, GPX with times and .gz',
+      { timeout: 30_000 },
+      async () => {
+        const h = await make();
+        const rider = await h.user();
+        const good = fitFile(1800, 5);
+        // The same ride in several forms: each imported beside the others (the rider's choice
+        // where a file starts like a ride already there).
+        const send = (filename: string, bytes: Uint8Array) =>
+          upload(h, '/api/v2/workouts/', rider.access, { filename, bytes }, { overlap: 'keep' });
+        type Detail = {
+          data: {
+            id: number;
+            file_format: string;
+            damage: { code: string; read_time_s: number } | null;
+            summary: { timer_time_s: number; distance_m: number };
+          };
         };
-      };
-      const whole = (await send('whole.fit', good)).json<Detail>().data;
-      expect(whole.damage).toBeNull();
-      const cut = await send('cut.fit', good.subarray(0, Math.floor(good.length * 0.5)));
-      expect(cut.statusCode).toBe(201);
-      const cutRide = cut.json<Detail>().data;
-      expect(cutRide.damage).toMatchObject({ code: 'dataSize' });
-      expect(cutRide.damage!.read_time_s).toBeGreaterThan(600);
-      expect(cutRide.damage!.read_time_s).toBeLessThan(whole.summary.timer_time_s);
-      const flipped = good.slice();
-      flipped[flipped.length - 1]! ^= 0xff;
-      const crc = (await send('crc.fit', flipped)).json<Detail>().data;
-      expect(crc.damage).toMatchObject({ code: 'crc' });
-      expect(crc.summary.timer_time_s).toBe(whole.summary.timer_time_s);
-      // The same ride as gzip, and the file comes back as it was sent.
-      const zipped = gzipSync(good);
-      const gz = (await send('ride.fit.gz', zipped)).json<Detail>().data;
-      expect(gz.file_format).toBe('fit.gz');
-      expect(gz.summary).toEqual(whole.summary);
-      const download = await h.server.inject({
-        method: 'GET',
-        url: `/api/v2/workouts/${gz.id}/fit/`,
-        headers: bearer(rider.access),
-      });
-      expect(download.headers['content-disposition']).toContain('.fit.gz');
-      expect(new Uint8Array(download.rawPayload)).toEqual(new Uint8Array(zipped));
-      // TCX and GPX with times are activities; a GPX without times is a route, not a ride.
-      const points = Array.from({ length: 121 }, (_, i) => ({
-        time: new Date(Date.UTC(2026, 5, 1, 6, 0, i * 5)).toISOString(),
-        lat: 47 + i * 0.0003,
-      }));
-      const tcx = `<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity Sport="Biking"><Id>x</Id><Lap StartTime="${points[0]!.time}"><TotalTimeSeconds>600</TotalTimeSeconds><Track>${points.map((p, i) => `<Trackpoint><Time>${p.time}</Time><Position><LatitudeDegrees>${p.lat}</LatitudeDegrees><LongitudeDegrees>8</LongitudeDegrees></Position><DistanceMeters>${i * 33.4}</DistanceMeters></Trackpoint>`).join('')}</Track></Lap></Activity></Activities></TrainingCenterDatabase>`;
-      const tcxRide = await send('ride.tcx', new TextEncoder().encode(tcx));
-      expect(tcxRide.statusCode).toBe(201);
-      expect(tcxRide.json<Detail>().data).toMatchObject({
-        file_format: 'tcx',
-        sport_type: 2,
-        summary: { timer_time_s: 600, distance_m: 120 * 33.4 },
-      });
-      const gpx = `<gpx version="1.1"><trk><trkseg>${points.map((p) => `<trkpt lat="${p.lat}" lon="8"><ele></ele><time>${p.time}</time></trkpt>`).join('')}</trkseg></trk></gpx>`;
-      const gpxRide = await send('ride.gpx.gz', gzipSync(new TextEncoder().encode(gpx)));
-      expect(gpxRide.statusCode).toBe(201);
-      expect(gpxRide.json<Detail>().data.file_format).toBe('gpx.gz');
-      const route = await send('route.gpx', new TextEncoder().encode(demoGpx(1, 300, false)));
-      expect(route.statusCode).toBe(415);
-      expect(route.json<{ detail: string }>().detail).toContain('planned route');
-      const bomb = await send('bomb.fit.gz', gzipSync(new Uint8Array(80 * 1024 * 1024)));
-      expect(bomb.statusCode).toBe(415);
-      expect(bomb.json<{ detail: string }>().detail).toContain('larger than');
-    });
+        const whole = (await send('whole.fit', good)).json<Detail>().data;
+        expect(whole.damage).toBeNull();
+        const cut = await send('cut.fit', good.subarray(0, Math.floor(good.length * 0.5)));
+        expect(cut.statusCode).toBe(201);
+        const cutRide = cut.json<Detail>().data;
+        expect(cutRide.damage).toMatchObject({ code: 'dataSize' });
+        expect(cutRide.damage!.read_time_s).toBeGreaterThan(600);
+        expect(cutRide.damage!.read_time_s).toBeLessThan(whole.summary.timer_time_s);
+        const flipped = good.slice();
+        flipped[flipped.length - 1]! ^= 0xff;
+        const crc = (await send('crc.fit', flipped)).json<Detail>().data;
+        expect(crc.damage).toMatchObject({ code: 'crc' });
+        expect(crc.summary.timer_time_s).toBe(whole.summary.timer_time_s);
+        // The same ride as gzip, and the file comes back as it was sent.
+        const zipped = gzipSync(good);
+        const gz = (await send('ride.fit.gz', zipped)).json<Detail>().data;
+        expect(gz.file_format).toBe('fit.gz');
+        expect(gz.summary).toEqual(whole.summary);
+        const download = await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${gz.id}/fit/`,
+          headers: bearer(rider.access),
+        });
+        expect(download.headers['content-disposition']).toContain('.fit.gz');
+        expect(new Uint8Array(download.rawPayload)).toEqual(new Uint8Array(zipped));
+        // TCX and GPX with times are activities; a GPX without times is a route, not a ride.
+        const points = Array.from({ length: 121 }, (_, i) => ({
+          time: new Date(Date.UTC(2026, 5, 1, 6, 0, i * 5)).toISOString(),
+          lat: 47 + i * 0.0003,
+        }));
+        const tcx = `<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity Sport="Biking"><Id>x</Id><Lap StartTime="${points[0]!.time}"><TotalTimeSeconds>600</TotalTimeSeconds><Track>${points.map((p, i) => `<Trackpoint><Time>${p.time}</Time><Position><LatitudeDegrees>${p.lat}</LatitudeDegrees><LongitudeDegrees>8</LongitudeDegrees></Position><DistanceMeters>${i * 33.4}</DistanceMeters></Trackpoint>`).join('')}</Track></Lap></Activity></Activities></TrainingCenterDatabase>`;
+        const tcxRide = await send('ride.tcx', new TextEncoder().encode(tcx));
+        expect(tcxRide.statusCode).toBe(201);
+        expect(tcxRide.json<Detail>().data).toMatchObject({
+          file_format: 'tcx',
+          sport_type: 2,
+          summary: { timer_time_s: 600, distance_m: 120 * 33.4 },
+        });
+        const gpx = `<gpx version="1.1"><trk><trkseg>${points.map((p) => `<trkpt lat="${p.lat}" lon="8"><ele></ele><time>${p.time}</time></trkpt>`).join('')}</trkseg></trk></gpx>`;
+        const gpxRide = await send('ride.gpx.gz', gzipSync(new TextEncoder().encode(gpx)));
+        expect(gpxRide.statusCode).toBe(201);
+        expect(gpxRide.json<Detail>().data.file_format).toBe('gpx.gz');
+        const route = await send('route.gpx', new TextEncoder().encode(demoGpx(1, 300, false)));
+        expect(route.statusCode).toBe(415);
+        expect(route.json<{ detail: string }>().detail).toContain('planned route');
+        const bomb = await send('bomb.fit.gz', gzipSync(new Uint8Array(80 * 1024 * 1024)));
+        expect(bomb.statusCode).toBe(415);
+        expect(bomb.json<{ detail: string }>().detail).toContain('larger than');
+      },
+    );
 
     it('measures a ride against the FTP its file stores, else the setting on its date, and ranges as the summary', async () => {
       const h = await make();
@@ -1284,11 +1290,15 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect(own).toMatchObject({ ftp: 315, ftp_source: 'file' });
       expect(own.summary.np_source).toBe('device');
       expect(own.summary.tss).toBe(own.device_summary.trainingStressScore);
+      // The same ride from a device without an FTP, kept beside the first.
       const plain = (
-        await upload(h, '/api/v2/workouts/', rider.access, {
-          filename: 'plain.fit',
-          bytes: fitFile(3600, 8, 1_790_000_000),
-        })
+        await upload(
+          h,
+          '/api/v2/workouts/',
+          rider.access,
+          { filename: 'plain.fit', bytes: fitFile(3600, 8, 1_790_000_000) },
+          { overlap: 'keep' },
+        )
       ).json<Detail>().data;
       expect(plain).toMatchObject({ ftp: 200, ftp_source: 'settings' });
       expect(plain.summary.np_source).toBe('computed');
@@ -1357,6 +1367,74 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           lap.power_avg * 0.03,
         );
       }
+    });
+
+    it("names a ride without a name by its sport and date, in the language of the upload's Accept-Language", async () => {
+      const h = await make();
+      const rider = await h.user();
+      const corpusFile = (name: string) =>
+        new Uint8Array(
+          readFileSync(
+            new URL(`../../../packages/activity-files/test/corpus/fit/${name}`, import.meta.url),
+          ),
+        );
+      const named = async (bytes: Uint8Array, language?: string) => {
+        const reply = await upload(
+          h,
+          '/api/v2/workouts/',
+          rider.access,
+          { filename: 'activity.fit', bytes },
+          {},
+          language ? { 'accept-language': language } : {},
+        );
+        expect(reply.statusCode).toBe(201);
+        return reply.json<{ data: { name: string } }>().data.name;
+      };
+      // A pool swim (no positions, so "indoor"), a run, and a ride.
+      expect(await named(corpusFile('phpffa-swim.fit'), 'de-DE,de;q=0.9,en;q=0.5')).toMatch(
+        /^Schwimmen \d{4}-\d{2}-\d{2}$/,
+      );
+      expect(await named(corpusFile('jimmykane-running-with-developer-data.fit'))).toMatch(
+        /^Run \d{4}-\d{2}-\d{2}$/,
+      );
+      expect(await named(fitFile(600, 77), 'ja')).toMatch(/^ライド \d{4}-\d{2}-\d{2}$/);
+    });
+
+    it('says plainly when a file is the start of a ride already imported (a cut copy), and imports it beside it when the rider chooses', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const whole = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'whole.fit',
+        bytes: fitFile(1800, 5),
+      });
+      expect(whole.statusCode).toBe(201);
+      const wholeId = whole.json<{ data: { id: number } }>().data.id;
+      // The same ride cut short (the first ten minutes): other bytes, the same start.
+      const cut = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'cut.fit',
+        bytes: fitFile(600, 5),
+      });
+      expect(cut.statusCode).toBe(409);
+      expect(cut.json()).toMatchObject({
+        code: 10409,
+        existing_id: wholeId,
+        errors: [{ path: 'file', message: 'workouts.overlap' }],
+      });
+      // Another ride that happens to start at the same second is no overlap.
+      const other = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'other.fit',
+        bytes: fitFile(600, 6),
+      });
+      expect(other.statusCode).toBe(201);
+      // The rider chooses to keep both.
+      const kept = await upload(
+        h,
+        '/api/v2/workouts/',
+        rider.access,
+        { filename: 'cut.fit', bytes: fitFile(600, 5) },
+        { overlap: 'keep' },
+      );
+      expect(kept.statusCode).toBe(201);
     });
 
     it('loses nothing when the database fails after the file is written, and an idempotency key prevents duplicates (security 19)', async () => {

@@ -621,6 +621,21 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
       buffer: Buffer.from(whole.subarray(0, Math.floor(whole.length * 0.6))),
     });
     await page.getByText('32 workouts').waitFor({ timeout: 30_000 });
+    // The whole file after the cut one: said plainly, with the ride it starts like, and the
+    // rider's choice to import it beside it (not taken here: the list keeps 32).
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'battery-died-whole.fit',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(whole),
+    });
+    const overlap = page
+      .getByRole('list', { name: 'Import results' })
+      .getByRole('listitem')
+      .filter({ hasText: 'battery-died-whole.fit · Starts like a ride you have' });
+    await overlap.waitFor({ timeout: 30_000 });
+    await overlap.getByRole('button', { name: 'Import anyway' }).waitFor();
+    await overlap.getByRole('link', { name: 'Open the ride' }).waitFor();
+    await page.getByText('32 workouts').waitFor();
     await page.getByRole('link', { name: 'Ride 2030-01-01' }).click();
     await page.getByRole('heading', { name: 'Ride 2030-01-01', level: 1 }).waitFor();
     await page

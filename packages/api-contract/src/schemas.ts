@@ -355,7 +355,15 @@ export const sharedWorkoutSchema = z.object({
 export const unshareAllReplySchema = z.object({ unshared: z.number().int() });
 
 /** The text fields of a FIT import (multipart, beside the file). */
-export const workoutImportFieldsSchema = z.strictObject({ name: workoutNameSchema.optional() });
+export const workoutImportFieldsSchema = z.strictObject({
+  name: workoutNameSchema.optional(),
+  /**
+   * `keep`: import the file even though it starts when one of the rider's rides does (the
+   * same ride cut short, or a second device's): without it such a file is refused with
+   * 409 naming that ride (`workouts.overlap`), and the rider chooses.
+   */
+  overlap: z.enum(['keep']).optional(),
+});
 
 export const streamNames = [
   'time',

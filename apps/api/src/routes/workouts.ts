@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, type WorkoutDetail, workoutImportFieldsSchema } from '@xoss/api-contract';
 import { estimateFtp } from '@xoss/workout-stats';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, parse } from '../http.ts';
 import { deadlineSignal } from '../deadline.ts';
 import { route } from '../route.ts';
@@ -72,6 +72,8 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
         fileSha256,
         signal: deadlineSignal(request),
         ...(fields.name ? { name: fields.name } : {}),
+        ...(fields.overlap ? { overlap: fields.overlap } : {}),
+        ...languageOf(request),
         ...(idempotencyKey ? { idempotencyKey, idempotencyHash: idempotencyHash! } : {}),
       });
     } catch (error) {
@@ -188,4 +190,10 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     for (const link of links) forgetPreview(link);
     return { unshared: links.length };
   });
+}
+
+/** The upload's first `Accept-Language` tag, if it names one (the portal sends its own). */
+function languageOf(request: FastifyRequest): { language?: string } {
+  const first = request.headers['accept-language']?.split(',')[0]?.split(';')[0]?.trim();
+  return first && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(first) ? { language: first } : {};
 }

@@ -48,6 +48,10 @@ const closedConnection = (error: unknown) =>
 /** What the upload asked for, kept with the import for whichever process runs it. */
 export interface ImportRequest {
   readonly name?: string;
+  /** The rider's language (the upload's `Accept-Language`), for a default name. */
+  readonly language?: string;
+  /** Import even when it starts when one of the rider's rides does. */
+  readonly overlap?: 'keep';
   readonly idempotencyKey?: string;
   readonly idempotencyHash?: string;
   readonly fileSha256?: string;

@@ -15,13 +15,40 @@ import {
   type ImportRequest,
   type ImportRow,
 } from './importJobs.ts';
-import { packCurve, packStreams } from './streams.ts';
+import { packCurve, packStreams, readStreams, unpackStreams } from './streams.ts';
 import { shownTss, thresholdHistory, thresholdsOn } from './thresholds.ts';
 import { addToDay, dayOf, rideDelta, storeBests } from './training.ts';
+import { translatorFor } from '@xoss/i18n';
 import { assertStreamsFit } from '../quota.ts';
 import { assertSameUpload } from '../routes/idempotency.ts';
 import { nullable } from './rows.ts';
 import { summaryReply, settingsOf } from './replies.ts';
+
+/** What a ride is called by default, by the file's sport (FIT sport numbers). */
+const ACTIVITY_OF_SPORT: Readonly<Record<number, string>> = {
+  1: 'run',
+  5: 'swim',
+  11: 'walk',
+};
+
+/**
+ * The name of a ride imported without one: its activity (ride, indoor ride, run, walk,
+ * swim; a file of another or no sport is a ride, as our devices record) and its UTC date,
+ * in the rider's language (the upload's `Accept-Language`; English without one).
+ */
+export async function defaultRideName(
+  sportType: number,
+  indoor: boolean,
+  start: Date,
+  language: string | undefined,
+): Promise<string> {
+  const activity = ACTIVITY_OF_SPORT[sportType] ?? (indoor ? 'indoorRide' : 'ride');
+  const translator = await translatorFor(language ?? 'en-US');
+  return translator.t('workouts.defaultName', {
+    activity,
+    date: start.toISOString().slice(0, 10),
+  });
+}
 
 /** Stores one analysed workout: file, row, streams and curves together or not at all. */
 async function storeWorkout(
@@ -31,6 +58,10 @@ async function storeWorkout(
   analysis: Analysis,
   options: {
     name?: string;
+    /** The rider's language (the upload's `Accept-Language`), for the default name. */
+    language?: string;
+    /** Import even when it starts when one of the rider's rides does. */
+    overlap?: 'keep';
     idempotencyKey?: string;
     idempotencyHash?: string;
     fileSha256?: string;
@@ -54,19 +85,21 @@ async function storeWorkout(
   // database held its one connection (the embedded one runs a statement at a time) for
   // seconds, and every other rider's request with it.
   const packed = analysis.packed?.byteLength ? analysis.packed : packStreams(analysis.streams);
+  if (options.overlap !== 'keep') await refuseOverlap(services, userId, start, packed);
   const samples = analysis.samples ?? analysis.streams.time!.length;
   const streamsKey = `streams/${randomUUID()}.bin`;
   try {
     await services.blobs.put(streamsKey, packed);
+    const defaultName = options.name
+      ? ''
+      : await defaultRideName(analysis.sportType, analysis.indoor, start, options.language);
     return await services.db.transaction(async (tx) => {
       // Given up meanwhile (its request's deadline): nothing is stored. The row lock also
       // makes a second attempt at the same import wait for, then see, the first one's end.
       if (importRow) await claimImportForStore(tx, importRow.id);
       // The upload's reservation counts its file; its streams must fit beside it.
       await assertStreamsFit(tx, userId, packed.length);
-      const name =
-        options.name ??
-        `${analysis.indoor ? 'Indoor ride' : 'Ride'} ${start.toISOString().slice(0, 10)}`;
+      const name = options.name ?? defaultName;
       const [row] = await tx.query<{ id: number }>(
         `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
            speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes,
@@ -189,6 +222,63 @@ export async function refuseDuplicate(services: Services, userId: number, fileSh
       `You have imported this file already: "${existing.name}"`,
       { errors: [{ path: 'file', message: 'workouts.duplicate' }], existingId: existing.id },
     );
+}
+
+/** Seconds apart two rides' starts may be and still be the same ride's. */
+const SAME_START_S = 2;
+
+/** Samples compared to tell that one ride is the start of another. */
+const PREFIX_SAMPLES = 120;
+
+/**
+ * A ride that is the start of one of the rider's rides, or has one as its start: the same
+ * start (within `SAME_START_S`) and the same first samples (time and every stream both
+ * have), as a file copied while the device still wrote it, or cut short, is. Not the same
+ * file (that is a duplicate), so it is not refused for good: 409 naming that ride, and the
+ * rider chooses (`overlap=keep` imports it beside it; or they open that ride, delete it and
+ * import this one). Checked before the import's transaction: it reads the other ride's
+ * streams, and a race of two such uploads at once only keeps both.
+ */
+async function refuseOverlap(
+  services: Services,
+  userId: number,
+  start: Date,
+  packed: Uint8Array,
+): Promise<void> {
+  const candidates = await services.db.query<{ id: number; name: string }>(
+    `SELECT id, name FROM workouts
+      WHERE user_id = $1 AND start_time BETWEEN $2::timestamptz - make_interval(secs => $3)
+                                            AND $2::timestamptz + make_interval(secs => $3)
+      ORDER BY id`,
+    [userId, start, SAME_START_S],
+  );
+  if (candidates.length === 0) return;
+  const ours = unpackStreams(packed);
+  for (const candidate of candidates) {
+    const theirs = await readStreams(services, candidate.id);
+    if (!theirs || !samePrefix(ours, theirs)) continue;
+    throw new ApiError(
+      ErrorCode.Conflict,
+      `This ride and "${candidate.name}" start alike: one may be the other cut short. Open it, or import this one beside it`,
+      { errors: [{ path: 'file', message: 'workouts.overlap' }], existingId: candidate.id },
+    );
+  }
+}
+
+/** Whether the shorter ride's first samples are the longer one's (time and shared streams). */
+function samePrefix(a: Record<string, Float64Array>, b: Record<string, Float64Array>): boolean {
+  const n = Math.min(a.time?.length ?? 0, b.time?.length ?? 0, PREFIX_SAMPLES);
+  if (n < 2) return false;
+  const shared = Object.keys(a).filter((name) => b[name] !== undefined);
+  for (const name of shared) {
+    const x = a[name]!;
+    const y = b[name]!;
+    for (let i = 0; i < n; i++) {
+      const same = Number.isNaN(x[i]!) ? Number.isNaN(y[i]!) : Math.abs(x[i]! - y[i]!) < 1e-6;
+      if (!same) return false;
+    }
+  }
+  return shared.length > 1;
 }
 
 /** Whether a failed insert lost to a row with the same unique key (SQLSTATE 23505). */

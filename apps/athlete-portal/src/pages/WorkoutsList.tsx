@@ -29,6 +29,7 @@ type ImportResult =
   | { readonly name: string; readonly state: 'uploading'; readonly share: number }
   | { readonly name: string; readonly state: 'imported'; readonly id: number }
   | { readonly name: string; readonly state: 'duplicate'; readonly id: number }
+  | { readonly name: string; readonly state: 'overlap'; readonly id: number; readonly file: File }
   | { readonly name: string; readonly state: 'failed'; readonly reason: string };
 
 /** The list's filters and page, kept in the address so a reload or a shared link keeps them. */
@@ -69,12 +70,14 @@ export function WorkoutsList() {
     (result) => result.state === 'waiting' || result.state === 'uploading',
   );
 
-  const importOne = async (file: File, index: number) => {
+  const importOne = async (file: File, index: number, keepOverlap = false) => {
     const set = (result: ImportResult) =>
       setResults((all) => all.map((old, at) => (at === index ? result : old)));
     set({ name: file.name, state: 'uploading', share: 0 });
     const body = new FormData();
     body.set('file', file);
+    // The rider chose to import a file that starts like a ride already there.
+    if (keepOverlap) body.set('overlap', 'keep');
     // Straight through the transport for its upload progress; the list refreshes after.
     const result = await client.transport.call(
       'importWorkout',
@@ -91,7 +94,11 @@ export function WorkoutsList() {
       result.error.code === 10409 &&
       result.error.existingId !== undefined
     )
-      set({ name: file.name, state: 'duplicate', id: result.error.existingId });
+      set(
+        result.error.errors?.some((error) => error.message === 'workouts.overlap')
+          ? { name: file.name, state: 'overlap', id: result.error.existingId, file }
+          : { name: file.name, state: 'duplicate', id: result.error.existingId },
+      );
     else
       set({
         name: file.name,
@@ -167,7 +174,17 @@ export function WorkoutsList() {
           >
             {results.map((result, index) => (
               <li key={`${index}-${result.name}`} data-state={result.state}>
-                <ImportLine result={result} />
+                <ImportLine
+                  result={result}
+                  onKeep={(file) =>
+                    void importOne(file, index, true).then((imported) => {
+                      if (imported)
+                        client.store.dispatch(
+                          api.util.invalidateTags([{ type: 'Workout', id: 'LIST' }]),
+                        );
+                    })
+                  }
+                />
               </li>
             ))}
           </ul>
@@ -301,7 +318,14 @@ export function WorkoutsList() {
 }
 
 /** One file of an import: its name, where it stands, and a link to the ride it made or met. */
-function ImportLine({ result }: { result: ImportResult }) {
+function ImportLine({
+  result,
+  onKeep,
+}: {
+  result: ImportResult;
+  /** The rider imports an overlapping file beside the ride it starts like. */
+  onKeep: (file: File) => void;
+}) {
   const t = useT();
   switch (result.state) {
     case 'waiting':
@@ -331,6 +355,16 @@ function ImportLine({ result }: { result: ImportResult }) {
         <span>
           {result.name} · {t('workouts.importResult.duplicate')}: {t('workouts.duplicate')}{' '}
           <Link to={`/dashboard/workouts/share/${result.id}`}>{t('workouts.openExisting')}</Link>
+        </span>
+      );
+    case 'overlap':
+      return (
+        <span>
+          {result.name} · {t('workouts.importResult.overlap')}: {t('workouts.overlap')}{' '}
+          <Link to={`/dashboard/workouts/share/${result.id}`}>{t('workouts.openExisting')}</Link>{' '}
+          <button type="button" className="xoss-button" onClick={() => onKeep(result.file)}>
+            {t('workouts.importAnyway')}
+          </button>
         </span>
       );
     case 'failed':
