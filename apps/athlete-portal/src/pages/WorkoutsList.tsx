@@ -83,7 +83,9 @@ export function WorkoutsList() {
       'importWorkout',
       { body },
       {
-        headers: { 'Idempotency-Key': crypto.randomUUID() },
+        // The rider's language names a ride imported without a name (the browser's own
+        // Accept-Language may be another).
+        headers: { 'Idempotency-Key': crypto.randomUUID(), 'Accept-Language': locale },
         onUploadProgress: (sent, total) =>
           set({ name: file.name, state: 'uploading', share: sent / total }),
       },
