@@ -1,6 +1,23 @@
 import { elevationGainLoss, haversineMetres } from '@xoss/workout-stats';
 import type { DecodeResult } from '../errors.ts';
 import { XmlReader, decimal, localName, readXmlDocument } from '../xml/reader.ts';
+import {
+  CADENCE,
+  ELEVATION,
+  HEART_RATE,
+  LATITUDE,
+  LONGITUDE,
+  POWER,
+  SCRATCH_LENGTH,
+  TAGS,
+  TEMPERATURE,
+  TIME,
+  learnTemplate,
+  matchTemplate,
+  pointAt,
+  scanPoint,
+  type PointTemplate,
+} from './fastPoint.ts';
 import { simplifyLine } from './simplify.ts';
 
 /** Limits of `parseGpx`; each is checked while reading, so no input can exhaust them. */
@@ -111,7 +128,16 @@ class Columns {
   power = new Float64Array(this.capacity);
   temperature = new Float64Array(this.capacity);
 
-  push(values: readonly [number, number, number, number, number, number, number, number]): void {
+  push(
+    latitude: number,
+    longitude: number,
+    elevation: number,
+    time: number,
+    heartRate: number,
+    cadence: number,
+    power: number,
+    temperature: number,
+  ): void {
     if (this.length === this.capacity) {
       this.capacity *= 2;
       for (const key of [
@@ -130,16 +156,14 @@ class Columns {
       }
     }
     const i = this.length++;
-    [
-      this.latitude[i],
-      this.longitude[i],
-      this.elevation[i],
-      this.time[i],
-      this.heartRate[i],
-      this.cadence[i],
-      this.power[i],
-      this.temperature[i],
-    ] = values;
+    this.latitude[i] = latitude;
+    this.longitude[i] = longitude;
+    this.elevation[i] = elevation;
+    this.time[i] = time;
+    this.heartRate[i] = heartRate;
+    this.cadence[i] = cadence;
+    this.power[i] = power;
+    this.temperature[i] = temperature;
   }
 
   finish(): GpxPoints {
@@ -185,16 +209,76 @@ class GpxReader extends XmlReader<'gpx'> {
   private fileDescription: string | undefined;
   private firstPartName: string | undefined;
   private firstPartDescription: string | undefined;
+  // The fast path's values of one point, and where the next "&" is (-1: not looked for yet,
+  // the text's length: none), so that a point with an entity goes to the general reader.
+  private readonly scratch = new Float64Array(SCRATCH_LENGTH);
+  private nextAmpersand = -1;
+  private template: PointTemplate | undefined;
 
-  constructor(text: string, limits: typeof DEFAULTS) {
+  /** Points read by the fast path (for the tests that hold it to the general reader). */
+  fastPoints = 0;
+  private readonly fast: boolean;
+
+  constructor(text: string, limits: typeof DEFAULTS, fast = true) {
     super(text, limits, 'gpx', 'gpx', TEXT_ELEMENTS);
     this.maxPoints = limits.maxPoints;
     this.simplifyToleranceM = limits.simplifyToleranceM;
+    this.fast = fast;
   }
 
   read(): GpxRoute {
     this.readXml();
     return this.result();
+  }
+
+  // Plain track and route points, which are nearly all of a file, go through the specialised
+  // scanner (fastPoint.ts); one after another without returning to the general loop. Any
+  // point it does not take is read by the general reader from the same place.
+  protected override fastElement(open: number): number {
+    if (!this.fast || this.point !== undefined) return -1;
+    const { text, scratch } = this;
+    let read = -1;
+    let at = open;
+    for (;;) {
+      const kind = pointAt(text, at);
+      if (kind === undefined) break;
+      const depth = this.stack.length;
+      const { template } = this;
+      let end =
+        template !== undefined && template.depth === depth
+          ? matchTemplate(template, text, at, this.limits, scratch)
+          : -1;
+      if (end < 0) {
+        end = scanPoint(text, at, depth, this.limits, scratch);
+        if (end < 0) break;
+        this.template = learnTemplate(text, at, end, depth, scratch[TAGS]!);
+      }
+      if (this.columns.length >= this.maxPoints) break;
+      if (this.nextAmpersand < at) {
+        const ampersand = text.indexOf('&', at);
+        this.nextAmpersand = ampersand === -1 ? text.length : ampersand;
+      }
+      if (this.nextAmpersand < end) break;
+      if (this.partStart < 0) this.startPart(kind);
+      this.columns.push(
+        scratch[LATITUDE]!,
+        scratch[LONGITUDE]!,
+        scratch[ELEVATION]!,
+        scratch[TIME]!,
+        scratch[HEART_RATE]!,
+        scratch[CADENCE]!,
+        scratch[POWER]!,
+        scratch[TEMPERATURE]!,
+      );
+      this.countTags(scratch[TAGS]!, at);
+      this.fastPoints++;
+      read = end;
+      at = end;
+      for (let c = text.charCodeAt(at); c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;)
+        c = text.charCodeAt(++at);
+      if (text.charCodeAt(at) !== 0x3c /* < */) break;
+    }
+    return read;
   }
 
   protected startElement(name: string, attributes: Map<string, string>, offset: number): void {
@@ -268,7 +352,7 @@ class GpxReader extends XmlReader<'gpx'> {
       }
       if (this.columns.length >= this.maxPoints)
         this.fail('tooManyPoints', `More than ${this.maxPoints} points`, offset);
-      this.columns.push([
+      this.columns.push(
         p.latitude,
         p.longitude,
         p.elevation,
@@ -277,7 +361,7 @@ class GpxReader extends XmlReader<'gpx'> {
         p.cadence,
         p.power,
         p.temperature,
-      ]);
+      );
     } else if (name === 'trkseg' || name === 'rte') {
       this.closePart();
     } else if (name === 'trk') {
@@ -414,4 +498,25 @@ export function parseGpx(
   return readXmlDocument(input, 'gpx', settings.maxBytes, (text) =>
     new GpxReader(text, settings).read(),
   );
+}
+
+/**
+ * `parseGpx` with the fast path for plain points on or off, and how many points it read:
+ * for the tests that hold the fast path to the general reader. Not exported from the package.
+ */
+export function parseGpxForTesting(
+  input: string | Uint8Array,
+  options: { readonly fast: boolean; readonly limits?: GpxLimits },
+): { readonly result: DecodeResult<GpxRoute>; readonly fastPoints: number } {
+  const settings = { ...DEFAULTS, ...options.limits };
+  let fastPoints = 0;
+  const result = readXmlDocument(input, 'gpx', settings.maxBytes, (text) => {
+    const reader = new GpxReader(text, settings, options.fast);
+    try {
+      return reader.read();
+    } finally {
+      fastPoints = reader.fastPoints;
+    }
+  });
+  return { result, fastPoints };
 }
