@@ -36,7 +36,7 @@ const ACTIVITY_OF_SPORT: Readonly<Record<number, string>> = {
  * swim; a file of another or no sport is a ride, as our devices record) and its UTC date,
  * in the rider's language (the upload's `Accept-Language`; English without one).
  */
-export async function defaultRideName(
+async function defaultRideName(
   sportType: number,
   indoor: boolean,
   start: Date,
