@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { jwtKeys, keyId, signJwt } from '../src/auth/jwt.ts';
 import { demoGpx } from '../src/seed.ts';
 import { MAX_PRIVACY_ZONES } from '../src/share/store.ts';
-import { activityFromStreams, encodeFit } from '@xoss/activity-files';
+import {
+  activityFromStreams,
+  encodeFit,
+  recordColumnNames,
+  type FitActivity,
+} from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
 import {
   PASSWORD,
@@ -1259,6 +1264,110 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         const bomb = await send('bomb.fit.gz', gzipSync(new Uint8Array(80 * 1024 * 1024)));
         expect(bomb.statusCode).toBe(415);
         expect(bomb.json<{ detail: string }>().detail).toContain('larger than');
+      },
+    );
+
+    it(
+      "imports a muscle-oxygen sensor's file (records of the time, SmO2 and THb only) as an indoor ride with those streams",
+      // The first import of a run starts the analysis workers: slow on a busy machine.
+      { timeout: 30_000 },
+      async () => {
+        const h = await make();
+        const rider = await h.user();
+        const auth = bearer(rider.access);
+        // What a Moxy writes: a file id and 1 Hz records of SmO2 (0.1 %) and THb (0.01 g/dL),
+        // no position, speed, distance, heart rate or power, no timer events or session.
+        const start = 1_790_000_000;
+        const n = 600;
+        const nan = () => new Float64Array(n).fill(Number.NaN);
+        const records: Record<string, unknown> = { length: n, developer: {} };
+        for (const name of recordColumnNames) records[name] = nan();
+        Object.assign(records, {
+          timestamp: Float64Array.from({ length: n }, (_, i) => start + i),
+          saturatedHemoglobinPercent: Float64Array.from({ length: n }, (_, i) => 70 - (i % 60) / 2),
+          totalHemoglobinConc: Float64Array.from({ length: n }, (_, i) => 12 + (i % 5) / 100),
+        });
+        const bytes = encodeFit({
+          fileId: { type: 4, manufacturer: 255, timeCreated: start },
+          deviceInfos: [],
+          sports: [],
+          zonesTargets: [],
+          events: [],
+          laps: [],
+          sessions: [],
+          timeInZones: [],
+          developerDataIds: [],
+          fieldDescriptions: [],
+          records: records as unknown as FitActivity['records'],
+        });
+        const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+          filename: 'moxy.fit',
+          bytes,
+        });
+        expect(reply.statusCode).toBe(201);
+        const ride = reply.json<{
+          data: {
+            id: number;
+            indoor: boolean;
+            summary: {
+              timer_time_s: number;
+              total_time_s: number;
+              distance_m: number;
+              speed_avg_ms: number | null;
+              speed_max_ms: number | null;
+              hr_avg: number | null;
+              power_avg: number | null;
+            };
+          };
+        }>().data;
+        expect(ride.indoor).toBe(true);
+        // What it can say (the time), and no distance or speed it cannot.
+        expect(ride.summary).toMatchObject({
+          timer_time_s: 600,
+          total_time_s: 600,
+          distance_m: 0,
+          speed_avg_ms: null,
+          speed_max_ms: null,
+          hr_avg: null,
+          power_avg: null,
+        });
+        const streams = (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/workouts/${ride.id}/streams/`,
+            headers: auth,
+          })
+        ).json<{ data: { length: number; streams: Record<string, (number | null)[]> } }>().data;
+        expect(Object.keys(streams.streams).sort()).toEqual(['smo2', 'thb', 'time']);
+        expect(streams.length).toBe(n);
+        expect(streams.streams.smo2!.slice(0, 3)).toEqual([70, 69.5, 69]);
+        expect(streams.streams.thb!.slice(0, 3)).toEqual([12, 12.01, 12.02]);
+        // Asked for by name, as the ride page does.
+        const some = (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/workouts/${ride.id}/streams/?points=100&streams=time,speed,smo2,thb`,
+            headers: auth,
+          })
+        ).json<{ data: { streams: Record<string, unknown[]> } }>().data;
+        expect(Object.keys(some.streams).sort()).toEqual(['smo2', 'thb', 'time']);
+        expect(some.streams.smo2).toHaveLength(some.streams.time!.length);
+        // Shared without heart rate: no body measurement goes out, muscle oxygen included.
+        const shared = await h.server.inject({
+          method: 'PATCH',
+          url: `/api/v2/workouts/${ride.id}/`,
+          headers: auth,
+          payload: { shared: true, share_heart_rate: false },
+        });
+        expect(shared.statusCode).toBe(200);
+        const shareId = shared.json<{ data: { share_id: string } }>().data.share_id;
+        const visitor = (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/share/workouts/${shareId}/streams/`,
+          })
+        ).json<{ data: { streams: Record<string, unknown[]> } }>().data;
+        expect(Object.keys(visitor.streams).sort()).toEqual(['time']);
       },
     );
 

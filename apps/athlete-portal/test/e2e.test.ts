@@ -841,4 +841,112 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     expect(violations).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
+  it('reads on a 360 px phone: the training log, a ride (figures first, notes as typed), its power curve and a data page', async () => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    // Every visible table cell at least as wide as its longest word (measured in its font),
+    // and nothing wider than the screen. Runs in the page (a string: no DOM types here).
+    const squeezed = () =>
+      page.evaluate<string[]>(`(() => {
+        const probe = document.createElement('span');
+        probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+        document.body.append(probe);
+        const bad = [];
+        for (const cell of document.querySelectorAll('main th, main td')) {
+          const box = cell.getBoundingClientRect();
+          if (box.width <= 1 || !cell.checkVisibility()) continue;
+          // Cells for screen readers only (clipped away) are not read on the screen.
+          let clipped = false;
+          for (let element = cell; element; element = element.parentElement)
+            if (getComputedStyle(element).clipPath !== 'none') clipped = true;
+          if (clipped) continue;
+          const style = getComputedStyle(cell);
+          const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          probe.style.font = style.font;
+          for (const word of (cell.innerText || '').split(/\\s+/)) {
+            probe.textContent = word;
+            if (probe.getBoundingClientRect().width > room + 1) bad.push(word + ' in ' + Math.round(room) + ' px');
+          }
+        }
+        probe.remove();
+        if (document.documentElement.scrollWidth > 360) bad.push('page ' + document.documentElement.scrollWidth + ' px wide');
+        return bad;
+      })()`);
+
+    await page.goto(`${base}/dashboard/training/log`);
+    const calendar = page.locator('.xoss-calendar');
+    await calendar.waitFor();
+    expect(await squeezed()).toEqual([]);
+    // A card per week: Monday and Tuesday one above the other, not side by side.
+    const [monday, tuesday] = await Promise.all(
+      [0, 1].map((day) =>
+        calendar.locator('tbody tr').first().locator('td').nth(day).boundingBox(),
+      ),
+    );
+    expect(tuesday!.y).toBeGreaterThanOrEqual(monday!.y + monday!.height - 1);
+
+    // The ride: its name, figures, map and charts come before its best efforts.
+    await page.goto(`${base}/dashboard/workouts/list`);
+    const first = page.getByRole('rowheader').first().getByRole('link');
+    const name = (await first.textContent())!;
+    await first.click();
+    const heading = page.getByRole('heading', { name, level: 1 });
+    await heading.waitFor();
+    const bests = page.getByRole('table', { name: 'Best efforts of this ride' });
+    await bests.waitFor();
+    const tops = await Promise.all(
+      [
+        heading,
+        page.locator('section[aria-labelledby="range-stats"]'),
+        page.locator('.xoss-map__canvas').first(),
+        page.getByRole('slider', { name: 'Ride charts' }),
+        bests,
+      ].map(async (element) => (await element.boundingBox())!.y),
+    );
+    expect(tops).toEqual([...tops].sort((a, b) => a - b));
+    // The figures begin on the first screen.
+    expect(tops[1]).toBeLessThan(800);
+    expect(await page.getByText('Best efforts of this ride', { exact: true }).count()).toBe(1);
+    expect(await squeezed()).toEqual([]);
+
+    // Notes keep their lines, and markup in them stays text.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Notes').fill('Climbed the pass.\nHeadwind <b>home</b>.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const notes = page.locator('.portal__ride-notes');
+    await notes.getByText(/Headwind/).waitFor();
+    expect(await notes.innerText()).toMatch(/Climbed the pass\.\nHeadwind <b>home<\/b>\.$/);
+    expect(await notes.locator('b').count()).toBe(0);
+
+    // The power curve names the ride and leads back to it.
+    await page.getByRole('link', { name: 'Power curve' }).click();
+    await page.getByRole('img', { name: /Power curve/ }).waitFor();
+    await page.getByRole('link', { name: `Back to the ride: ${name}` }).click();
+    await heading.waitFor();
+
+    // NAV+ with six small fields: every value inside its tile.
+    await page.goto(`${base}/dashboard/device/list`);
+    await page.getByRole('link', { name: /^Manage: NAV\+/ }).click();
+    await page.getByRole('link', { name: 'Data pages' }).click();
+    await page.getByLabel('Layout 11: 6 fields').check();
+    const preview = page.getByRole('group', { name: /screen, page/ });
+    await expect.poll(() => preview.getByRole('button').count()).toBe(6);
+    // A small tile shows the moving time, "1:23:45" in the preview.
+    await preview.getByRole('button').nth(2).click();
+    await page.getByRole('button', { name: 'Moving time', exact: true }).click();
+    await expect
+      .poll(() => preview.getByRole('button').nth(2).getAttribute('aria-label'))
+      .toBe('3: Moving time');
+    const outside = await page.evaluate<string[]>(`
+      [...document.querySelectorAll('.xoss-device svg g')].flatMap((tile) => {
+        const rect = tile.querySelector('rect').getBBox();
+        const value = tile.querySelectorAll('text')[1];
+        if (!value) return [];
+        const box = value.getBBox();
+        return box.x >= rect.x && box.x + box.width <= rect.x + rect.width
+          ? []
+          : [value.textContent + ': ' + Math.round(box.width) + ' px in ' + Math.round(rect.width)];
+      })`);
+    expect(outside).toEqual([]);
+    expect(await preview.textContent()).toContain('1:23:45');
+  });
 });

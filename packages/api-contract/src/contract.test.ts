@@ -54,6 +54,20 @@ describe('streams query', () => {
     expect(streamsQuerySchema.safeParse({ points: '100000' }).success).toBe(false);
     expect(streamsQuerySchema.safeParse({ points: '9' }).success).toBe(false);
   });
+
+  it("names a muscle-oxygen sensor's streams, SmO2 to 0.1 % and THb to 0.01 g/dL", async () => {
+    const { streamsQuerySchema, streamsReplySchema, STREAM_DECIMALS } =
+      await import('./schemas.ts');
+    expect(streamsQuerySchema.parse({ streams: 'time,smo2,thb' })).toEqual({
+      points: 4000,
+      streams: ['time', 'smo2', 'thb'],
+    });
+    expect(STREAM_DECIMALS.smo2).toBe(1);
+    expect(STREAM_DECIMALS.thb).toBe(2);
+    const reply = { length: 2, streams: { time: [0, 1], smo2: [61.5, null], thb: [12.34, 12.3] } };
+    expect(streamsReplySchema.parse(reply)).toEqual(reply);
+    expect(streamsQuerySchema.safeParse({ streams: 'time,spo2' }).success).toBe(false);
+  });
 });
 
 describe('numbers in paths and queries', () => {

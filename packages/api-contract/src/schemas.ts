@@ -380,6 +380,9 @@ export const streamNames = [
   'lr_balance',
   'torque_effectiveness',
   'pedal_smoothness',
+  // A muscle-oxygen sensor's: saturation (SmO2, %) and total haemoglobin (THb, g/dL).
+  'smo2',
+  'thb',
 ] as const;
 /**
  * Decimals each stream is sent with: a sensor's own resolution or finer (0.01 m, 1 mm/s,
@@ -401,6 +404,9 @@ export const STREAM_DECIMALS: Readonly<Record<(typeof streamNames)[number], numb
   lr_balance: 1,
   torque_effectiveness: 1,
   pedal_smoothness: 1,
+  // The FIT file stores SmO2 to 0.1 % and THb to 0.01 g/dL.
+  smo2: 1,
+  thb: 2,
 };
 /** Points per stream the streams endpoints send when not asked (the ride page asks this). */
 export const STREAM_POINTS_DEFAULT = 4000;
@@ -442,7 +448,7 @@ export const streamsReplySchema = z.object({
   streams: z
     .partialRecord(z.enum(streamNames), z.array(z.number().nullable()))
     .describe(
-      'Columns by name, rounded: time 0.001 s, distance 0.01 m, speed 0.001 m/s, altitude and grade 0.01, latitude and longitude 1e-6 degree, the rest 0.1',
+      'Columns by name, rounded: time 0.001 s, distance 0.01 m, speed 0.001 m/s, altitude and grade 0.01, latitude and longitude 1e-6 degree, thb (total haemoglobin) 0.01 g/dL, the rest 0.1 (smo2: muscle oxygen saturation in %)',
     ),
 });
 

@@ -51,4 +51,41 @@ describe('DeviceScreenPreview', () => {
     await userEvent.keyboard('{Enter}');
     expect(onSlotClick.mock.calls).toEqual([[1], [2]]);
   });
+
+  it('keeps every value inside its tile on a page of six small fields (NAV+)', async () => {
+    // Six small tiles: "1:23:45" of moving time, the widest value of the page, among them.
+    const items = [100, 101, 200, 300, 500, 700];
+    const page = { index: 0, pid: 11, items, extra: {} };
+    const { container } = await renderIn(
+      <DeviceScreenPreview
+        profile={deviceProfiles['NAV+']}
+        page={page}
+        settings={{ distanceUnit: 0, temperatureUnit: 'c' }}
+        values={{
+          MovingTime: 5025,
+          TotalTime: 35_999,
+          Distance: 138_420,
+          Speed: 12.4,
+          Heartrate: 148,
+          Power: 1231,
+        }}
+      />,
+    );
+    const svg = container.querySelector('svg')!;
+    expect(svg.textContent).toContain('1:23:45');
+    const tiles = [...svg.querySelectorAll('g')];
+    expect(tiles).toHaveLength(6);
+    for (const tile of tiles) {
+      const [rect, , value] = tile.children as unknown as [
+        SVGRectElement,
+        SVGTextElement,
+        SVGTextElement,
+      ];
+      const box = rect.getBBox();
+      const text = value.getBBox();
+      expect(text.x, value.textContent).toBeGreaterThanOrEqual(box.x);
+      expect(text.x + text.width, value.textContent).toBeLessThanOrEqual(box.x + box.width);
+      expect(text.y, value.textContent).toBeGreaterThanOrEqual(box.y);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef, useState } from 'react';
 import {
   fieldById,
   formatFieldValue,
@@ -79,6 +80,83 @@ const chartPath = (width: number, height: number) => {
 };
 
 /**
+ * About how wide a string is in ems, in the preview's bold sans-serif: digits and most
+ * letters up to 0.7 em (DejaVu Sans Bold, the widest usual fallback), separators (`:`, `.`,
+ * `,`, space) 0.4 em, wide letters (m, w, %) 1 em. The first guess of a value's size; the
+ * drawn text is then measured (TileValue).
+ */
+function textEms(text: string): number {
+  let ems = 0;
+  for (const char of text) {
+    if (":.,;' !|".includes(char)) ems += 0.4;
+    else if ('mwMW%'.includes(char)) ems += 1;
+    else if (/[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(char))
+      ems += 1.05;
+    else ems += 0.7;
+  }
+  return ems;
+}
+
+/**
+ * The value's font size in a tile `width` × `height` px: as big as the tile's height allows,
+ * and no bigger than lets the value and its unit (drawn at 0.4 of it) fit its width
+ * between the 6 px margins, so "1:23:45" stays inside a small tile of six.
+ */
+function valueFontSize(width: number, height: number, text: string, unit: string): number {
+  const ems = textEms(text) + (unit ? 0.4 * textEms(` ${unit}`) : 0);
+  const room = Math.max(1, width - 12);
+  return Math.min(height * 0.42, width * 0.22, room / Math.max(ems, 1));
+}
+
+/**
+ * A tile's value, right-aligned at (`right`, `baseline`), its unit after it at 0.4 of its
+ * size. Sized first by `valueFontSize`; where the browser measures text, the drawn value is
+ * measured once laid out and shrunk until it fits `room` px, whatever the font.
+ */
+function TileValue({
+  right,
+  baseline,
+  room,
+  size,
+  text,
+  unit,
+}: {
+  right: number;
+  baseline: number;
+  room: number;
+  size: number;
+  text: string;
+  unit: string;
+}) {
+  const ref = useRef<SVGTextElement>(null);
+  const [scale, setScale] = useState(1);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element || typeof element.getComputedTextLength !== 'function') return;
+    const length = element.getComputedTextLength();
+    // 2 % under the room: the next measure is then within it, and the effect stops.
+    if (length > room + 0.5) setScale((current) => (current * room * 0.98) / length);
+  }, [room, scale]);
+  const fontSize = size * scale;
+  return (
+    <text
+      ref={ref}
+      x={right}
+      y={baseline}
+      fontSize={fontSize}
+      fontWeight={700}
+      textAnchor="end"
+      fill="var(--xoss-device-ink)"
+    >
+      {text}
+      <tspan fontSize={fontSize * 0.4} fontWeight={400}>
+        {unit ? ` ${unit}` : ''}
+      </tspan>
+    </text>
+  );
+}
+
+/**
  * One data page as the device draws it, at the device's screen proportions: every slot
  * of the page's layout with its field's name and a sample value in the rider's units.
  */
@@ -118,7 +196,9 @@ export function DeviceScreenPreview({
               ? formatFieldValue(field, values[field.key] ?? Number.NaN, settings, locale)
               : undefined;
           const selected = index === selectedSlot;
-          const big = Math.min(h * 0.42, w * 0.22);
+          const big = value
+            ? valueFontSize(w, h, value.text, value.unit)
+            : Math.min(h * 0.42, w * 0.22);
           const content = (
             <>
               <rect
@@ -139,19 +219,16 @@ export function DeviceScreenPreview({
                 {name}
               </text>
               {value ? (
-                <text
-                  x={x + w - 6}
-                  y={y + h - 8}
-                  fontSize={big}
-                  fontWeight={700}
-                  textAnchor="end"
-                  fill="var(--xoss-device-ink)"
-                >
-                  {value.text}
-                  <tspan fontSize={big * 0.4} fontWeight={400}>
-                    {value.unit ? ` ${value.unit}` : ''}
-                  </tspan>
-                </text>
+                <TileValue
+                  // A new value or tile is measured afresh.
+                  key={`${value.text} ${value.unit} ${w} ${h}`}
+                  right={x + w - 6}
+                  baseline={y + h - 8}
+                  room={w - 12}
+                  size={big}
+                  text={value.text}
+                  unit={value.unit}
+                />
               ) : field ? (
                 <path
                   d={chartPath(w - 12, h - 24)}

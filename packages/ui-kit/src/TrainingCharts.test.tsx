@@ -31,6 +31,29 @@ describe('FitnessChart', () => {
     expect(screen.getByRole('img', { name: 'Fitness, fatigue and form' })).toBeTruthy();
     await expectAccessible(container);
   });
+
+  it('puts its title and day on a line of their own, above the figures, with no stray dot', async () => {
+    const days = fitnessSeries([100, 0, 80, 120, 0, 0, 60]).map((day, i) => ({
+      ...day,
+      day: iso(Date.UTC(2026, 10, 1) + i * DAY_MS),
+    }));
+    const { container } = await renderIn(
+      <div style={{ width: 600 }}>
+        <FitnessChart title="Fitness, fatigue and form" days={days} />
+      </div>,
+    );
+    const caption = container.querySelector('figcaption')!;
+    expect(caption.textContent).not.toContain('·');
+    const title = caption.querySelector('strong')!;
+    const date = caption.querySelector('time')!;
+    expect(date.dateTime).toBe('2026-11-07');
+    expect(date.textContent).toBe('Nov 7, 2026');
+    // The day reads on the title's line; every figure of the legend sits below it.
+    const titleBox = title.getBoundingClientRect();
+    expect(Math.abs(date.getBoundingClientRect().top - titleBox.top)).toBeLessThan(titleBox.height);
+    for (const item of caption.querySelectorAll('li'))
+      expect(item.getBoundingClientRect().top).toBeGreaterThanOrEqual(titleBox.bottom);
+  });
 });
 
 describe('TotalsChart', () => {
@@ -75,5 +98,55 @@ describe('TrainingCalendar', () => {
     const today = container.querySelector('[aria-current="date"]')!;
     expect(today.textContent).toBe('5Evening ride');
     await expectAccessible(container);
+  });
+
+  it('reads on a 360 px phone in every language: a card per week, no word broken', async () => {
+    const { page } = await import('vitest/browser');
+    await page.viewport(360, 800);
+    try {
+      const days = Array.from({ length: 14 }, (_, i) => ({
+        day: iso(Date.UTC(2026, 10, 2) + i * DAY_MS),
+        content:
+          i === 3 ? (
+            <ul>
+              <li>Evening ride 1:02:03 · 31.4 km</li>
+            </ul>
+          ) : null,
+      }));
+      for (const language of ['de', 'es', 'it', 'pt-BR', 'ja', 'ko', 'zh-CN', 'zh-TW', 'en-US']) {
+        const { container, unmount } = await renderIn(
+          <TrainingCalendar
+            title="November 2026"
+            days={days}
+            weekTotals={['1 ride', 'No rides']}
+            month="2026-11"
+            today="2026-11-05"
+          />,
+          language,
+        );
+        const cells = [...container.querySelectorAll('tbody td')] as HTMLElement[];
+        expect(cells).toHaveLength(16);
+        // A day per line: Monday and Tuesday of a week are one above the other, full width.
+        const [monday, tuesday] = cells.map((cell) => cell.getBoundingClientRect());
+        expect(tuesday!.top, language).toBeGreaterThanOrEqual(monday!.bottom - 1);
+        expect(monday!.width, language).toBeGreaterThan(300);
+        // The weekday and the week total's label are read in full on one line each.
+        const probe = document.createElement('span');
+        container.append(probe);
+        for (const cell of cells) {
+          const label = getComputedStyle(cell, '::before').content.replace(/^"|"$/g, '');
+          probe.style.font = getComputedStyle(cell).font;
+          probe.textContent = label;
+          expect(label.length, language).toBeGreaterThan(0);
+          expect(probe.getBoundingClientRect().width, `${language} ${label}`).toBeLessThan(
+            cell.clientWidth,
+          );
+        }
+        expect(container.scrollWidth, language).toBeLessThanOrEqual(360);
+        unmount();
+      }
+    } finally {
+      await page.viewport(1280, 800);
+    }
   });
 });

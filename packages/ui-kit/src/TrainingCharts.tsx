@@ -72,8 +72,13 @@ export function FitnessChart({ title, days, height = 280 }: FitnessChartProps) {
   return (
     <figure className="xoss-curve xoss-root" ref={ref}>
       <figcaption>
-        <strong>{title}</strong>
-        {current ? <span> · {long.format(utc(current.day))}</span> : null}
+        {/* The title and the day read out make one line of their own, above the legend's
+            figures: as separate items of the caption's row, the date's separator ended up
+            alone between the title and the figures. */}
+        <span className="xoss-curve__title">
+          <strong>{title}</strong>
+          {current ? <time dateTime={current.day}>{long.format(utc(current.day))}</time> : null}
+        </span>
         <ul className="xoss-curve__legend">
           {FITNESS_LINES.map((line) => (
             <li key={line.key} data-dashed={line.dashed}>
@@ -259,7 +264,10 @@ export interface TrainingCalendarProps {
 
 /**
  * The training log as a table: a row per week (Monday first), a cell per day with its
- * rides, and the week's totals in the last column.
+ * rides, and the week's totals in the last column. On a phone (640 px and less) each week
+ * becomes a card of its own with a line per day ("Mon 3" and its rides) and the totals
+ * last, as the training logs of Strava and intervals.icu read on a phone: eight columns on
+ * 360 px left a letter per line.
  */
 export function TrainingCalendar({ title, days, weekTotals, month, today }: TrainingCalendarProps) {
   const t = useT();
@@ -288,6 +296,7 @@ export function TrainingCalendar({ title, days, weekTotals, month, today }: Trai
             {week.map((day) => (
               <td
                 key={day.day}
+                data-weekday={weekday.format(utc(day.day))}
                 data-outside={month !== undefined && !day.day.startsWith(month)}
                 aria-current={day.day === today ? 'date' : undefined}
               >
@@ -297,7 +306,9 @@ export function TrainingCalendar({ title, days, weekTotals, month, today }: Trai
                 {day.content}
               </td>
             ))}
-            <td className="xoss-calendar__total">{weekTotals[index]}</td>
+            <td className="xoss-calendar__total" data-label={t('training.weekTotal')}>
+              {weekTotals[index]}
+            </td>
           </tr>
         ))}
       </tbody>

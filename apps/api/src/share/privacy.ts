@@ -243,7 +243,7 @@ export function sharedStreams(
   const { hidden, first, last } = visibility;
   const out: StoredStreams = {};
   for (const [name, column] of Object.entries(streams)) {
-    if (!shows.heartRate && name === 'heart_rate') continue;
+    if (!shows.heartRate && BODY_STREAMS.has(name)) continue;
     if (!shows.power && POWER_STREAMS.has(name)) continue;
     out[name] = column.subarray(first, last + 1);
   }
@@ -254,6 +254,11 @@ export function sharedStreams(
 }
 
 const POWER_STREAMS = new Set(['power', 'lr_balance', 'torque_effectiveness', 'pedal_smoothness']);
+/**
+ * What the body measured: a rider who does not show heart rate shows none of them (muscle
+ * oxygen, SmO2 and total haemoglobin, is as personal as heart rate).
+ */
+const BODY_STREAMS = new Set(['heart_rate', 'smo2', 'thb']);
 
 /** A summary without the heart rate or power figures a rider does not show. */
 export function sharedSummary(

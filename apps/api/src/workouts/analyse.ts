@@ -172,7 +172,10 @@ const refuseLimit = (code: ImportLimitCode, message: string): Refusal => ({
   error: { code, messageId: `activityFiles.import.${code}`, message },
 });
 
-/** The streams a ride keeps: the API's name and the statistics' (`RideStreams`) name. */
+/**
+ * The streams a ride keeps: the API's name and the activity's (`RideStreams`, which the
+ * statistics read, and a muscle-oxygen sensor's `smo2` and `thb`, which they do not).
+ */
 const STORED_STREAMS = [
   ['distance', 'distance'],
   ['speed', 'speed'],
@@ -186,7 +189,9 @@ const STORED_STREAMS = [
   ['lr_balance', 'leftRightBalance'],
   ['torque_effectiveness', 'torqueEffectiveness'],
   ['pedal_smoothness', 'pedalSmoothness'],
-] as const satisfies readonly (readonly [string, keyof RideStreams])[];
+  ['smo2', 'smo2'],
+  ['thb', 'thb'],
+] as const satisfies readonly (readonly [string, keyof ActivityOverview['streams']])[];
 
 /** Stored streams as the statistics read them (time rebased to the first sample). */
 export function rideStreamsOf(stored: StoredStreams): RideStreams | undefined {

@@ -281,8 +281,10 @@ export function streamsFrom(
   const length = Object.values(streams)[0]?.length ?? 0;
   let indices: ArrayLike<number> | undefined;
   if (length > points) {
-    // Keep each bucket's extremes of the busiest channel so peaks survive the reduction.
-    const reference = streams.power ?? streams.speed ?? streams.heart_rate ?? streams.time!;
+    // Keep each bucket's extremes of the busiest channel so peaks survive the reduction (a
+    // muscle-oxygen sensor's file may have no other channel than its SmO2).
+    const reference =
+      streams.power ?? streams.speed ?? streams.heart_rate ?? streams.smo2 ?? streams.time!;
     indices = downsampleMinMax(reference, points);
   }
   const reply: Partial<Record<StreamName, (number | null)[]>> = {};

@@ -3,11 +3,11 @@ import type { Comparison, PowerCurveReply } from '@xoss/api-contract';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { chartColors, CurveChart, type CurveSeries } from '@xoss/ui-kit';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
 import { Loaded } from './common.tsx';
-import { curvesOf } from './rideQueries.ts';
+import { curvesOf, ownRide } from './rideQueries.ts';
 
 /** How long the pointer rests on a duration before its exact values are asked for. */
 const HOVER_ASK_MS = 120;
@@ -30,12 +30,14 @@ function usePointedDuration() {
 
 /**
  * `/dashboard/workouts/powerCurve/{id}`: power and speed curves from 1 s to the ride's
- * length, compared with the last 6 weeks, this year or a past year (spec 9).
+ * length, compared with the last 6 weeks, this year or a past year (spec 9). It names the
+ * ride it belongs to, with a link back to it (the ride's detail is usually in the cache).
  */
 export function PowerCurvePage() {
   const t = useT();
   const units = useUnits(useLocale());
   const id = Number(useParams().id);
+  const ride = api.useGetWorkoutQuery(ownRide(id).workout);
   const [compare, setCompare] = useState<Comparison>('last6weeks');
   const curves = api.usePowerCurveQuery(
     compare === 'last6weeks' ? curvesOf(id) : { params: { id }, query: { compare } },
@@ -76,6 +78,13 @@ export function PowerCurvePage() {
       <h1>
         <Message id="workouts.powerCurve" />
       </h1>
+      {ride.data ? (
+        <p className="portal__back">
+          <Link to={`/dashboard/workouts/share/${id}`}>
+            {t('workouts.backToRide', { name: ride.data.name })}
+          </Link>
+        </p>
+      ) : null}
       <label className="portal__inline">
         <Message id="workouts.compareWith" />
         <select

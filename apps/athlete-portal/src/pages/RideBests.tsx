@@ -25,9 +25,9 @@ export function useEffortValue(weightKg: number | null | undefined) {
 }
 
 /**
- * On the owner's ride page: every best effort of the ride with its rank in its year and of
- * all time, the ones in a top 3 called out ("2nd best 5 min of 2026"), and the FTP the ride
- * suggests when it beats the one in force.
+ * On the owner's ride page, after its figures, map and charts: every best effort of the ride
+ * with its rank in its year and of all time, then the ones in a top 3 called out ("2nd best
+ * 5 min of 2026") and the FTP the ride suggests when it beats the one in force.
  */
 export function RideBests({ id }: { id: number }) {
   const t = useT();
@@ -56,24 +56,9 @@ export function RideBests({ id }: { id: number }) {
   return (
     <section className="portal__card" aria-labelledby="ride-bests">
       <h2 id="ride-bests">{t('training.rideBests')}</h2>
-      {marks.length > 0 ? (
-        <ul className="portal__list" data-testid="ride-best-marks">
-          {marks.map((mark) => (
-            <li key={mark.effort}>
-              <Link to="/dashboard/training/bests">{mark.text}</Link>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {data.ftp_suggestion !== null ? (
-        <p>
-          {t('training.ftp.rideSuggestion', { watts: data.ftp_suggestion })}{' '}
-          <Link to="/dashboard/training/bests">{t('training.ftp.title')}</Link>
-        </p>
-      ) : null}
       {data.efforts.length > 0 ? (
-        <table className="xoss-table" data-stack>
-          <caption>{t('training.rideBests')}</caption>
+        // Named by the section's heading: a caption would repeat it right under it.
+        <table className="xoss-table" data-stack aria-labelledby="ride-bests">
           <thead>
             <tr>
               <th scope="col">{t('training.effort')}</th>
@@ -100,6 +85,21 @@ export function RideBests({ id }: { id: number }) {
             ))}
           </tbody>
         </table>
+      ) : null}
+      {marks.length > 0 ? (
+        <ul className="portal__list" data-testid="ride-best-marks">
+          {marks.map((mark) => (
+            <li key={mark.effort}>
+              <Link to="/dashboard/training/bests">{mark.text}</Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {data.ftp_suggestion !== null ? (
+        <p>
+          {t('training.ftp.rideSuggestion', { watts: data.ftp_suggestion })}{' '}
+          <Link to="/dashboard/training/bests">{t('training.ftp.title')}</Link>
+        </p>
       ) : null}
     </section>
   );

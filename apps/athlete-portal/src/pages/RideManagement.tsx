@@ -11,7 +11,22 @@ const fileNameOf = (name: string, format: string) =>
   `${name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'ride'}.${format}`;
 
 /**
- * What a rider does with their own ride: its notes in view; rename it, change its sport,
+ * The rider's notes on a ride, under its name, as they typed them: the line breaks kept
+ * (`white-space: pre-line` in portal.css) and the text rendered as text, never as HTML.
+ */
+export function RideNotesText({ notes }: { notes: string }) {
+  const t = useT();
+  if (!notes) return null;
+  return (
+    <p className="portal__ride-notes">
+      <span className="xoss-visually-hidden">{t('workouts.notes')}: </span>
+      {notes}
+    </p>
+  );
+}
+
+/**
+ * What a rider does with their own ride (below its figures and charts): rename it, change its sport,
  * write notes; download the file it was imported from; delete it (after Confirm).
  */
 export function RideManagement({ workout }: { workout: WorkoutDetail }) {
@@ -66,12 +81,6 @@ export function RideManagement({ workout }: { workout: WorkoutDetail }) {
 
   return (
     <section className="portal__manage" aria-label={t('workouts.manage')}>
-      {workout.notes && !editing ? (
-        <p className="portal__ride-notes">
-          <span className="xoss-visually-hidden">{t('workouts.notes')}: </span>
-          {workout.notes}
-        </p>
-      ) : null}
       <div className="portal__actions">
         <button
           type="button"

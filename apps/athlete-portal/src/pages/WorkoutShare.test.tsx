@@ -1,5 +1,5 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import type { StreamsReply, WorkoutDetail } from '@xoss/api-contract';
+import type { StreamsReply, WorkoutBestsReply, WorkoutDetail } from '@xoss/api-contract';
 import { loadMessages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { Provider } from 'react-redux';
@@ -101,15 +101,18 @@ const streams: StreamsReply = {
 };
 
 /** The owner's ride API: the detail, its streams (full power) and its bests. */
-function stubApi() {
+function stubApi(
+  ride: WorkoutDetail = sharedRide,
+  bests: WorkoutBestsReply = { year: 2026, efforts: [], ftp_suggestion: null },
+) {
   vi.stubGlobal('fetch', (url: string) => {
     const path = new URL(url, 'http://portal.test').pathname;
     const data = path.endsWith('/streams/')
       ? streams
       : path.endsWith('/bests/')
-        ? { year: 2026, efforts: [], ftp_suggestion: null }
+        ? bests
         : path === '/api/v2/workouts/7/'
-          ? sharedRide
+          ? ride
           : undefined;
     return Promise.resolve(
       data === undefined
@@ -176,5 +179,88 @@ describe('the owner’s ride page', () => {
       expect(area.match(/[ML][\d.]+,[\d.]+/g)?.length ?? 0).toBeGreaterThanOrEqual(4);
       expect(power?.querySelectorAll('.xoss-axis').length).toBe(2);
     });
+  });
+});
+
+/** The portal at `path`, signed in, in English. */
+function renderSignedIn(path: string) {
+  client.session.setTokens({ access: 'a', refresh: 'r' });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <Provider store={client.store}>
+      <XossIntlProvider language="en-US" messages={english}>
+        <RouterProvider router={router} />
+      </XossIntlProvider>
+    </Provider>,
+  );
+  return router;
+}
+
+const lap: WorkoutDetail['laps'][number] = {
+  start_s: 0,
+  timer_time_s: 4,
+  elapsed_time_s: 4,
+  distance_m: 40,
+  speed_avg_ms: 10,
+  speed_max_ms: 10,
+  hr_avg: 141,
+  hr_max: 143,
+  power_avg: 200,
+  power_max: 220,
+  cadence_avg: 90,
+  elevation_gain_m: 1,
+};
+
+/** Whether `first` comes before `second` in the page. */
+const before = (first: Element, second: Element) =>
+  (first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+
+describe('the ride page’s order', () => {
+  it('opens with the name, notes, figures and charts; best efforts and laps follow, each named once', async () => {
+    stubApi(
+      {
+        ...sharedRide,
+        notes: 'Climbed the pass.\nHeadwind home <b>all</b> the way.',
+        laps: [lap],
+      },
+      {
+        year: 2026,
+        efforts: [{ effort: 'power_5s', value: 812, year_rank: 2, all_time_rank: 5 }],
+        ftp_suggestion: null,
+      },
+    );
+    stubViewport();
+    renderSignedIn('/dashboard/workouts/share/7');
+    const name = await screen.findByRole('heading', { name: 'Morning ride', level: 1 });
+    const bests = await screen.findByRole('table', { name: 'Best efforts of this ride' });
+    const laps = await screen.findByRole('table', { name: /^1 lap/ });
+    const figures = screen.getByRole('heading', { name: 'Statistics of the whole ride' });
+    const charts = screen.getByRole('slider', { name: 'Ride charts' });
+    const notes = document.querySelector('.portal__ride-notes')!;
+    // Name, notes, figures, charts, then the bests and the laps, then the owner's controls.
+    const order = [name, notes, figures, charts, bests, laps];
+    for (let i = 1; i < order.length; i++) expect(before(order[i - 1]!, order[i]!)).toBe(true);
+    expect(before(laps, screen.getByRole('link', { name: 'Power curve' }))).toBe(true);
+    // The best efforts are named once: their heading, not a caption repeating it.
+    expect(screen.getAllByText('Best efforts of this ride')).toHaveLength(1);
+    expect(bests.querySelector('caption')).toBeNull();
+    // The table comes before the list of top-3 marks.
+    expect(before(bests, screen.getByTestId('ride-best-marks'))).toBe(true);
+    // The notes keep their line break and show markup as the text it is.
+    expect(notes.textContent).toBe('Notes: Climbed the pass.\nHeadwind home <b>all</b> the way.');
+    expect(notes.querySelector('b')).toBeNull();
+  });
+});
+
+describe('the power curve of a ride', () => {
+  it('names the ride it belongs to and links back to it', async () => {
+    stubApi();
+    const router = renderSignedIn('/dashboard/workouts/powerCurve/7');
+    await screen.findByRole('heading', { name: 'Power curve', level: 1 });
+    const back = await screen.findByRole('link', { name: 'Back to the ride: Morning ride' });
+    expect(back.getAttribute('href')).toBe('/dashboard/workouts/share/7');
+    back.click();
+    await screen.findByRole('heading', { name: 'Morning ride', level: 1 });
+    expect(router.state.location.pathname).toBe('/dashboard/workouts/share/7');
   });
 });

@@ -4,14 +4,7 @@ import { RANGE_MAX_S } from '@xoss/api-contract/routes';
 import { skipToken } from '@reduxjs/toolkit/query';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import {
-  chartColors,
-  StreamCharts,
-  useInView,
-  type IndexRange,
-  type LonLat,
-  type StreamSeries,
-} from '@xoss/ui-kit';
+import { StreamCharts, useInView, type IndexRange, type LonLat } from '@xoss/ui-kit';
 import { apiFailureOf } from '@xoss/api-client';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { api } from '../client.ts';
@@ -20,7 +13,8 @@ import { isSharedRideLink, ownRide, sharedRide } from './rideQueries.ts';
 import { Loaded, formatDuration, useFailureText, useSportName, useToast } from './common.tsx';
 import { RideBests } from './RideBests.tsx';
 import { RideLaps } from './RideLaps.tsx';
-import { RideManagement } from './RideManagement.tsx';
+import { rideSeries } from './rideSeries.ts';
+import { RideManagement, RideNotesText } from './RideManagement.tsx';
 
 const loadRideMap = () => import('./RideMap.tsx');
 const RideMap = lazy(() => loadRideMap().then((module) => ({ default: module.RideMap })));
@@ -278,53 +272,33 @@ function Ride({
     }
     return points;
   }, [lat, lon]);
-  const series: StreamSeries[] = [
-    {
-      id: 'speed',
-      label: t('measure.speed'),
-      unit: units.speedUnit,
-      digits: 1,
-      values: values(streams, 'speed').map((v) => (v === null ? null : v * units.speedFactor)),
-    },
-    {
-      id: 'altitude',
-      label: t('measure.elevation'),
-      unit: units.elevationUnit,
-      kind: 'area' as const,
-      color: chartColors.elevation,
-      values: values(streams, 'altitude').map((v) =>
-        v === null ? null : v * units.elevationFactor,
-      ),
-    },
-    {
-      id: 'heart_rate',
-      label: t('measure.heartRate'),
-      unit: 'bpm',
-      color: chartColors.heartRate,
-      values: values(streams, 'heart_rate'),
-    },
-    {
-      id: 'cadence',
-      label: t('measure.cadence'),
-      unit: 'rpm',
-      color: chartColors.cadence,
-      values: values(streams, 'cadence'),
-    },
-    {
-      id: 'power',
-      label: t('measure.power'),
-      unit: 'W',
-      kind: 'area' as const,
-      color: chartColors.power,
-      values: values(streams, 'power'),
-    },
-  ].filter((stream) => stream.values.some((value) => value !== null));
+  const series = rideSeries(streams, t, units);
   const time = values(streams, 'time').map((value) => value ?? 0);
   const seconds = range ? rangeSeconds(time, range) : null;
   const ranged = useRangeSummary(source, seconds);
   const summary = range ? (ranged.data?.summary ?? null) : workout.summary;
+  // The page opens with what a rider came for: the ride's figures, its map and its charts.
+  // Best efforts and laps follow; the owner's controls (sharing, other views) come last.
   return (
     <>
+      {owner ? null : <SharedHeader shared={workout as SharedWorkout} />}
+      {owner ? <RideNotes workout={owner} /> : null}
+      {summary ? (
+        <Stats summary={summary} zoomed={range !== null} loading={ranged.isFetching} />
+      ) : (
+        <Stats summary={workout.summary} zoomed={false} loading />
+      )}
+      {track.length > 1 ? <MapWhenSeen track={track} marker={hover} /> : null}
+      <StreamCharts
+        x={time}
+        xKind="time"
+        series={series}
+        hoverIndex={hover}
+        onHover={setHover}
+        onRangeChange={setRange}
+      />
+      {owner ? <RideBests id={owner.id} /> : null}
+      {owner ? <RideLaps workout={owner} /> : null}
       {owner ? (
         <div className="portal__actions">
           <label className="xoss-choice">
@@ -343,31 +317,13 @@ function Ride({
             <Message id="workouts.summary" />
           </Link>
         </div>
-      ) : (
-        <SharedHeader shared={workout as SharedWorkout} />
-      )}
-      {owner ? <RideBests id={owner.id} /> : null}
+      ) : null}
       {owner?.shared && owner.share_id ? (
         <>
           <ShareLink id={owner.id} shareId={owner.share_id} />
           <ShareChoices workout={owner} />
         </>
       ) : null}
-      {track.length > 1 ? <MapWhenSeen track={track} marker={hover} /> : null}
-      {owner ? <RideNotes workout={owner} /> : null}
-      {summary ? (
-        <Stats summary={summary} zoomed={range !== null} loading={ranged.isFetching} />
-      ) : (
-        <Stats summary={workout.summary} zoomed={false} loading />
-      )}
-      <StreamCharts
-        x={time}
-        xKind="time"
-        series={series}
-        hoverIndex={hover}
-        onHover={setHover}
-        onRangeChange={setRange}
-      />
     </>
   );
 }
@@ -430,11 +386,11 @@ function OwnRide({ id }: { id: number }) {
       {(detail) => (
         <>
           <h1>{detail.name}</h1>
-          <RideManagement workout={detail} />
+          <RideNotesText notes={detail.notes} />
           <Loaded query={streams}>
             {(data) => <Ride workout={detail} streams={data.streams} source={{ id }} />}
           </Loaded>
-          <RideLaps workout={detail} />
+          <RideManagement workout={detail} />
         </>
       )}
     </Loaded>

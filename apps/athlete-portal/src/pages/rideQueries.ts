@@ -19,8 +19,9 @@ const ridePoints = (width: number) =>
 const RIDE_POINTS = ridePoints(typeof window === 'undefined' ? 1280 : window.innerWidth);
 
 /**
- * The streams the ride page draws (the charts, and the map's track): the ride's others
- * (distance, grade, temperature, pedalling dynamics) stay on the server.
+ * The streams the ride page draws (the charts, muscle oxygen among them, and the map's
+ * track): the ride's others (distance, grade, temperature, pedalling dynamics) stay on the
+ * server.
  */
 const RIDE_STREAMS: StreamName[] = [
   'time',
@@ -31,6 +32,8 @@ const RIDE_STREAMS: StreamName[] = [
   'power',
   'latitude',
   'longitude',
+  'smo2',
+  'thb',
 ];
 
 export const ownRide = (id: number) => ({

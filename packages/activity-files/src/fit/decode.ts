@@ -23,6 +23,7 @@ import {
   type FitValue,
   type RecordColumnName,
   type RecordColumns,
+  type SensorColumnName,
 } from './types.ts';
 
 /** Limits of `decodeFit`. */
@@ -61,7 +62,7 @@ interface FieldPlan {
   readonly size: number;
   readonly type: BaseType;
   readonly spec?: FieldSpec;
-  readonly column?: RecordColumnName | 'balance';
+  readonly column?: RecordColumnName | SensorColumnName | 'balance';
   readonly developer?: { readonly name: string; readonly scale: number; readonly offset: number };
   readonly isTimestamp: boolean;
 }
@@ -79,7 +80,8 @@ interface Definition {
   readonly timestampField?: FieldPlan;
 }
 
-const recordColumnOf: Readonly<Record<string, RecordColumnName>> = {
+// The sensor columns' slots are made when a definition first carries their field.
+const recordColumnOf: Readonly<Record<string, RecordColumnName | SensorColumnName>> = {
   timestamp: 'timestamp',
   latitude: 'latitude',
   longitude: 'longitude',
@@ -97,6 +99,12 @@ const recordColumnOf: Readonly<Record<string, RecordColumnName>> = {
   leftPedalSmoothness: 'leftPedalSmoothness',
   rightPedalSmoothness: 'rightPedalSmoothness',
   combinedPedalSmoothness: 'combinedPedalSmoothness',
+  totalHemoglobinConc: 'totalHemoglobinConc',
+  totalHemoglobinConcMin: 'totalHemoglobinConcMin',
+  totalHemoglobinConcMax: 'totalHemoglobinConcMax',
+  saturatedHemoglobinPercent: 'saturatedHemoglobinPercent',
+  saturatedHemoglobinPercentMin: 'saturatedHemoglobinPercentMin',
+  saturatedHemoglobinPercentMax: 'saturatedHemoglobinPercentMax',
 };
 
 function convert(raw: number, spec: FieldSpec | undefined): number {

@@ -8,7 +8,14 @@ import {
   type FieldSpec,
   type MessageSpec,
 } from './profile.ts';
-import type { FitActivity, FitMessage, FitValue, RecordColumnName } from './types.ts';
+import {
+  sensorColumnNames,
+  type FitActivity,
+  type FitMessage,
+  type FitValue,
+  type RecordColumnName,
+  type SensorColumnName,
+} from './types.ts';
 
 /** Options of `encodeFit`, mostly for exercising every path a decoder must handle. */
 export interface FitEncodeOptions {
@@ -284,12 +291,14 @@ function writeRecords(
   if (records.length === 0) return;
   const spec = messageByNum.get(MesgNum.record)!;
   const specOf = (name: string) => spec.fields.find((field) => field.name === name)!;
-  const used = (column: Float64Array) => column.some((value) => !Number.isNaN(value));
+  const used = (column: Float64Array | undefined): column is Float64Array =>
+    column !== undefined && column.some((value) => !Number.isNaN(value));
   const columns: { out: FieldOut; values: Float64Array; balance?: boolean }[] = [];
-  const add = (columnName: RecordColumnName, specName: string) => {
-    if (!used(records[columnName])) return;
+  const add = (columnName: RecordColumnName | SensorColumnName, specName: string) => {
+    const values = records[columnName];
+    if (!used(values)) return;
     const fieldSpec = specOf(specName);
-    columns.push({ out: fieldOut(fieldSpec, 0), values: records[columnName] });
+    columns.push({ out: fieldOut(fieldSpec, 0), values });
   };
   add('latitude', 'latitude');
   add('longitude', 'longitude');
@@ -325,6 +334,8 @@ function writeRecords(
   add('leftPedalSmoothness', 'leftPedalSmoothness');
   add('rightPedalSmoothness', 'rightPedalSmoothness');
   add('combinedPedalSmoothness', 'combinedPedalSmoothness');
+  // The sensor columns share their field's name.
+  for (const name of sensorColumnNames) add(name, name);
   for (const [name, values] of Object.entries(records.developer)) {
     const field = developerOut(name);
     if (!field) throw new RangeError(`Developer column ${name} has no field description`);

@@ -1,9 +1,5 @@
-import {
-  summarizeWorkout,
-  timerFromSamples,
-  type RiderSettings,
-  type RideStreams,
-} from '@xoss/workout-stats';
+import { summarizeWorkout, timerFromSamples, type RiderSettings } from '@xoss/workout-stats';
+import type { ActivityStreams } from './streams.ts';
 import {
   recordColumnNames,
   type FitActivity,
@@ -44,7 +40,10 @@ const snapPosition = (column: Float64Array | undefined, length: number) =>
  * Values are snapped to each field's FIT resolution. The demo data and tests write real
  * FIT files with it.
  */
-export function activityFromStreams(streams: RideStreams, metadata: ActivityMetadata): FitActivity {
+export function activityFromStreams(
+  streams: ActivityStreams,
+  metadata: ActivityMetadata,
+): FitActivity {
   const n = streams.time.length;
   const columns: Record<string, unknown> = {
     length: n,
@@ -65,6 +64,9 @@ export function activityFromStreams(streams: RideStreams, metadata: ActivityMeta
     leftPedalSmoothness: new Float64Array(n).fill(Number.NaN),
     rightPedalSmoothness: new Float64Array(n).fill(Number.NaN),
     combinedPedalSmoothness: snapColumn(streams.pedalSmoothness, n, 2),
+    // A muscle-oxygen sensor's columns only when the streams have them (as a decoded file).
+    ...(streams.smo2 ? { saturatedHemoglobinPercent: snapColumn(streams.smo2, n, 10) } : {}),
+    ...(streams.thb ? { totalHemoglobinConc: snapColumn(streams.thb, n, 100) } : {}),
   };
   for (const name of recordColumnNames)
     if (!(name in columns)) throw new Error(`missing column ${name}`);

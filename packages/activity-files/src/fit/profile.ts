@@ -111,6 +111,14 @@ const messages: readonly MessageSpec[] = [
       f(43, 'leftPedalSmoothness', 'uint8', { scale: 2 }),
       f(44, 'rightPedalSmoothness', 'uint8', { scale: 2 }),
       f(45, 'combinedPedalSmoothness', 'uint8', { scale: 2 }),
+      // A muscle-oxygen sensor's (Moxy, BSX): total haemoglobin in g/dL, saturation (SmO2)
+      // in percent, each with its minimum and maximum since the previous record.
+      f(54, 'totalHemoglobinConc', 'uint16', { scale: 100 }),
+      f(55, 'totalHemoglobinConcMin', 'uint16', { scale: 100 }),
+      f(56, 'totalHemoglobinConcMax', 'uint16', { scale: 100 }),
+      f(57, 'saturatedHemoglobinPercent', 'uint16', { scale: 10 }),
+      f(58, 'saturatedHemoglobinPercentMin', 'uint16', { scale: 10 }),
+      f(59, 'saturatedHemoglobinPercentMax', 'uint16', { scale: 10 }),
       f(73, 'enhancedSpeed', 'uint32', { scale: 1000 }),
       f(78, 'enhancedAltitude', 'uint32', { scale: 5, offset: 500 }),
     ],

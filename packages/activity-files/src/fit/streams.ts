@@ -3,6 +3,17 @@ import type { ActivityFileError } from '../errors.ts';
 import { sportType } from './profile.ts';
 import type { FitActivity, FitMessage } from './types.ts';
 
+/**
+ * An activity's streams: the ones `@xoss/workout-stats` reads, and a muscle-oxygen sensor's,
+ * which no statistic reads but the ride page draws.
+ */
+export type ActivityStreams = RideStreams & {
+  /** Muscle oxygen saturation (SmO2), percent. */
+  readonly smo2?: Float64Array;
+  /** Total haemoglobin concentration (THb), g/dL. */
+  readonly thb?: Float64Array;
+};
+
 /** One session of a file (multisport files have several), in the streams' time base. */
 export interface ActivitySession {
   /** Seconds since the first record. */
@@ -19,7 +30,7 @@ export interface ActivityOverview {
   readonly startTime: number | undefined;
   /** The spec's sport type 0-11 (0 Generic when unknown). */
   readonly sportType: number;
-  readonly streams: RideStreams;
+  readonly streams: ActivityStreams;
   /** Where the device's timer ran, from its timer events; absent when the file has none. */
   readonly timer?: TimerIntervals;
   /** The sessions the file holds, in order. */
@@ -273,7 +284,9 @@ const recorded = (column: Float64Array | undefined) =>
 /**
  * The streams of a decoded FIT activity: records ordered as stored, records without a
  * timestamp dropped. Torque effectiveness and pedal smoothness are the mean of the legs
- * (pedal smoothness prefers the combined value).
+ * (pedal smoothness prefers the combined value). A muscle-oxygen sensor's saturation and
+ * total haemoglobin are `smo2` and `thb` (their per-record minimum and maximum stay in the
+ * record columns).
  */
 export function activityOverview(activity: FitActivity): ActivityOverview {
   let timed = 0;
@@ -284,6 +297,8 @@ export function activityOverview(activity: FitActivity): ActivityOverview {
   const keep: number[] = [];
   for (let i = 0; i < records.length; i++) if (!Number.isNaN(records.timestamp[i]!)) keep.push(i);
   const pick = (column: Float64Array) => Float64Array.from(keep, (i) => column[i]!);
+  // A sensor's column, present only in the files whose records carry it.
+  const pickSensor = (column: Float64Array | undefined) => (column ? pick(column) : undefined);
   const first = keep.length > 0 ? records.timestamp[keep[0]!]! : undefined;
   const session = activity.sessions[0];
   const fallbackStart =
@@ -314,8 +329,10 @@ export function activityOverview(activity: FitActivity): ActivityOverview {
     leftRightBalance: recorded(pick(records.leftRightBalance)),
     torqueEffectiveness: torque,
     pedalSmoothness: smoothness,
+    smo2: recorded(pickSensor(records.saturatedHemoglobinPercent)),
+    thb: recorded(pickSensor(records.totalHemoglobinConc)),
   };
-  const streams: RideStreams = {
+  const streams: ActivityStreams = {
     time: Float64Array.from(keep, (i) => records.timestamp[i]! - first!),
     ...Object.fromEntries(Object.entries(channels).filter(([, column]) => column !== undefined)),
   };

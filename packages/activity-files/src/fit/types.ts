@@ -6,7 +6,10 @@ export type FitValue = number | string | readonly number[];
 /** A decoded FIT message other than `record`: field name to value; invalid fields are absent. */
 export type FitMessage = { readonly [field: string]: FitValue };
 
-/** Names of the record columns, in base units (degrees, metres, m/s, W, bpm, rpm, °C, %). */
+/**
+ * Names of the record columns every decoded file has, in base units (degrees, metres, m/s,
+ * W, bpm, rpm, °C, %).
+ */
 export const recordColumnNames = [
   'timestamp',
   'latitude',
@@ -29,14 +32,34 @@ export const recordColumnNames = [
 export type RecordColumnName = (typeof recordColumnNames)[number];
 
 /**
+ * Record columns only some devices write: a muscle-oxygen sensor's total haemoglobin (g/dL)
+ * and saturation (SmO2, %), each also as the minimum and maximum over the record's interval.
+ * A column is present only when some record definition carries its field, so the files of
+ * every other device (nearly all) do not pay for six columns of NaN.
+ */
+export const sensorColumnNames = [
+  'totalHemoglobinConc',
+  'totalHemoglobinConcMin',
+  'totalHemoglobinConcMax',
+  'saturatedHemoglobinPercent',
+  'saturatedHemoglobinPercentMin',
+  'saturatedHemoglobinPercentMax',
+] as const;
+
+export type SensorColumnName = (typeof sensorColumnNames)[number];
+
+/**
  * The `record` messages as columns: one `Float64Array` per field, NaN where a record lacks
- * it. `timestamp` is in Unix seconds; `leftRightBalance` is the left leg's percent.
+ * it. `timestamp` is in Unix seconds; `leftRightBalance` is the left leg's percent. The
+ * `sensorColumnNames` are there only when the file's records carry them.
  */
 export type RecordColumns = {
   readonly length: number;
   readonly developer: Readonly<Record<string, Float64Array>>;
 } & {
   readonly [name in RecordColumnName]: Float64Array;
+} & {
+  readonly [name in SensorColumnName]?: Float64Array;
 };
 
 /** A decoded FIT file (chained files are concatenated). */
