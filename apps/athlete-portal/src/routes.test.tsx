@@ -1,12 +1,10 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
-import { XossIntlProvider } from '@xoss/i18n/react';
-import { Provider } from 'react-redux';
-import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from './client.ts';
+import { renderPortal } from './testing.tsx';
 import { isSharedRideLink } from './pages/rideQueries.ts';
-import { leave, routes } from './routes.tsx';
+import { leave } from './routes.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
@@ -25,15 +23,7 @@ afterEach(() => {
 });
 
 function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <Provider store={client.store}>
-      <XossIntlProvider language="en-US" messages={english}>
-        <RouterProvider router={router} />
-      </XossIntlProvider>
-    </Provider>,
-  );
-  return router;
+  return renderPortal(path, english);
 }
 
 describe('athlete-portal routes', () => {

@@ -1,11 +1,8 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
-import { XossIntlProvider } from '@xoss/i18n/react';
-import { Provider } from 'react-redux';
-import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from '../client.ts';
-import { routes } from '../routes.tsx';
+import { renderPortal, resetPortal } from '../testing.tsx';
 
 /** What a rider sees when saving Settings: a refused field, a failed save, a saved one. */
 
@@ -13,13 +10,7 @@ let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
   english = await loadMessages('en-US');
 });
-afterEach(() => {
-  cleanup();
-  client.store.dispatch(client.api.util.resetApiState());
-  client.session.clear();
-  localStorage.clear();
-  vi.unstubAllGlobals();
-});
+afterEach(resetPortal);
 
 const athlete = {
   id: '5',
@@ -66,14 +57,7 @@ const busy = () =>
 async function openSettings() {
   client.session.setTokens({ access: 'a', refresh: 'r' });
   client.session.setUser({ name: 'Rider', avatar_url: null, uuid: 'u-5', id: '5' });
-  const router = createMemoryRouter(routes, { initialEntries: ['/dashboard/settings'] });
-  render(
-    <Provider store={client.store}>
-      <XossIntlProvider language="en-US" messages={english}>
-        <RouterProvider router={router} />
-      </XossIntlProvider>
-    </Provider>,
-  );
+  renderPortal('/dashboard/settings', english);
   return screen.findByLabelText<HTMLInputElement>('FTP (W)');
 }
 

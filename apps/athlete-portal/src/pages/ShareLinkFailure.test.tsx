@@ -1,11 +1,8 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
-import { XossIntlProvider } from '@xoss/i18n/react';
-import { Provider } from 'react-redux';
-import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { client } from '../client.ts';
-import { leave, routes } from '../routes.tsx';
+import { renderPortal, resetPortal } from '../testing.tsx';
+import { leave } from '../routes.tsx';
 
 /**
  * What a visitor sees when a share link shows no ride: a page that says why, in their
@@ -19,11 +16,7 @@ beforeAll(async () => {
   german = await loadMessages('de');
 });
 afterEach(() => {
-  cleanup();
-  client.store.dispatch(client.api.util.resetApiState());
-  client.session.clear();
-  localStorage.clear();
-  vi.unstubAllGlobals();
+  resetPortal();
   vi.restoreAllMocks();
 });
 
@@ -44,14 +37,7 @@ const failure = (status: number, code: number, headers: Record<string, string> =
 
 function open(path: string, language: 'en-US' | 'de' = 'en-US') {
   const go = vi.spyOn(leave, 'to').mockImplementation(() => undefined);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <Provider store={client.store}>
-      <XossIntlProvider language={language} messages={language === 'de' ? german : english}>
-        <RouterProvider router={router} />
-      </XossIntlProvider>
-    </Provider>,
-  );
+  const router = renderPortal(path, language === 'de' ? german : english, language);
   return { go, router };
 }
 

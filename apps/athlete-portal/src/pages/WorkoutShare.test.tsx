@@ -1,24 +1,15 @@
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import type { StreamsReply, WorkoutBestsReply, WorkoutDetail } from '@xoss/api-contract';
 import { loadMessages } from '@xoss/i18n';
-import { XossIntlProvider } from '@xoss/i18n/react';
-import { Provider } from 'react-redux';
-import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from '../client.ts';
-import { routes } from '../routes.tsx';
+import { renderPortal, resetPortal } from '../testing.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
   english = await loadMessages('en-US');
 });
-afterEach(() => {
-  cleanup();
-  client.store.dispatch(client.api.util.resetApiState());
-  client.session.clear();
-  localStorage.clear();
-  vi.unstubAllGlobals();
-});
+afterEach(resetPortal);
 
 const summary: WorkoutDetail['summary'] = {
   distance_m: 40,
@@ -157,14 +148,7 @@ describe('the owner’s ride page', () => {
     stubApi();
     stubViewport();
     client.session.setTokens({ access: 'a', refresh: 'r' });
-    const router = createMemoryRouter(routes, { initialEntries: ['/dashboard/workouts/share/7'] });
-    render(
-      <Provider store={client.store}>
-        <XossIntlProvider language="en-US" messages={english}>
-          <RouterProvider router={router} />
-        </XossIntlProvider>
-      </Provider>,
-    );
+    renderPortal('/dashboard/workouts/share/7', english);
     // The owner's page of a shared ride: its share link and choices are there.
     expect(await screen.findByRole('heading', { name: 'Morning ride' })).toBeDefined();
     expect(
@@ -185,15 +169,7 @@ describe('the owner’s ride page', () => {
 /** The portal at `path`, signed in, in English. */
 function renderSignedIn(path: string) {
   client.session.setTokens({ access: 'a', refresh: 'r' });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <Provider store={client.store}>
-      <XossIntlProvider language="en-US" messages={english}>
-        <RouterProvider router={router} />
-      </XossIntlProvider>
-    </Provider>,
-  );
-  return router;
+  return renderPortal(path, english);
 }
 
 const lap: WorkoutDetail['laps'][number] = {
