@@ -93,12 +93,9 @@ export class HashingGate {
     };
   }
 
-  run<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return this.reserve().run(work);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  /** Reserves and runs at once; a refusal is the promise's (`HashingBusy`). */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    return this.reserve().run(work);
   }
 
   async #run<T>(work: () => Promise<T>): Promise<T> {
