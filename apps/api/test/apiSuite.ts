@@ -2250,11 +2250,14 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           data: { comments: number };
         }>().data.comments,
       ).toBe(1);
-      expect(
-        (await h.server.inject({ method: 'GET', url: '/api/v2/posts/?language=en' })).json<{
-          data: { count: number };
-        }>().data.count,
-      ).toBe(1);
+      const countIn = async (language: string) =>
+        (
+          await h.server.inject({ method: 'GET', url: `/api/v2/posts/?language=${language}` })
+        ).json<{ data: { count: number } }>().data.count;
+      expect(await countIn('en')).toBe(1);
+      // The site asks in its tags (en-US): an article tagged with the bare language answers.
+      expect(await countIn('en-US')).toBe(1);
+      expect(await countIn('de')).toBe(0);
     });
 
     it('reports readiness from the database', async () => {

@@ -54,6 +54,14 @@ const POST_SELECT = `SELECT p.*,
   (SELECT count(*)::int FROM post_comments c WHERE c.post_id = p.id) AS comments
   FROM posts p`;
 
+/**
+ * Whether an article's language tag answers a requested one: the same tag, or one of them
+ * the other's bare language (`en` answers `en-US` and the other way round; `zh-CN` does not
+ * answer `zh-TW`).
+ */
+const languageMatch = (param: string) =>
+  `(p.language = ${param} OR p.language = split_part(${param}, '-', 1) OR split_part(p.language, '-', 1) = ${param})`;
+
 /** One page of articles, newest first, in one language or all. */
 export function listPosts(
   db: Queryable,
@@ -64,10 +72,10 @@ export function listPosts(
   return pageOf<PostRow>(
     db,
     {
-      select: `${POST_SELECT} ${language ? 'WHERE p.language = $2' : ''}`,
+      select: `${POST_SELECT} ${language ? `WHERE ${languageMatch('$2')}` : ''}`,
       params: language ? [reader ?? null, language] : [reader ?? null],
       orderBy: 'p.id DESC',
-      count: `SELECT count(*)::int AS count FROM posts p ${language ? 'WHERE p.language = $1' : ''}`,
+      count: `SELECT count(*)::int AS count FROM posts p ${language ? `WHERE ${languageMatch('$1')}` : ''}`,
       countParams: language ? [language] : [],
     },
     window,
