@@ -32,10 +32,11 @@ export class FairQueue<T> {
     address: new Map<string, T[]>(),
   };
   #nextKind: QueueKey['kind'] = 'rider';
-  #size = 0;
+  /** Waiting items of each kind, kept as they come and go (read every turn of the loop). */
+  readonly #count = { rider: 0, address: 0 };
 
   get size(): number {
-    return this.#size;
+    return this.#count.rider + this.#count.address;
   }
 
   push(key: QueueKey, item: T): void {
@@ -43,19 +44,17 @@ export class FairQueue<T> {
     const own = waiting.get(key.id);
     if (own) own.push(item);
     else waiting.set(key.id, [item]);
-    this.#size += 1;
+    this.#count[key.kind] += 1;
   }
 
   /** Waiting items of a kind. */
   waiting(kind: QueueKey['kind']): number {
-    let count = 0;
-    for (const own of this.#keys[kind].values()) count += own.length;
-    return count;
+    return this.#count[kind];
   }
 
   /** The next item in turn, of a kind `allowed` lets start (all kinds by default). */
   shift(allowed: (kind: QueueKey['kind']) => boolean = () => true): T | undefined {
-    if (this.#size === 0) return undefined;
+    if (this.size === 0) return undefined;
     const other = this.#nextKind === 'rider' ? 'address' : 'rider';
     const ready = (candidate: QueueKey['kind']) =>
       this.#keys[candidate].size > 0 && allowed(candidate);
@@ -67,7 +66,7 @@ export class FairQueue<T> {
     const item = own.shift()!;
     waiting.delete(id);
     if (own.length > 0) waiting.set(id, own);
-    this.#size -= 1;
+    this.#count[kind] -= 1;
     return item;
   }
 }

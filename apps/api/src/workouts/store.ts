@@ -90,16 +90,15 @@ async function storeWorkout(
   const streamsKey = `streams/${randomUUID()}.bin`;
   try {
     await services.blobs.put(streamsKey, packed);
-    const defaultName = options.name
-      ? ''
-      : await defaultRideName(analysis.sportType, analysis.indoor, start, options.language);
+    const name =
+      options.name ??
+      (await defaultRideName(analysis.sportType, analysis.indoor, start, options.language));
     return await services.db.transaction(async (tx) => {
       // Given up meanwhile (its request's deadline): nothing is stored. The row lock also
       // makes a second attempt at the same import wait for, then see, the first one's end.
       if (importRow) await claimImportForStore(tx, importRow.id);
       // The upload's reservation counts its file; its streams must fit beside it.
       await assertStreamsFit(tx, userId, packed.length);
-      const name = options.name ?? defaultName;
       const [row] = await tx.query<{ id: number }>(
         `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
            speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes,
