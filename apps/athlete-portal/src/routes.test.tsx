@@ -69,6 +69,7 @@ describe('athlete-portal routes', () => {
     document.title = 'something else';
     renderAt('/upload/gpxFile');
     await screen.findByRole('heading', { name: 'Upload a GPX route' });
-    expect(document.title).toBe('XOSS — GPS bike computers and sensors');
+    // The shell sets the title in an effect, which may run just after the page's heading shows.
+    await vi.waitFor(() => expect(document.title).toBe('XOSS — GPS bike computers and sensors'));
   });
 });
