@@ -74,3 +74,57 @@ export {
   type FitnessDay,
   type LoadState,
 } from './training.ts';
+export {
+  EFTP_SHARE_OF_20_MIN,
+  POWER_MODEL_FROM_S,
+  POWER_MODEL_TO_S,
+  SUBMAXIMAL_SHARE,
+  WORK_MODEL_FROM_S,
+  WORK_MODEL_TO_S,
+  fitPowerModel,
+  fitTwoParameterModel,
+  powerModelAt,
+  type PowerModel,
+  type PowerModelOptions,
+  type TwoParameterModel,
+} from './powerModel.ts';
+export {
+  MATCH_GAP_S,
+  MATCH_SHARE,
+  matchesBurnt,
+  wPrimeBalance,
+  type Match,
+  type MatchOptions,
+  type WPrimeBalanceOptions,
+} from './wbal.ts';
+export {
+  INTERVAL_MERGE_GAP_S,
+  INTERVAL_MIN_S,
+  INTERVAL_SMOOTH_S,
+  INTERVAL_THRESHOLD_SHARE,
+  describeInterval,
+  findIntervals,
+  type IntervalOptions,
+  type IntervalStreams,
+  type WorkoutInterval,
+} from './intervals.ts';
+export {
+  DECOUPLING_MIN_S,
+  DECOUPLING_WARMUP_S,
+  decoupling,
+  efficiencyFactor,
+  type DecouplingOptions,
+} from './decoupling.ts';
+export {
+  CLIMB_DIP_M,
+  CLIMB_MIN_GRADE_PCT,
+  CLIMB_MIN_LENGTH_M,
+  CLIMB_MIN_SCORE,
+  CLIMB_SMOOTH_M,
+  CLIMB_TRIM_M,
+  findClimbs,
+  type Climb,
+  type ClimbCategory,
+  type ClimbOptions,
+} from './climbs.ts';
+export { heartRateCurve, paceCurve } from './curves.ts';

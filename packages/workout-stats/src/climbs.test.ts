@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { findClimbs } from './climbs.ts';
+import { seededRandom } from './simulate.ts';
+
+/** A profile of [metres, grade %] sections ridden at 1 Hz, with ±`noise` m on the elevation. */
+function ride(sections: readonly [number, number][], noise = 1, seed = 9) {
+  const random = seededRandom(seed);
+  const distance: number[] = [];
+  const elevation: number[] = [];
+  const time: number[] = [];
+  const power: number[] = [];
+  let d = 0;
+  let e = 100;
+  let t = 0;
+  for (const [metres, grade] of sections) {
+    // Slower uphill: 4 m/s climbing, 9 m/s on the flat, 12 m/s downhill.
+    const speed = grade > 1 ? 4 : grade < -1 ? 12 : 9;
+    const end = d + metres;
+    while (d < end) {
+      const step = Math.min(speed, end - d);
+      d += step;
+      e += (step * grade) / 100;
+      t += 1;
+      distance.push(d);
+      elevation.push(e + noise * (2 * random() - 1));
+      time.push(t);
+      power.push(grade > 1 ? 300 : 150);
+    }
+  }
+  return { distance, elevation, time, power };
+}
+
+describe('findClimbs', () => {
+  it('finds a 2 km 6 % climb in flat noise, with length and gain within 5 %', () => {
+    const { distance, elevation, time, power } = ride([
+      [5000, 0],
+      [2000, 6],
+      [5000, 0],
+    ]);
+    const climbs = findClimbs(distance, elevation, time, power);
+    expect(climbs).toHaveLength(1);
+    const [climb] = climbs;
+    expect(Math.abs(climb!.lengthM - 2000) / 2000).toBeLessThan(0.05);
+    expect(Math.abs(climb!.gainM - 120) / 120).toBeLessThan(0.05);
+    expect(climb!.avgGradePct).toBeGreaterThan(5.7);
+    expect(climb!.avgGradePct).toBeLessThan(6.3);
+    // 2000 m at 4 m/s: 500 s, 120 m climbed: VAM 864 m/h.
+    expect(Math.abs(climb!.durationS - 500) / 500).toBeLessThan(0.05);
+    expect(Math.abs(climb!.vamMh - 864) / 864).toBeLessThan(0.05);
+    expect(climb!.avgPowerW).toBeGreaterThan(290);
+    // Score: 2000 m × 6 % = 12 000, between 8000 and 16 000: category 4.
+    expect(climb!.score).toBeGreaterThan(11000);
+    expect(climb!.category).toBe('4');
+    expect(distance[climb!.startIndex]).toBeGreaterThan(4900);
+    expect(distance[climb!.endIndex]).toBeLessThan(7100);
+  });
+
+  it('finds none on a descent or on rolling noise', () => {
+    const down = ride([
+      [1000, 0],
+      [3000, -6],
+      [1000, 0],
+    ]);
+    expect(findClimbs(down.distance, down.elevation, down.time)).toEqual([]);
+    const flat = ride([[20000, 0]], 3);
+    expect(findClimbs(flat.distance, flat.elevation, flat.time)).toEqual([]);
+  });
+
+  it('merges two climbs across a dip under 10 m and splits them across a deeper one', () => {
+    const shallow = ride([
+      [2000, 0],
+      [1500, 6],
+      [200, -2.5], // 5 m down
+      [1500, 6],
+      [2000, 0],
+    ]);
+    const merged = findClimbs(shallow.distance, shallow.elevation, shallow.time);
+    expect(merged).toHaveLength(1);
+    expect(Math.abs(merged[0]!.gainM - 175) / 175).toBeLessThan(0.05);
+    const deep = ride([
+      [2000, 0],
+      [1500, 6],
+      [500, -6], // 30 m down
+      [1500, 6],
+      [2000, 0],
+    ]);
+    const split = findClimbs(deep.distance, deep.elevation, deep.time);
+    expect(split).toHaveLength(2);
+    for (const climb of split) expect(Math.abs(climb.gainM - 90) / 90).toBeLessThan(0.05);
+  });
+
+  it('leaves out rises too short or too gentle to score 8000 (Strava’s category 4)', () => {
+    const short = ride([
+      [2000, 0],
+      [1000, 6], // score 6000
+      [2000, 0],
+    ]);
+    expect(findClimbs(short.distance, short.elevation, short.time)).toEqual([]);
+    expect(
+      findClimbs(short.distance, short.elevation, short.time, undefined, { minScore: 5000 }),
+    ).toHaveLength(1);
+    const gentle = ride([
+      [2000, 0],
+      [6000, 2], // 2 %: below the 3 % least grade
+      [2000, 0],
+    ]);
+    expect(findClimbs(gentle.distance, gentle.elevation, gentle.time)).toEqual([]);
+  });
+
+  it('skips samples without distance or elevation', () => {
+    const { distance, elevation, time } = ride([
+      [3000, 0],
+      [2000, 6],
+      [3000, 0],
+    ]);
+    for (let i = 0; i < elevation.length; i += 7) elevation[i] = Number.NaN;
+    const climbs = findClimbs(distance, elevation, time);
+    expect(climbs).toHaveLength(1);
+    expect(Math.abs(climbs[0]!.gainM - 120) / 120).toBeLessThan(0.05);
+  });
+});

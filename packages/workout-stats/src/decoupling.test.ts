@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { decoupling, efficiencyFactor } from './decoupling.ts';
+
+const fill = (seconds: number, value: number) => new Array<number>(seconds).fill(value);
+
+describe('decoupling', () => {
+  it('matches a hand-computed ride: HR drifts from 140 to 147 at 200 W', () => {
+    // Warm-up (left out) at 100 W / 110 bpm, then 30 min at 200 W: 140 bpm, then 147 bpm.
+    const power = [...fill(600, 100), ...fill(1800, 200)];
+    const hr = [...fill(600, 110), ...fill(900, 140), ...fill(900, 147)];
+    // EF₁ = 200/140, EF₂ = 200/147: (EF₁ − EF₂)/EF₁ = 1 − 140/147 = 4.7619 %.
+    expect(decoupling(power, hr)).toBeCloseTo((1 - 140 / 147) * 100, 9);
+  });
+
+  it('leaves out coasting, stops and missing heart rate', () => {
+    const power = [...fill(600, 100), ...fill(900, 200), ...fill(300, 0), ...fill(900, 200)];
+    const hr = [...fill(600, 110), ...fill(900, 140), ...fill(300, 100), ...fill(900, 147)];
+    hr[1000] = 0;
+    hr[2000] = Number.NaN;
+    expect(decoupling(power, hr)).toBeCloseTo((1 - 140 / 147) * 100, 1);
+  });
+
+  it('is 0 on a steady ride and negative when power rises at the same heart rate', () => {
+    expect(decoupling(fill(3600, 200), fill(3600, 140))).toBeCloseTo(0, 12);
+    const power = [...fill(1500, 200), ...fill(1500, 220)];
+    // Steady part: 900 s at 200 W then 1500 s at 220 W; halves of 1200 s.
+    const first = (900 * 200 + 300 * 220) / 1200;
+    expect(decoupling(power, fill(3000, 140))).toBeCloseTo(((first - 220) / first) * 100, 9);
+  });
+
+  it('needs 20 steady minutes', () => {
+    expect(decoupling(fill(1700, 200), fill(1700, 140))).toBeUndefined();
+    expect(decoupling(fill(1700, 200), fill(1700, 140), { minSteadyS: 600 })).toBe(0);
+  });
+});
+
+describe('efficiencyFactor', () => {
+  it('is NP over mean heart rate', () => {
+    expect(efficiencyFactor(210, 140)).toBe(1.5);
+    expect(efficiencyFactor(210, 0)).toBeUndefined();
+  });
+});

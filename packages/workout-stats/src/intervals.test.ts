@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { describeInterval, findIntervals } from './intervals.ts';
+import { normalizedPower } from './normalizedPower.ts';
+import { seededRandom } from './simulate.ts';
+import { wPrimeBalance } from './wbal.ts';
+
+const FTP = 250;
+
+/** Blocks of [seconds, share of FTP], with ±`noise` uniform noise on each second. */
+function workout(blocks: readonly [number, number][], seed = 5, noise = 0.1): Float64Array {
+  const random = seededRandom(seed);
+  const power: number[] = [];
+  for (const [seconds, share] of blocks)
+    for (let i = 0; i < seconds; i++)
+      power.push(Math.round(FTP * share * (1 + noise * (2 * random() - 1))));
+  return Float64Array.from(power);
+}
+
+// 10 min warm-up at 60 %, 5 × (4 min at 110 %, 3 min at 50 %), 10 min cool-down at 55 %.
+const blocks: [number, number][] = [[600, 0.6]];
+for (let r = 0; r < 5; r++) blocks.push([240, 1.1], [180, 0.5]);
+blocks.push([600, 0.55]);
+
+describe('findIntervals', () => {
+  it('finds exactly the five 4-minute efforts of a noisy 5 × 4 min workout', () => {
+    const power = workout(blocks);
+    const intervals = findIntervals(power, FTP);
+    expect(intervals).toHaveLength(5);
+    intervals.forEach((interval, r) => {
+      const start = 600 + r * 420;
+      expect(Math.abs(interval.startS - start)).toBeLessThanOrEqual(2);
+      expect(Math.abs(interval.endS - (start + 240))).toBeLessThanOrEqual(2);
+      expect(interval.durationS).toBe(interval.endS - interval.startS);
+      expect(Math.abs(interval.avgPowerW / (1.1 * FTP) - 1)).toBeLessThan(0.02);
+    });
+  });
+
+  it('keeps an effort whole across a short dip and splits it across a long one', () => {
+    const short = workout(
+      [
+        [300, 0.5],
+        [120, 1.0],
+        [6, 0.3],
+        [120, 1.0],
+        [300, 0.5],
+      ],
+      2,
+      0.05,
+    );
+    expect(findIntervals(short, FTP).map((i) => [i.startS, i.endS])).toEqual([[300, 546]]);
+    const long = workout(
+      [
+        [300, 0.5],
+        [120, 1.0],
+        [40, 0.3],
+        [120, 1.0],
+        [300, 0.5],
+      ],
+      2,
+      0.05,
+    );
+    expect(findIntervals(long, FTP).map((i) => [i.startS, i.endS])).toEqual([
+      [300, 420],
+      [460, 580],
+    ]);
+  });
+
+  it('ignores single spikes and efforts shorter than the minimum', () => {
+    const power = workout(
+      [
+        [300, 0.5],
+        [20, 1.2],
+        [300, 0.5],
+      ],
+      3,
+      0.05,
+    );
+    power[100] = 900; // one sprint second in the recovery
+    expect(findIntervals(power, FTP)).toEqual([]);
+    expect(findIntervals(power, FTP, { minDurationS: 15 })).toHaveLength(1);
+  });
+
+  it('fills heart rate, cadence and W′ balance of each interval', () => {
+    const power = workout(blocks);
+    const heartRate = Float64Array.from(power, (_, i) => (i % 2 === 0 ? 150 : 160));
+    heartRate[700] = 0; // a drop-out is no reading
+    const cadence = Float64Array.from(power, () => 90);
+    const wbal = wPrimeBalance(power, 260, 20000);
+    const [first] = findIntervals(power, FTP, { heartRate, cadence, wbal });
+    expect(first!.avgHr).toBeGreaterThan(154);
+    expect(first!.avgHr).toBeLessThan(156);
+    expect(first!.avgCadence).toBe(90);
+    expect(first!.wbalEndJ).toBe(wbal[first!.endS - 1]);
+    expect(first!.wbalEndJ).toBeLessThan(20000);
+  });
+
+  it('describes an interval: mean power and NP of exactly its seconds', () => {
+    const power = workout(blocks);
+    const interval = describeInterval(power, 600, 840);
+    const slice = Array.from(power.subarray(600, 840));
+    expect(interval.avgPowerW).toBeCloseTo(slice.reduce((a, b) => a + b, 0) / 240, 9);
+    expect(interval.npW).toBeCloseTo(normalizedPower(slice)!, 9);
+    expect(interval).not.toHaveProperty('avgHr');
+  });
+
+  it('rejects an FTP that is not positive', () => {
+    expect(() => findIntervals([100], 0)).toThrow(RangeError);
+  });
+});
