@@ -14,12 +14,17 @@ const visitorScreens = [
   '/',
   '/login',
   '/product/manuals',
-  // `/product/download/{lang}` shows the same page; the links lead to this form of it.
   '/product/download',
+  // The app page in the visitor's language: product and map pages link to it.
+  '/product/download/{lang}',
   '/product/xossnav',
   '/product/xossg2',
   '/product/xossG',
   '/product/xossSprint',
+  '/product/xossHeartRate',
+  '/product/xossCadence',
+  '/product/xossSpeed',
+  '/product/xossLights',
   '/product/contact',
   '/download/globalMaps',
   '/download/globalMapsRegion',
@@ -39,12 +44,16 @@ const riderScreens = [
   '/dashboard/workouts/list',
   '/dashboard/workouts/share/{id}',
   '/dashboard/workouts/shared',
+  '/dashboard/workouts/archive',
   '/dashboard/workouts/powerCurve/{id}',
   '/dashboard/workouts/indoor/model/{id}',
   '/dashboard/device/list',
   '/dashboard/device/list/settings/{id}',
   '/dashboard/device/list/manager',
+  '/dashboard/device/add',
+  '/dashboard/routebooks/{id}',
   '/dashboard/settings',
+  '/dashboard/settings/account',
   '/dashboard/training/log',
   '/dashboard/training/fitness',
   '/dashboard/training/bests',
@@ -55,8 +64,14 @@ const riderScreens = [
   '/download/globalMaps',
 ];
 
-/** A path's screen: numeric segments become `{id}`, so each screen is crawled once. */
-const screenOf = (path: string) => path.replace(/\/\d+(?=\/|$)/g, '/{id}');
+/**
+ * A path's screen: numeric segments become `{id}`, the app page's language `{lang}`, so each
+ * screen is crawled once.
+ */
+const screenOf = (path: string) =>
+  path
+    .replace(/\/\d+(?=\/|$)/g, '/{id}')
+    .replace(/^\/product\/download\/[^/]+$/, '/product/download/{lang}');
 
 /** Links not to follow: files to download, the API, and signing out. */
 const skip = (url: URL) =>

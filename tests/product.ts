@@ -18,6 +18,8 @@ export interface RunningProduct {
   readonly base: string;
   /** The demo rider's sign-in, as the ready line announces it. */
   readonly demo: { readonly email: string; readonly password: string };
+  /** Its data folder (`DATA_DIR`): without SMTP, its mails are files in `outbox/` there. */
+  readonly dataDir: string;
   /** Everything the process printed so far (for a failing test's message). */
   output(): string;
   /** Stops the process (SIGTERM: requests in flight finish) and removes its data. */
@@ -84,6 +86,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
   return {
     base: url.origin,
     demo: { email: ready[2] ?? '', password: ready[3] ?? '' },
+    dataDir,
     output: () => output,
     close,
   };

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { LocalBlobStore } from './blobStore.ts';
+import { DeletionHold, serveBackups } from './backup.ts';
+import { LocalBlobStore, type BlobStore } from './blobStore.ts';
 import { S3BlobStore, type S3Options } from './s3BlobStore.ts';
 import { configFromEnv, type ApiConfig } from './config.ts';
-import { openDatabase, type Database } from './db/db.ts';
+import { dumpEmbedded, openDatabase, type Database } from './db/db.ts';
 import { seedDemo } from './seed.ts';
 import { sharedSecrets } from './auth/keyStore.ts';
 import { buildServer, type StaticRoots } from './server.ts';
@@ -50,19 +51,46 @@ export async function createApp(
   options: AppOptions,
 ): Promise<{ server: FastifyInstance; db: Database }> {
   if (!options.databaseUrl) await mkdir(join(options.dataDir, 'db'), { recursive: true });
+  const local = options.s3 ? undefined : new LocalBlobStore(join(options.dataDir, 'files'));
+  // The embedded setup is backed up through its running server (backup.ts): a snapshot of the
+  // database, then the files copied while deletes wait. Listening first also keeps a second
+  // server off a data folder in use (two processes on one embedded database corrupt it).
+  const held = options.databaseUrl || !local ? undefined : new DeletionHold(local);
+  const blobs: BlobStore = held ?? local ?? new S3BlobStore(options.s3!);
+  // Filled in below: the socket listens before the database opens.
+  const late: { db?: Database; log?: FastifyInstance['log'] } = {};
+  const backups = options.databaseUrl
+    ? undefined
+    : await serveBackups({
+        dataDir: options.dataDir,
+        dump: () =>
+          late.db
+            ? dumpEmbedded(late.db)
+            : Promise.reject(new Error('The database is not open yet')),
+        hold: () => (held ? held.hold() : () => Promise.resolve()),
+        log: {
+          error: (object, message) => late.log?.error(object, message),
+          warn: (object, message) =>
+            late.log ? late.log.warn(object, message) : console.warn(message),
+        },
+      });
   const db = await openDatabase(
     options.databaseUrl
       ? { databaseUrl: options.databaseUrl }
       : { dataDir: join(options.dataDir, 'db') },
-  );
-  const local = options.s3 ? undefined : new LocalBlobStore(join(options.dataDir, 'files'));
-  const blobs = local ?? new S3BlobStore(options.s3!);
+  ).catch(async (error: unknown) => {
+    await backups?.close();
+    throw error;
+  });
+  late.db = db;
   // What a crash left: temporary files, and files whose rows never committed. Alone on the
   // embedded database nothing else writes; beside other replicas, recent files are spared.
   // (An S3 PUT leaves no temporary object: it lands whole or not at all.)
   await local?.sweepTemporary();
   await sweepOrphanFiles(db, blobs, { graceMs: options.databaseUrl ? 3_600_000 : 0 });
   let config = options.config ?? configFromEnv();
+  // Without SMTP_URL, mail is written to the data folder's outbox (apps/api/README.md).
+  if (!config.mailOutboxDir) config = { ...config, mailOutboxDir: join(options.dataDir, 'outbox') };
   const ownKeys = !options.config && !process.env.JWT_SECRET;
   // Several processes on one PostgreSQL share keys kept in the database; alone, the key is
   // kept in the data folder.
@@ -74,11 +102,13 @@ export async function createApp(
     db,
     blobs,
     config,
+    dataDir: options.dataDir,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.requestLogLevel ? { requestLogLevel: options.requestLogLevel } : {}),
     ...(options.staticRoots ? { staticRoots: options.staticRoots } : {}),
     ...(shared ? { keySource: () => sharedSecrets(db) } : {}),
   });
+  late.log = server.log;
   // Closing: the best-efforts backfill (below) and the import queue stop, then the database
   // closes. One hook, in this order: Fastify runs onClose hooks last-registered first, so a
   // separate hook here would close the database before the server's own hooks stop the queue.
@@ -86,6 +116,9 @@ export async function createApp(
   server.addHook('onClose', async () => {
     stopped.abort();
     await server.importJobs.stop();
+    // Mail jobs read the database (a reset link is stored before it is sent).
+    await server.mailer.idle();
+    await backups?.close();
     await db.close();
   });
   if (shared)

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 /**
  * Where uploaded and served files live. Keys are ours (`workouts/<uuid>.fit`), never a
@@ -11,6 +12,12 @@ import type { Readable } from 'node:stream';
 export interface BlobStore {
   /** Writes the whole value or nothing: readers never see a half-written file. */
   put(key: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Writes a stream of unknown length (an archive of up to gigabytes) without holding it in
+   * memory, all or nothing like `put`; more than `maxBytes` is refused with `BlobTooLarge`
+   * and nothing is kept. Resolves to the bytes written.
+   */
+  putStream(key: string, source: Readable, options: { maxBytes: number }): Promise<number>;
   get(key: string): Promise<Buffer>;
   /** A stream of bytes `start..end` (inclusive), for downloads and range requests. */
   stream(key: string, range?: { start: number; end: number }): Readable;
@@ -27,6 +34,29 @@ const KEY = /^[a-z0-9-]+(\/[A-Za-z0-9._-]+)+$/;
 /** Refuses a key that is not ours (`workouts/<uuid>.fit`): every store checks with this. */
 export function checkBlobKey(key: string): void {
   if (!KEY.test(key) || key.includes('..')) throw new Error(`Bad blob key ${key}`);
+}
+
+/** A stream written to the store ran past its limit (nothing was kept). */
+export class BlobTooLarge extends Error {
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super(`More than ${maxBytes} bytes`);
+    this.name = 'BlobTooLarge';
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** Passes bytes through, failing with `BlobTooLarge` past `maxBytes`; `bytes()` says how many. */
+export function byteLimit(maxBytes: number): Transform & { bytes(): number } {
+  let seen = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > maxBytes) done(new BlobTooLarge(maxBytes));
+      else done(null, chunk);
+    },
+  });
+  return Object.assign(limit, { bytes: () => seen });
 }
 
 /** A `BlobStore` in a local folder; writes go to a temporary file renamed into place. */
@@ -54,6 +84,22 @@ export class LocalBlobStore implements BlobStore {
     try {
       await this.#write(temporary, bytes, { flush: true });
       await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async putStream(key: string, source: Readable, options: { maxBytes: number }): Promise<number> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = join(this.root, '.tmp', `${randomUUID()}.part`);
+    await mkdir(dirname(temporary), { recursive: true });
+    const limit = byteLimit(options.maxBytes);
+    try {
+      await pipeline(source, limit, createWriteStream(temporary, { flush: true }));
+      await rename(temporary, path);
+      return limit.bytes();
     } catch (error) {
       await rm(temporary, { force: true });
       throw error;

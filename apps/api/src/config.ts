@@ -30,6 +30,9 @@ export interface ApiConfig {
   /** Password hashes started per second at most (`PASSWORD_HASHES_PER_SECOND`); beyond, 503. */
   readonly passwordHashesPerSecond: number;
   readonly maxFitBytes: number;
+  /** The largest export archive `POST /api/v2/imports/archives/` takes (4 GiB). */
+  readonly maxArchiveBytes: number;
+
   readonly maxGpxBytes: number;
   /** Import worker threads (`IMPORT_WORKERS`); default: cores less one, 2 to 4. */
   readonly importWorkers: number | undefined;
@@ -79,6 +82,54 @@ export interface ApiConfig {
    * header, which any client sets. Unset: the address the server listens on.
    */
   readonly publicOrigin: string | undefined;
+  /**
+   * Where mail goes (`SMTP_URL`, e.g. `smtps://user:pass@mail.example:465`). Unset: each mail
+   * is written to `mailOutboxDir` as an .eml file instead, and the log names the file.
+   */
+  readonly smtpUrl: string | undefined;
+  /** The sender of the mails (`MAIL_FROM`); default no-reply at the public origin's host. */
+  readonly mailFrom: string;
+  /** The folder of unsent mails without `SMTP_URL`: `DATA_DIR/outbox`, set by `createApp`. */
+  readonly mailOutboxDir: string | undefined;
+  /** Password-reset mails one e-mail address may be sent per `loginWindowS`. */
+  readonly passwordResetsPerEmail: number;
+  /** Password-reset requests one client address may make per `loginWindowS`. */
+  readonly passwordResetsPerIp: number;
+  /**
+   * The bearer token Prometheus sends to `GET /metrics` (`METRICS_TOKEN`, 16 characters or
+   * more). Unset: `/metrics` is a 404, so nothing about the server is told to anyone.
+   */
+  readonly metricsToken: string | undefined;
+  /** Free bytes the data folder's disk must keep, else `/api/ready` says not ready. */
+  readonly minFreeDiskBytes: number;
+}
+
+/** `METRICS_TOKEN`, or a start-up error when it is too short to resist guessing. */
+function metricsToken(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const token = value.trim();
+  if (token.length < 16 || /\s/.test(token))
+    throw new Error(
+      'METRICS_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 32`)',
+    );
+  return token;
+}
+
+/** `SMTP_URL` checked at start-up: an smtp: or smtps: URL, or a start-up error saying why not. */
+function smtpUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    url = undefined;
+  }
+  // The message names the scheme only: the URL may hold the mail account's password.
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '')
+    throw new Error(
+      `SMTP_URL must be an smtp: or smtps: URL with a host, like smtps://user:pass@mail.example:465 (got scheme ${url?.protocol ?? 'none'})`,
+    );
+  return value.trim();
 }
 
 /** `PUBLIC_ORIGIN` as an origin (scheme, host, port), or a start-up error saying why not. */
@@ -140,6 +191,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     // not take more of a small server than that. 4 a second is 14,400 sign-ins an hour.
     passwordHashesPerSecond: number(env.PASSWORD_HASHES_PER_SECOND, 4),
     maxFitBytes: number(env.MAX_FIT_BYTES, 32 * 1024 * 1024),
+    maxArchiveBytes: number(env.MAX_ARCHIVE_BYTES, 4 * 1024 * 1024 * 1024),
     maxGpxBytes: number(env.MAX_GPX_BYTES, 16 * 1024 * 1024),
     importWorkers: env.IMPORT_WORKERS ? number(env.IMPORT_WORKERS, 2) : undefined,
     importTimeoutMs: number(env.IMPORT_TIMEOUT_MS, 60_000),
@@ -170,5 +222,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       .map((origin) => origin.trim())
       .filter(Boolean),
     publicOrigin: publicOrigin(env.PUBLIC_ORIGIN),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom:
+      env.MAIL_FROM?.trim() ||
+      `XOSS <no-reply@${new URL(publicOrigin(env.PUBLIC_ORIGIN) ?? 'http://localhost').hostname}>`,
+    mailOutboxDir: env.MAIL_OUTBOX_DIR?.trim() || undefined,
+    // A rider who lost a mail asks again, perhaps twice; more is someone filling an inbox.
+    passwordResetsPerEmail: number(env.PASSWORD_RESETS_PER_EMAIL, 3),
+    passwordResetsPerIp: number(env.PASSWORD_RESETS_PER_IP, 20),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
+    // Room for a few hundred uploads and the database's own growth while an operator reacts.
+    minFreeDiskBytes: number(env.MIN_FREE_DISK_BYTES, 512 * 1024 * 1024),
   };
 }

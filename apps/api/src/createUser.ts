@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
+import { PASSWORD_MIN_LENGTH } from '@xoss/api-contract';
 import { hashPassword, normalizePassword } from './auth/passwords.ts';
 import { openDatabase, type Database } from './db/db.ts';
 
@@ -16,8 +17,9 @@ export async function createUser(
   password: string,
 ): Promise<number> {
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new Error(`Not an e-mail address: ${email}`);
-  if (normalizePassword(password).length < 8)
-    throw new Error('The password needs at least 8 characters');
+  // The rule a password change and a reset apply too (the contract's `newPasswordSchema`).
+  if (normalizePassword(password).length < PASSWORD_MIN_LENGTH)
+    throw new Error(`The password needs at least ${PASSWORD_MIN_LENGTH} characters`);
   const [row] = await db.query<{ id: number }>(
     `INSERT INTO users (uuid, email, username, password_hash) VALUES ($1, $2, $3, $4)
      ON CONFLICT DO NOTHING RETURNING id`,

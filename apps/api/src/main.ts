@@ -35,6 +35,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) return;
     closing = true;
     server.log.info(`${signal}: finishing requests in flight, then stopping`);
+    // A request that would outlast the deploy's patience (an upload waiting on a long import)
+    // is cut at SHUTDOWN_TIMEOUT_S: the rider's retry with its Idempotency-Key finds the
+    // import, which the queue hands to another process. Process managers kill at their own
+    // limit (systemd 90 s, Kubernetes 30 s): keep this below theirs.
+    const limitS = Number(process.env.SHUTDOWN_TIMEOUT_S ?? 25);
+    setTimeout(
+      () => {
+        server.log.warn(`requests still running after ${limitS} s: stopping anyway`);
+        process.exit(1);
+      },
+      (Number.isFinite(limitS) && limitS > 0 ? limitS : 25) * 1000,
+    ).unref();
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),

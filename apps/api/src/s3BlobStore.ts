@@ -2,7 +2,7 @@ import { sha256 } from './digest.ts';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { AwsV4Signer } from 'aws4fetch';
-import { checkBlobKey, type BlobStore } from './blobStore.ts';
+import { byteLimit, checkBlobKey, type BlobStore } from './blobStore.ts';
 
 /** Where an S3-compatible bucket is and how to sign for it. */
 export interface S3Options {
@@ -97,7 +97,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async #call(
-    method: 'GET' | 'PUT' | 'HEAD' | 'DELETE',
+    method: 'GET' | 'PUT' | 'HEAD' | 'DELETE' | 'POST',
     url: URL,
     init: { body?: Uint8Array; headers?: Record<string, string> } = {},
   ): Promise<Response> {
@@ -133,6 +133,87 @@ export class S3BlobStore implements BlobStore {
       body: bytes,
       headers: { 'content-type': 'application/octet-stream' },
     });
+  }
+
+  /**
+   * A stream as one object: up to one part as a plain PUT, longer as a multipart upload
+   * (parts of `PART_BYTES`, S3's minimum being 5 MiB), completed only when the whole stream
+   * was read; aborted on any failure, so no object and no stray parts are left.
+   */
+  async putStream(key: string, source: Readable, options: { maxBytes: number }): Promise<number> {
+    const limit = byteLimit(options.maxBytes);
+    const chunks = source.pipe(limit);
+    source.once('error', (error) => limit.destroy(error));
+    let buffered: Buffer[] = [];
+    let size = 0;
+    let upload: string | undefined;
+    const parts: string[] = [];
+    const base = this.#url(key);
+    const sendPart = async () => {
+      const body = Buffer.concat(buffered);
+      buffered = [];
+      size = 0;
+      upload ??= await this.#startUpload(base);
+      const url = new URL(base);
+      url.searchParams.set('partNumber', String(parts.length + 1));
+      url.searchParams.set('uploadId', upload);
+      const response = await this.#call('PUT', url, { body });
+      parts.push(response.headers.get('etag') ?? '');
+    };
+    try {
+      for await (const chunk of chunks as AsyncIterable<Buffer>) {
+        buffered.push(chunk);
+        size += chunk.length;
+        if (size >= PART_BYTES) await sendPart();
+      }
+      if (upload === undefined) {
+        await this.put(key, Buffer.concat(buffered));
+        return limit.bytes();
+      }
+      if (size > 0) await sendPart();
+      await this.#completeUpload(base, upload, parts);
+      return limit.bytes();
+    } catch (error) {
+      chunks.destroy();
+      if (upload !== undefined) await this.#abortUpload(base, upload).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async #startUpload(base: URL): Promise<string> {
+    const url = new URL(base);
+    url.searchParams.set('uploads', '');
+    const xml = await (
+      await this.#call('POST', url, { headers: { 'content-type': 'application/octet-stream' } })
+    ).text();
+    const id = /<UploadId>([^<]+)<\/UploadId>/.exec(xml)?.[1];
+    if (!id) throw new S3Error(502, 'S3Error', 'The object store started no multipart upload');
+    return unescapeXml(id);
+  }
+
+  async #completeUpload(base: URL, upload: string, parts: readonly string[]): Promise<void> {
+    const url = new URL(base);
+    url.searchParams.set('uploadId', upload);
+    const xml =
+      '<CompleteMultipartUpload>' +
+      parts
+        .map(
+          (etag, index) =>
+            `<Part><PartNumber>${index + 1}</PartNumber><ETag>${escapeXml(etag)}</ETag></Part>`,
+        )
+        .join('') +
+      '</CompleteMultipartUpload>';
+    const response = await this.#call('POST', url, { body: new TextEncoder().encode(xml) });
+    // S3 may answer 200 with an error in the body when completing fails late.
+    const text = await response.text();
+    if (/<Error>/.test(text))
+      throw new S3Error(500, /<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? 'S3Error', text);
+  }
+
+  async #abortUpload(base: URL, upload: string): Promise<void> {
+    const url = new URL(base);
+    url.searchParams.set('uploadId', upload);
+    await this.#call('DELETE', url);
   }
 
   async get(key: string): Promise<Buffer> {
@@ -207,6 +288,12 @@ export class S3BlobStore implements BlobStore {
     return keys;
   }
 }
+
+/** Parts of a multipart upload: S3 takes 5 MiB at least (but the last), 10,000 parts at most. */
+const PART_BYTES = 16 * 1024 * 1024;
+
+const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const unescapeXml = (text: string) =>
   text

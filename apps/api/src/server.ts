@@ -40,7 +40,12 @@ import type { Services } from './services.ts';
 import { KEY_RELOAD_MS, type SecretSet } from './auth/keyStore.ts';
 import { AnalysisPool, defaultPoolSize } from './workouts/pool.ts';
 import { ImportJobs } from './workouts/importJobs.ts';
+import { ArchiveImports } from './workouts/archives.ts';
+import { archiveRoutes } from './routes/archives.ts';
 import { StorageHealth, storageFullError, storageFullPart } from './storageHealth.ts';
+import { ApiMetrics, metricsRoutes } from './metrics.ts';
+import { Readiness, readyRoute } from './readiness.ts';
+import { athleteDataRoutes } from './routes/athleteData.ts';
 
 /** Where the built front ends are; any of them may be missing (then only the API answers). */
 export interface StaticRoots {
@@ -62,6 +67,8 @@ export interface ServerOptions {
   readonly now?: () => number;
   /** Signing keys shared through the database: read again every 30 s (rotation). */
   readonly keySource?: () => Promise<SecretSet>;
+  /** The data folder: `/api/ready` says not ready when its disk runs short of space. */
+  readonly dataDir?: string;
 }
 
 /**
@@ -193,8 +200,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
   });
   const now = options.now ?? Date.now;
-  const securityLog = (event: string, fields: Record<string, unknown>) =>
+  // Process metrics (event loop, heap) only when someone can read them.
+  const metrics = new ApiMetrics({ db: options.db, processMetrics: !!config.metricsToken });
+  const securityLog = (event: string, fields: Record<string, unknown>) => {
+    metrics.securityEvent(event);
     app.log.info({ security: event, at: new Date(now()).toISOString(), ...fields }, event);
+  };
+  // Every part of the server reaches the file store through this: its failures are counted.
+  const blobs = metrics.countingBlobs(options.blobs);
   const pool =
     options.pool ??
     new AnalysisPool({
@@ -203,16 +216,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       maxHeapMb: config.importHeapMb,
       maxWaitingPerOwner: config.importQueuePerUser,
     });
-  const storage = new StorageHealth({ db: options.db, blobs: options.blobs, log: app.log, now });
+  const storage = new StorageHealth({ db: options.db, blobs, log: app.log, now });
   const imports = await ImportJobs.start({
     db: options.db,
-    blobs: options.blobs,
+    blobs,
     log: app.log,
     health: storage,
     now,
     // Every process can run imports (the demo seed does, see `workHere`); IMPORT_JOBS=off
     // only keeps it from fetching the queue's jobs.
-    runner: (row, signal) => runImport(services, row, signal),
+    runner: (row, signal) => metrics.importJob(() => runImport(services, row, signal), signal),
     work: config.runImports,
     concurrency: config.importWorkers ?? defaultPoolSize(),
     maxQueuedPerUser: config.importQueuePerUser,
@@ -222,14 +235,26 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     staleUploadS: config.importStaleUploadS,
     expireS: Math.ceil(config.importTimeoutMs / 1000) + 120,
   });
+  const archives = new ArchiveImports({
+    db: options.db,
+    blobs,
+    log: app.log,
+    imports,
+    work: config.runImports,
+    maxArchiveBytes: config.maxArchiveBytes,
+    // An activity in an archive may be as large as one uploaded alone.
+    limits: { maxEntryBytes: config.maxFitBytes },
+  });
+  await archives.start();
   const services: Services = {
     db: options.db,
-    blobs: options.blobs,
+    blobs,
     config,
     now,
     log: app.log,
     pool,
     imports,
+    archives,
     storage,
     sessions: new Sessions(options.db, config, securityLog, now),
   };
@@ -246,6 +271,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   }
   // Before the pool: a job stopped here is retried by another process.
   app.addHook('onClose', () => imports.stop());
+  // A walk stopped here resumes in another process (or at the next start) where it was.
+  app.addHook('onClose', () => archives.stop());
   app.decorate('importJobs', imports);
   if (!options.pool) app.addHook('onClose', () => pool.close());
 
@@ -357,7 +384,24 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // riders (and addresses) take turns.
   fairAdmission(app, config.requestsPerTurn, undefined, config.anonymousInFlight);
   runAfterReply(app);
-  authRoutes(app, services);
+  metrics.watchQueue(imports);
+  metricsRoutes(app, metrics, config.metricsToken, (ip) => securityLog('metrics.refused', { ip }));
+  readyRoute(
+    app,
+    new Readiness({
+      db: options.db,
+      storage,
+      imports,
+      log: app.log,
+      diskPath: options.dataDir,
+      minFreeBytes: config.minFreeDiskBytes,
+      onChecked: (checks) => metrics.readyChecks(checks),
+    }),
+  );
+  // Reset links name the public origin, never the request's Host header (`publicOriginOf`).
+  authRoutes(app, services, { linkOrigin: () => publicOriginOf(app, config), securityLog });
+  athleteDataRoutes(app, services);
+  archiveRoutes(app, services);
   workoutRoutes(app, services);
   trainingRoutes(app, services);
   shareRoutes(app, services);

@@ -4,6 +4,7 @@ import type { BlobStore } from './blobStore.ts';
 import type { ApiConfig } from './config.ts';
 import type { Database } from './db/db.ts';
 import type { StorageHealth } from './storageHealth.ts';
+import type { ArchiveImports } from './workouts/archives.ts';
 import type { ImportJobs } from './workouts/importJobs.ts';
 import type { AnalysisPool } from './workouts/pool.ts';
 
@@ -15,6 +16,8 @@ export interface Services {
   readonly pool: AnalysisPool;
   /** The import queue: uploads are queued here and run by any process. */
   readonly imports: ImportJobs;
+  /** Export archives imported in one go (each activity an import on the queue). */
+  readonly archives: ArchiveImports;
   /** Whether the database and the file store can write (`/api/ready`). */
   readonly storage: StorageHealth;
   readonly config: ApiConfig;

@@ -13,6 +13,12 @@ const owners = [
     prefix: 'routebooks',
     owned: 'SELECT file_key FROM routebooks WHERE file_key = ANY($1::text[])',
   },
+  // An export archive, until its walk has queued every activity.
+  {
+    prefix: 'archives',
+    owned: `SELECT file_key FROM archive_imports
+             WHERE status IN ('queued', 'running') AND file_key = ANY($1::text[])`,
+  },
   // A ride's streams, written just before its row commits.
   {
     prefix: 'streams',

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { jwtKeys, keyId, signJwt } from '../src/auth/jwt.ts';
 import { demoGpx } from '../src/seed.ts';
 import { MAX_PRIVACY_ZONES } from '../src/share/store.ts';
@@ -1312,7 +1312,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
             summary: {
               timer_time_s: number;
               total_time_s: number;
-              distance_m: number;
+              distance_m: number | null;
               speed_avg_ms: number | null;
               speed_max_ms: number | null;
               hr_avg: number | null;
@@ -1325,7 +1325,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         expect(ride.summary).toMatchObject({
           timer_time_s: 600,
           total_time_s: 600,
-          distance_m: 0,
+          distance_m: null,
           speed_avg_ms: null,
           speed_max_ms: null,
           hr_avg: null,
@@ -1438,7 +1438,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         headers: auth,
       });
       expect(bad.statusCode).toBe(400);
-    });
+    }, 30_000); // several imports: past 5 s when this 2-core machine is shared
 
     it("answers a range over each device lap of a real ride with that lap's power, the first lap too (it starts before the first record)", async () => {
       const h = await make();
@@ -1545,6 +1545,88 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       );
       expect(kept.statusCode).toBe(201);
     });
+
+    it('answers no distance (null, shown "—") for a trainer ride that records no speed, distance or position', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const {
+        speed: _speed,
+        distance: _distance,
+        latitude: _lat,
+        longitude: _lon,
+        ...trainer
+      } = simulateRide({ seconds: 900, seed: 17, indoor: true });
+      const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'trainer.fit',
+        bytes: encodeFit(activityFromStreams(trainer, { startTime: 1_790_000_000, sport: 2 })),
+      });
+      expect(reply.statusCode).toBe(201);
+      expect(reply.json()).toMatchObject({
+        data: {
+          distance_m: null,
+          speed_avg_ms: null,
+          summary: { distance_m: null, estimated_distance_m: null, speed_avg_ms: null },
+        },
+      });
+      const list = await h.server.inject({
+        method: 'GET',
+        url: '/api/v2/workouts/',
+        headers: bearer(rider.access),
+      });
+      expect(list.json()).toMatchObject({ data: { results: [{ distance_m: null }] } });
+    });
+
+    it('imports every activity of a chained FIT file and of a TCX file with several, each as a ride of its own, once', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const auth = bearer(rider.access);
+      const rides = async () =>
+        (await h.server.inject({ method: 'GET', url: '/api/v2/workouts/', headers: auth })).json<{
+          data: { results: { name: string; timer_time_s: number; start_time: string }[] };
+        }>().data.results;
+      const first = fitFile(600, 5, 1_790_000_000);
+      const second = fitFile(900, 6, 1_790_005_000);
+      const chained = new Uint8Array(first.length + second.length);
+      chained.set(first);
+      chained.set(second, first.length);
+      const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'chained.fit',
+        bytes: chained,
+      });
+      expect(reply.statusCode).toBe(201);
+      expect(reply.json()).toMatchObject({ data: { timer_time_s: 600, other_activities: 1 } });
+      // The second activity is queued after the first and lands as a ride of its own.
+      await vi.waitFor(async () => expect(await rides()).toHaveLength(2), { timeout: 20_000 });
+      expect((await rides()).map((ride) => ride.timer_time_s).sort()).toEqual([600, 900]);
+      // The same file again: refused as the duplicate it is; nothing more is queued.
+      const again = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'chained.fit',
+        bytes: chained,
+      });
+      expect(again.statusCode).toBe(409);
+      // A TCX file with two <Activity> elements (a run and a ride of the corpus).
+      const tcx = (name: string) =>
+        readFileSync(
+          new URL(`../../../packages/activity-files/test/corpus/tcx/${name}`, import.meta.url),
+          'utf8',
+        );
+      const activityOf = (text: string) => /<Activity [\s\S]*<\/Activity>/.exec(text)![0];
+      const run = tcx('dblock-tcx-running_activity_1.tcx');
+      const both = run.replace(
+        activityOf(run),
+        `${activityOf(run)}${activityOf(tcx('togeojson-garmin_connect.tcx'))}`,
+      );
+      const multi = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'two.tcx',
+        bytes: new TextEncoder().encode(both),
+      });
+      expect(multi.statusCode).toBe(201);
+      expect(multi.json()).toMatchObject({ data: { other_activities: 1 } });
+      await vi.waitFor(async () => expect(await rides()).toHaveLength(4), { timeout: 20_000 });
+      const names = (await rides()).map((ride) => ride.name);
+      expect(names.some((name) => name.startsWith('Run'))).toBe(true);
+      expect(names.some((name) => name.startsWith('Ride'))).toBe(true);
+    }, 60_000); // waits for the queued activities
 
     it('loses nothing when the database fails after the file is written, and an idempotency key prevents duplicates (security 19)', async () => {
       const h = await make();
@@ -2265,7 +2347,17 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect((await h.server.inject({ method: 'GET', url: '/api/ready' })).json()).toEqual({
         code: 0,
         msg: 'success',
-        data: { status: 'ready', database: 'ok' },
+        data: {
+          status: 'ready',
+          database: 'ok',
+          ready: true,
+          checks: {
+            database: { ok: true },
+            fileStore: { ok: true },
+            queue: { ok: true, backingOff: false },
+            disk: { ok: true, monitored: false },
+          },
+        },
       });
     });
   });

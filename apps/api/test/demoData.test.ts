@@ -53,7 +53,7 @@ describe('the demo data is believable', { timeout: 180_000 }, () => {
     expect(intensity(audax)).toBeGreaterThanOrEqual(0.55);
     expect(intensity(audax)).toBeLessThanOrEqual(0.67);
     expect(audax.power_avg! / FTP).toBeLessThan(0.65);
-    const km = audax.distance_m / 1000;
+    const km = audax.distance_m! / 1000;
     expect(km).toBeGreaterThan(200);
     expect(audax.elevation_gain_m! / km).toBeLessThan(12);
   });
@@ -62,7 +62,7 @@ describe('the demo data is believable', { timeout: 180_000 }, () => {
     const outdoor = rides.filter((ride) => !ride.indoor && !ride.name.startsWith('Ten-hour'));
     expect(outdoor.length).toBeGreaterThan(15);
     for (const ride of outdoor) {
-      const km = ride.distance_m / 1000;
+      const km = ride.distance_m! / 1000;
       const kmh = (ride.speed_avg_ms ?? 0) * 3.6;
       // Named, so a failure says which ride.
       const figures = {

@@ -78,7 +78,13 @@ export async function closePool(): Promise<void> {
 export async function harness(
   factory: DatabaseFactory,
   overrides: Partial<ApiConfig> = {},
-  faults: { write?: typeof writeFile; blobs?: BlobStore; pool?: AnalysisPool } = {},
+  faults: {
+    write?: typeof writeFile;
+    blobs?: BlobStore;
+    pool?: AnalysisPool;
+    /** The data folder whose free space `/api/ready` checks (none by default). */
+    dataDir?: string;
+  } = {},
 ): Promise<Harness> {
   const db = await factory.create();
   const dir = mkdtempSync(join(tmpdir(), 'xoss-api-test-'));
@@ -105,6 +111,7 @@ export async function harness(
     blobs,
     config,
     pool: faults.pool ?? pool(),
+    ...(faults.dataDir ? { dataDir: faults.dataDir } : {}),
     logger: { level: 'info', stream },
     now: () => state.clock,
   });

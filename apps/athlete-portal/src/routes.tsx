@@ -87,8 +87,17 @@ export const routes: RouteObject[] = [
             lazy: page(() => import('./pages/WorkoutShare.tsx'), 'WorkoutShare'),
           },
           {
+            path: 'dashboard/workouts/archive',
+            lazy: page(() => import('./pages/ImportArchive.tsx'), 'ImportArchive'),
+          },
+          {
             path: 'dashboard/workouts/shared',
             lazy: page(() => import('./pages/SharedRides.tsx'), 'SharedRides'),
+          },
+          {
+            // Two rides side by side: `?a=ID&b=ID`.
+            path: 'dashboard/workouts/compare',
+            lazy: page(() => import('./pages/CompareRides.tsx'), 'CompareRidesPage'),
           },
           {
             path: 'dashboard/workouts/powerCurve/:id',
@@ -122,6 +131,10 @@ export const routes: RouteObject[] = [
             lazy: page(() => import('./pages/Devices.tsx'), 'DeviceList'),
           },
           {
+            path: 'dashboard/device/add',
+            lazy: page(() => import('./pages/Devices.tsx'), 'AddDevice'),
+          },
+          {
             path: 'dashboard/device/list/settings/:deviceIndex',
             lazy: page(() => import('./pages/Devices.tsx'), 'DeviceSettings'),
           },
@@ -134,10 +147,20 @@ export const routes: RouteObject[] = [
             path: 'dashboard/settings',
             lazy: page(() => import('./pages/Settings.tsx'), 'SettingsPage'),
           },
+          {
+            // Password, sessions, the data export and deleting the account.
+            path: 'dashboard/settings/account',
+            lazy: page(() => import('./pages/Account.tsx'), 'AccountPage'),
+          },
           { path: 'upload', element: <Navigate to="/upload/gpxFile" replace /> },
           {
             path: 'upload/gpxFile',
             lazy: page(() => import('./pages/UploadGpx.tsx'), 'UploadGpx'),
+          },
+          {
+            // One routebook: map, elevation profile, rename, send to a device, delete.
+            path: 'dashboard/routebooks/:id',
+            lazy: page(() => import('./pages/Routebook.tsx'), 'RoutebookPage'),
           },
           {
             path: 'developer/mydevices',

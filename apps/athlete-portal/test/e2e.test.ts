@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
+import { ZipFile } from 'yazl';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startProduct, type RunningProduct } from '../../../tests/product.ts';
@@ -948,5 +949,343 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
       })`);
     expect(outside).toEqual([]);
     expect(await preview.textContent()).toContain('1:23:45');
+  });
+
+  it('imports every activity of a chained FIT file, saying so, and lists them all', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const fitOf = (seed: number, startTime: number) =>
+      encodeFit(activityFromStreams(simulateRide({ seconds: 900, seed }), { startTime, sport: 2 }));
+    // Two rides of 2031-03-01 and 2031-03-02 in one file, as the FIT protocol allows.
+    const chained = Buffer.concat([fitOf(71, 1_930_118_400), fitOf(72, 1_930_204_800)]);
+    await page.goto(`${base}/dashboard/workouts/list?from=2031-01-01`);
+    await page.getByText('No workouts', { exact: true }).waitFor();
+    await page
+      .locator('input[type=file]')
+      .setInputFiles([
+        { name: 'two-rides.fit', mimeType: 'application/octet-stream', buffer: chained },
+      ]);
+    await page
+      .getByRole('list', { name: 'Import results' })
+      .getByText(
+        /^two-rides\.fit · Imported · Open the ride · 1 more activity of the file is being imported$/,
+      )
+      .waitFor({ timeout: 30_000 });
+    // The list refreshes as the second lands.
+    await page.goto(`${base}/dashboard/workouts/list?from=2031-01-01`);
+    await page.getByText('2 workouts').waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: 'Ride 2031-03-01' }).waitFor();
+    await page.getByRole('link', { name: 'Ride 2031-03-02' }).waitFor();
+  });
+
+  // Last: it changes the demo rider's password. Deleting an account is tested in
+  // src/pages/Account.test.tsx only: the product runs with one rider, whom these tests need.
+  it("looks after the account: signs other sessions out, changes the password, downloads the rider's data", async () => {
+    // Another browser's session, signed in through the API.
+    const signIn = async (password: string) => {
+      const reply = await fetch(`${base}/api/v1/jwt-token/`, {
+        method: 'POST',
+        headers: { origin: base, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: demo.email, password }),
+      });
+      expect(reply.status).toBe(200);
+      return ((await reply.json()) as { data: { refresh: string } }).data.refresh;
+    };
+    const refreshes = async (refresh: string) =>
+      (
+        await fetch(`${base}/api/v1/jwt-token/refresh/`, {
+          method: 'POST',
+          headers: { origin: base, 'content-type': 'application/json' },
+          body: JSON.stringify({ refresh }),
+        })
+      ).status;
+    let other = await signIn(demo.password);
+
+    // Reached from Settings, and it fits a phone.
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.goto(`${base}/dashboard/settings`);
+    await page.getByRole('link', { name: /^Account: password, sessions/ }).click();
+    await page.waitForURL(/\/dashboard\/settings\/account$/);
+    const sessions = page.getByRole('region', { name: 'Where you are signed in' });
+    await sessions.getByText('This browser').waitFor();
+    expect(await sessions.getByText('This browser').count()).toBe(1);
+    expect(await sessions.getByRole('listitem').count()).toBeGreaterThan(1);
+    expect(
+      await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth'),
+    ).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await sessions.getByRole('button', { name: 'Sign out all other sessions' }).click();
+    await sessions
+      .getByRole('status')
+      .filter({ hasText: /sessions? signed out\.$/ })
+      .waitFor();
+    await sessions.getByText('You are signed in on this browser only.').waitFor();
+    expect(await sessions.getByRole('listitem').count()).toBe(1);
+    expect(await refreshes(other)).toBe(401);
+
+    // A new password: the other browser is signed out, this one stays.
+    other = await signIn(demo.password);
+    const newPassword = 'a brand new secret';
+    await page.getByLabel('Current password').fill(demo.password);
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Repeat the new password').fill(newPassword);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page
+      .getByText('Your password has been changed. Every other session was signed out')
+      .waitFor();
+    expect(await refreshes(other)).toBe(401);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/settings/account');
+
+    // Everything the rider gave us, as a zip with Strava's activities.csv.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download my data' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^xoss-export-\d{4}-\d{2}-\d{2}\.zip$/);
+    const zip = await readFile(await download.path());
+    expect(zip.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+    expect(zip.includes('activities.csv')).toBe(true);
+
+    // Logged out, the old password is refused and the new one lets the rider in.
+    await page.getByRole('button', { name: /Log Out/ }).click();
+    await page.getByRole('link', { name: 'Log In' }).first().waitFor();
+    await page.goto(`${base}/login`);
+    await page.getByLabel('E-mail').fill(demo.email);
+    await page.getByLabel('Password').fill(demo.password);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByText('Wrong username or password').waitFor();
+    await page.getByLabel('Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL(/\/dashboard\/main$/);
+  });
+
+  it('imports a Strava export archive from its page: progress, counts, a failure named, the rides listed', async () => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    const fitOf = (seed: number, startTime: number) =>
+      encodeFit(activityFromStreams(simulateRide({ seconds: 900, seed }), { startTime, sport: 2 }));
+    // Two rides of 2032-05-31 and 2032-06-01, and a file that is no ride.
+    const zip = new ZipFile();
+    zip.addBuffer(
+      Buffer.from(
+        'Activity ID,Activity Name,Activity Type,Filename\n' +
+          '1,Archive climb,Ride,activities/1.fit\n2,Archive spin,Ride,activities/2.fit\n',
+      ),
+      'activities.csv',
+    );
+    zip.addBuffer(Buffer.from(fitOf(81, 1_969_603_200)), 'activities/1.fit');
+    zip.addBuffer(Buffer.from(fitOf(82, 1_969_689_600)), 'activities/2.fit');
+    zip.addBuffer(Buffer.from('not a ride'), 'activities/3.fit');
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page.getByRole('link', { name: 'Import a Strava or Garmin export' }).click();
+    await page.getByRole('heading', { name: 'Import your history', level: 1 }).waitFor();
+    await page
+      .locator('input[type=file]')
+      .setInputFiles([
+        { name: 'export.zip', mimeType: 'application/zip', buffer: Buffer.concat(chunks) },
+      ]);
+    await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
+    await page.getByText('3 of 3 activities', { exact: true }).waitFor();
+    const failures = page.getByRole('list', { name: 'Activities not imported' });
+    await failures.getByText('The file cannot be read as a ride', { exact: false }).waitFor();
+    // Leaving and coming back shows the same import.
+    await page.goto(`${base}/dashboard/main`);
+    await page.goto(`${base}/dashboard/workouts/archive`);
+    await page.getByRole('heading', { name: 'Import finished' }).waitFor();
+    const sideways = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    );
+    expect(sideways).toBe(0);
+    await page.getByRole('link', { name: 'Open your rides' }).click();
+    await page.goto(`${base}/dashboard/workouts/list?from=2032-01-01`);
+    await page.getByRole('link', { name: 'Archive climb' }).waitFor();
+    await page.getByRole('link', { name: 'Archive spin' }).waitFor();
+  });
+
+  it("analyses a ride: W' balance, intervals that zoom the range figures, the power model, and two rides compared", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // The demo's ten-hour audax (rides imported by the tests above may be listed before it).
+    await page.goto(`${base}/dashboard/workouts/list`);
+    const audax = page.getByRole('rowheader').getByRole('link', { name: /^Ten-hour audax/ });
+    const name = (await audax.textContent())!;
+    await audax.click();
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    // The ride has power: its intervals and the W' balance panel, drawn through points.
+    const intervals = page.getByRole('table', { name: /^\d+ intervals?$/ });
+    await intervals.waitFor();
+    const wBal = page.locator('.xoss-streams__panel', { hasText: 'W′ balance' });
+    await wBal.scrollIntoViewIfNeeded();
+    await expect
+      .poll(async () => ((await wBal.locator('path').first().getAttribute('d')) ?? '').length)
+      .toBeGreaterThan(20);
+    expect(await wBal.locator('figcaption').textContent()).toMatch(/CP \d+ W · W′ [\d.]+ kJ/);
+    // Choosing an interval zooms to it: the range figures' time is the interval's duration.
+    const row = intervals.locator('tbody tr').first();
+    const duration = (await row.locator('td').nth(1).textContent())!;
+    await row.getByRole('button', { name: 'Zoom to interval 1' }).click();
+    await page.getByRole('heading', { name: 'Statistics of the selected range' }).waitFor();
+    const rangeTime = () =>
+      page.locator('section[aria-labelledby="range-stats"] dd').first().textContent();
+    await expect.poll(rangeTime).toBe(duration);
+    await page.getByRole('button', { name: 'Reset zoom' }).click();
+    await page.getByRole('heading', { name: 'Statistics of the whole ride' }).waitFor();
+
+    // The power curve page: the rider's model over the curve, with its figures.
+    await page.getByRole('link', { name: 'Power curve' }).click();
+    const model = page.getByTestId('model-figures');
+    await model.waitFor();
+    expect(await model.locator('dd').first().textContent()).toMatch(/^\d+ W$/);
+    await page.locator('.xoss-curve__legend').first().getByText('Model').waitFor();
+
+    // Two rides compared: ticked in the list, overlaid on one time axis.
+    await page.goto(`${base}/dashboard/workouts/list`);
+    await page.getByRole('checkbox', { name: `Compare ${name}` }).check();
+    await page
+      .getByRole('checkbox', { name: /^Compare / })
+      .last()
+      .check();
+    await page.getByRole('link', { name: 'Compare the two selected rides' }).click();
+    await page.waitForURL(/\/dashboard\/workouts\/compare\?a=\d+&b=\d+$/);
+    const figures = page.getByRole('table', { name: 'Key figures' });
+    await figures.waitFor();
+    expect(await figures.getByRole('columnheader').count()).toBe(3);
+    await page.locator('.xoss-streams__panel path[data-overlay="true"]').first().waitFor();
+    await page.getByRole('img', { name: /Power curves/ }).waitFor();
+    expect(await cspReports()).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('opens a routebook on its map and profile, renames it, sends it to a device the app then lists, downloads and deletes it; explains adding a device', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${base}/upload/gpxFile`);
+    const input = page.locator('input[type=file]');
+    // A ride's FIT file picked here by mistake: said plainly, with the way to the rides.
+    const ride = simulateRide({ seconds: 600, seed: 5 });
+    await input.setInputFiles({
+      name: 'Morning_Ride.fit',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(
+        encodeFit(activityFromStreams(ride, { startTime: 1_700_000_000, sport: 2 })),
+      ),
+    });
+    const wrongFile = page
+      .getByRole('alert')
+      .filter({ hasText: 'This is a FIT file (an activity). Import it in your rides instead.' });
+    await wrongFile.waitFor();
+    expect(await wrongFile.getByRole('link', { name: 'Go to my rides' }).getAttribute('href')).toBe(
+      '/dashboard/workouts/list',
+    );
+    // A climb of 80 points, 5 m up at each.
+    const points = Array.from(
+      { length: 80 },
+      (_, index) =>
+        `<trkpt lat="${(46.2 + index * 0.0008).toFixed(5)}" lon="${(7.3 + index * 0.0006).toFixed(5)}"><ele>${500 + index * 5}</ele></trkpt>`,
+    ).join('');
+    await input.setInputFiles({
+      name: 'ridge.gpx',
+      mimeType: 'application/gpx+xml',
+      buffer: Buffer.from(
+        `<?xml version="1.0"?><gpx version="1.1" creator="e2e" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Ridge route</name><trkseg>${points}</trkseg></trk></gpx>`,
+      ),
+    });
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe('Ridge route');
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('heading', { name: 'SUCCESS' }).waitFor();
+
+    // The list: distance, climbing and date; the title opens the routebook.
+    const listed = page.getByRole('listitem').filter({ hasText: 'Ridge route' });
+    await listed.getByText(/ · \d[\d,]* m climbing · /).waitFor();
+    await listed.getByRole('link', { name: 'Ridge route' }).click();
+    await page.waitForURL(/\/dashboard\/routebooks\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    await page.getByRole('heading', { name: 'Ridge route', level: 1 }).waitFor();
+    await page.locator('.xoss-map__canvas canvas.xoss-map__track').waitFor();
+    const profile = page.locator('.xoss-streams__panel', { hasText: 'Elevation' });
+    await profile.scrollIntoViewIfNeeded();
+    await expect
+      .poll(
+        async () =>
+          ((await profile.locator('path').first().getAttribute('d')) ?? '').match(
+            /[ML][\d.]+,[\d.]+/g,
+          )?.length ?? 0,
+      )
+      .toBeGreaterThanOrEqual(20);
+
+    // Renamed.
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('Title').fill('Ridge route, renamed');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Ridge route, renamed', level: 1 }).waitFor();
+
+    // Sent to the demo's first device: waiting for the app's next sync.
+    const choice = page.getByLabel('Device', { exact: true });
+    const deviceId = Number(await choice.inputValue());
+    const deviceName = (await choice.locator('option:checked').textContent())!;
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const sentTo = page.getByRole('list', { name: 'Sent to' });
+    await sentTo.getByText(deviceName).waitFor();
+    await sentTo.getByText('Waiting for the next sync in the XOSS app').waitFor();
+
+    // What the phone app sees for that device: the routebook, with its GPX to download.
+    // (The account test above may have changed the demo password: either signs in.)
+    let access = '';
+    for (const password of [demo.password, 'a brand new secret']) {
+      const login = await fetch(`${base}/api/v1/jwt-token/`, {
+        method: 'POST',
+        headers: { origin: base, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: demo.email, password }),
+      });
+      if (login.ok) access = ((await login.json()) as { data: { access: string } }).data.access;
+      if (access) break;
+    }
+    const auth = { authorization: `Bearer ${access}` };
+    const waiting = await fetch(`${base}/api/v2/devices/${deviceId}/routebooks/`, {
+      headers: auth,
+    });
+    expect(waiting.status).toBe(200);
+    const books = (
+      (await waiting.json()) as { data: { id: number; title: string; download_url: string }[] }
+    ).data;
+    const book = books.find((each) => each.id === id);
+    expect(book?.title).toBe('Ridge route, renamed');
+    const file = await fetch(`${base}${book!.download_url}`, { headers: auth });
+    expect(await file.text()).toContain('<name>Ridge route</name>');
+
+    // Downloaded from the page: the original GPX, named after the title.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download GPX' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Ridge route renamed.gpx');
+    let text = '';
+    for await (const chunk of await download.createReadStream()) text += String(chunk);
+    expect(text).toContain('<trkpt');
+
+    // Deleted after Confirm: back on the list without it, and gone from the device's list.
+    await page.getByRole('button', { name: 'Delete routebook' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/\/upload\/gpxFile$/);
+    await page.getByRole('heading', { name: 'My routebooks' }).waitFor();
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Ridge route, renamed' }).count())
+      .toBe(0);
+    const after = await fetch(`${base}/api/v2/devices/${deviceId}/routebooks/`, { headers: auth });
+    const left = ((await after.json()) as { data: { id: number }[] }).data;
+    expect(left.map((each) => each.id)).not.toContain(id);
+
+    // The device list's Add: pairing is explained, with the app's download page.
+    await page.goto(`${base}/dashboard/device/list`);
+    await page.getByRole('link', { name: 'Add a device' }).click();
+    await page.waitForURL(/\/dashboard\/device\/add$/);
+    await page.getByRole('heading', { name: 'Pair it in the XOSS app' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Get the XOSS app' }).getAttribute('href')).toBe(
+      '/product/download',
+    );
+    await page.getByRole('textbox', { name: 'Serial number' }).waitFor();
+    expect(await cspReports()).toEqual([]);
+    expect(pageErrors).toEqual([]);
   });
 });

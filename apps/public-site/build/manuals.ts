@@ -1,5 +1,6 @@
 import type { Plugin } from 'vite';
-import { manualHref, manualLanguages, products } from '../src/products.ts';
+import english from '@xoss/i18n/messages/en-US.json' with { type: 'json' };
+import { computers, manualHref, manualLanguages } from '../src/products.ts';
 
 /**
  * The manuals the site links to (spec 1: per product, per language), written at build time
@@ -40,13 +41,14 @@ export function manualsPlugin(): Plugin {
     name: 'xoss-manuals',
     apply: 'build',
     generateBundle() {
-      for (const product of products)
+      // The bike computers' manuals; the product's English name from the catalogue.
+      for (const product of computers)
         for (const language of manualLanguages)
           this.emitFile({
             type: 'asset',
             fileName: manualHref(product.slug, language).slice(1),
             source: onePagePdf([
-              `XOSS ${product.name}`,
+              `XOSS ${english[product.name]}`,
               `User manual (${language})`,
               'Charge, pair with the XOSS app, and ride.',
               'Support: support@xoss.co',

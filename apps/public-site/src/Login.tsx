@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { guardNavigation, returnPathAfterLogin } from '@xoss/api-client';
 import { loginRequestSchema } from '@xoss/api-contract';
+import { ForgotPassword } from './ForgotPassword.tsx';
 import { Message, useT } from '@xoss/i18n/react';
 import { Alert, SubmitButton } from '@xoss/ui-kit';
 import { Navigate, useLocation } from 'react-router';
@@ -23,7 +24,11 @@ export function Login() {
     client.session.rememberedEmail() ?? client.session.flag<string>('remembered_user') ?? '';
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [showForgot, setShowForgot] = useState(false);
+  const search = new URLSearchParams(location.search);
+  // A reset page whose link is no longer valid sends the rider here to ask for a new one.
+  const [showForgot, setShowForgot] = useState(search.has('forgot'));
+  // Set by the portal after the rider deleted their account.
+  const deleted = search.get('account') === 'deleted';
   // What is wrong with a field, said beside it (cleared by the next attempt).
   const [problems, setProblems] = useState<{ email?: string; password?: string }>({});
 
@@ -93,6 +98,11 @@ export function Login() {
       <h1 id={`${id}-title`}>
         <Message id="login.title" />
       </h1>
+      {deleted ? (
+        <p role="status" className="site__login-status">
+          <Message id="login.accountDeleted" />
+        </p>
+      ) : null}
       <form
         noValidate
         onSubmit={(event: FormEvent<HTMLFormElement>) => {
@@ -154,25 +164,23 @@ export function Login() {
         <SubmitButton busy={busy}>
           <Message id="login.submit" />
         </SubmitButton>
-        <button
-          type="button"
-          className="xoss-button"
-          aria-expanded={showForgot}
-          onClick={() => setShowForgot(!showForgot)}
-        >
-          <Message id="login.forgot" />
-        </button>
-        {showForgot ? (
-          <p>
-            <Message id="login.forgotHint" />
-          </p>
-        ) : null}
-        <p>
-          <a href="/product/download">
-            <Message id="login.signUp" />
-          </a>
-        </p>
       </form>
+      {/* Its own form after the login's (forms do not nest), opened by this button. */}
+      <button
+        type="button"
+        className="xoss-button site__login-forgot"
+        aria-expanded={showForgot}
+        aria-controls={`${id}-forgot`}
+        onClick={() => setShowForgot(!showForgot)}
+      >
+        <Message id="login.forgot" />
+      </button>
+      {showForgot ? <ForgotPassword id={`${id}-forgot`} /> : null}
+      <p>
+        <a href="/product/download">
+          <Message id="login.signUp" />
+        </a>
+      </p>
     </section>
   );
 }

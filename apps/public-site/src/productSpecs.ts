@@ -16,7 +16,7 @@ const common: readonly SpecLine[] = [
   { label: 'spec.temperature', value: 'spec.tempRange', values: { min: -10, max: 50 } },
 ];
 
-/** Each product's table with the figures of spec 9. */
+/** Each product's table: the computers with the figures of spec 9. */
 export const productSpecs: Readonly<Record<Product['slug'], readonly SpecLine[]>> = {
   xossnav: [
     { label: 'spec.screen', value: 'spec.inch', values: { size: 2.4 } },
@@ -42,4 +42,31 @@ export const productSpecs: Readonly<Record<Product['slug'], readonly SpecLine[]>
     ...common,
   ],
   xossSprint: [{ label: 'spec.screen', value: 'spec.inch', values: { size: 2.7 } }, ...common],
+  // The accessories: what they measure, how they connect and fit, what powers them.
+  xossHeartRate: [
+    { label: 'spec.measures', value: 'spec.measuresHeartRate' },
+    { label: 'spec.connectivity', value: 'spec.antBluetooth' },
+    { label: 'spec.fitting', value: 'spec.chestStrap' },
+    { label: 'spec.cell', value: 'spec.coinCell' },
+  ],
+  xossCadence: [
+    { label: 'spec.measures', value: 'spec.measuresCadence' },
+    { label: 'spec.connectivity', value: 'spec.antBluetooth' },
+    { label: 'spec.fitting', value: 'spec.crankArm' },
+    { label: 'spec.cell', value: 'spec.coinCell' },
+    { label: 'spec.waterproof', value: 'common.ipx7' },
+  ],
+  xossSpeed: [
+    { label: 'spec.measures', value: 'spec.measuresSpeed' },
+    { label: 'spec.connectivity', value: 'spec.antBluetooth' },
+    { label: 'spec.fitting', value: 'spec.wheelHub' },
+    { label: 'spec.cell', value: 'spec.coinCell' },
+    { label: 'spec.waterproof', value: 'common.ipx7' },
+  ],
+  xossLights: [
+    { label: 'spec.frontLight', value: 'spec.lumens', values: { lumens: 400 } },
+    { label: 'spec.rearLight', value: 'spec.lumens', values: { lumens: 30 } },
+    { label: 'spec.capacity', value: 'spec.lightCapacity', values: { front: 2000, rear: 300 } },
+    { label: 'spec.charging', value: 'spec.usbC' },
+  ],
 };

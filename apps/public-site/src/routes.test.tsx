@@ -57,20 +57,38 @@ describe('public-site routes', () => {
       'textContent',
       'XOSS — GPS bike computers and sensors',
     );
-    for (const [name, slug] of [
-      ['NAV', 'xossnav'],
-      ['G 2nd generation', 'xossg2'],
-      ['G', 'xossG'],
-      ['SPRINT', 'xossSprint'],
-    ])
-      expect(
-        screen
-          .getByRole('heading', { name, level: 3 })
-          .closest('article')
-          ?.querySelector('a')
-          ?.getAttribute('href'),
-      ).toBe(`/product/${slug}`);
-    expect(screen.getAllByRole('link', { name: /Buy Now/ })).toHaveLength(4);
+    // The bike computers, then the sensors and lights of spec 1, each under its heading.
+    for (const [list, cards] of [
+      [
+        'Bike computers',
+        [
+          ['NAV', 'xossnav'],
+          ['G 2nd generation', 'xossg2'],
+          ['G', 'xossG'],
+          ['SPRINT', 'xossSprint'],
+        ],
+      ],
+      [
+        'Sensors and lights',
+        [
+          ['Heart Rate Monitor', 'xossHeartRate'],
+          ['Cadence Sensor', 'xossCadence'],
+          ['Speed Sensor', 'xossSpeed'],
+          ['Bike Lights', 'xossLights'],
+        ],
+      ],
+    ] as const) {
+      const section = within(screen.getByRole('region', { name: list }));
+      for (const [name, slug] of cards)
+        expect(
+          section
+            .getByRole('heading', { name, level: 3 })
+            .closest('article')
+            ?.querySelector('a')
+            ?.getAttribute('href'),
+        ).toBe(`/product/${slug}`);
+    }
+    expect(screen.getAllByRole('link', { name: /Buy Now/ })).toHaveLength(8);
     await vi.waitFor(() => expect(document.title).toBe('XOSS — GPS bike computers and sensors'));
   });
 
@@ -101,6 +119,76 @@ describe('public-site routes', () => {
     expect(g2).toContain('500 mAh');
     expect(g2).toContain('3 fixed pages');
     expect(g2).toContain('12 (G), 24 (G+)');
+  });
+
+  it('shows the heart-rate monitor, cadence and speed sensors and lights with their tables', async () => {
+    const tables: [path: string, caption: string, figures: string[]][] = [
+      [
+        '/product/xossHeartRate',
+        'Heart Rate Monitor specifications',
+        ['Heart rate (bpm)', 'ANT+ and Bluetooth', 'Adjustable chest strap', 'CR2032 coin cell'],
+      ],
+      [
+        '/product/xossCadence',
+        'Cadence Sensor specifications',
+        ['Cadence (rpm)', 'ANT+ and Bluetooth', 'Crank arm', 'CR2032 coin cell', 'IPX7'],
+      ],
+      [
+        '/product/xossSpeed',
+        'Speed Sensor specifications',
+        ['Speed and distance', 'ANT+ and Bluetooth', 'Wheel hub', 'CR2032 coin cell', 'IPX7'],
+      ],
+      [
+        '/product/xossLights',
+        'Bike Lights specifications',
+        ['Up to 400 lumens', 'Up to 30 lumens', '2000 mAh (front), 300 mAh (rear)', 'USB-C'],
+      ],
+    ];
+    for (const [path, caption, figures] of tables) {
+      await renderAt(path);
+      const table = await screen.findByRole('table', { name: caption });
+      for (const figure of figures) expect(table.textContent, path).toContain(figure);
+      // No manual link (manuals are the bike computers'), but the app in this language.
+      expect(screen.queryByRole('link', { name: /^Manuals for/ })).toBeNull();
+      expect(
+        screen.getByRole('link', { name: 'Get the XOSS app' }).getAttribute('href'),
+        path,
+      ).toBe('/product/download/en-US');
+      cleanup();
+    }
+  });
+
+  it('names every product the same way in its heading, card and table, in German too', async () => {
+    const german = await loadMessages('de');
+    await loadMessages('de', 'sitePages');
+    const renderGerman = (path: string) =>
+      act(() =>
+        Promise.resolve(
+          render(
+            <Provider store={client.store}>
+              <XossIntlProvider language="de" messages={german}>
+                <MemoryRouter initialEntries={[path]}>
+                  <SiteRoutes />
+                </MemoryRouter>
+              </XossIntlProvider>
+            </Provider>,
+          ),
+        ),
+      );
+    await renderGerman('/product/xossg2');
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveProperty(
+      'textContent',
+      'XOSS G 2. Generation',
+    );
+    const table = screen.getByRole('table', { name: 'Technische Daten G 2. Generation' });
+    expect(within(table).getByRole('row', { name: /Modell/ }).textContent).toContain(
+      'G 2. Generation',
+    );
+    cleanup();
+    await renderGerman('/');
+    expect(await screen.findByRole('heading', { name: 'G 2. Generation', level: 3 })).toBeDefined();
+    expect(screen.getByRole('heading', { name: 'Herzfrequenzmesser', level: 3 })).toBeDefined();
+    expect(screen.queryByText(/2nd generation/)).toBeNull();
   });
 
   it('answers an unknown product with the not-found page', async () => {
@@ -166,6 +254,19 @@ describe('public-site routes', () => {
     expect(
       screen.getByRole('heading', { level: 1, name: 'How to import a GPX route' }),
     ).toBeDefined();
+  });
+
+  it('opens the store pages in the language of /product/download/{lang}', async () => {
+    await renderAt('/product/download/ja');
+    const iphone = await screen.findByRole('link', { name: /iPhone/ });
+    expect(iphone.getAttribute('href')).toMatch(/\?l=ja$/);
+    expect(screen.getByRole('link', { name: /Android/ }).getAttribute('href')).toMatch(/&hl=ja$/);
+    cleanup();
+    // An unknown one falls back to English (spec 4).
+    await renderAt('/product/download/xx');
+    expect((await screen.findByRole('link', { name: /Android/ })).getAttribute('href')).toMatch(
+      /&hl=en-US$/,
+    );
   });
 
   it('redirects /product to /product/manuals', async () => {

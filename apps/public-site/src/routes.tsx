@@ -19,6 +19,9 @@ const Contact = fromProducts('Contact');
 const GpxHow = lazyPage(() => import('./pages/Steps.tsx').then((module) => module.GpxHow));
 const LegalPage = lazyPage(() => import('./pages/Legal.tsx').then((module) => module.LegalPage));
 const Login = lazyPage(() => import('./Login.tsx').then((module) => module.Login));
+const ResetPassword = lazyPage(() =>
+  import('./ResetPassword.tsx').then((module) => module.ResetPassword),
+);
 const GlobalMaps = lazyPage(() => import('./pages/Maps.tsx').then((module) => module.GlobalMaps));
 const GlobalMapsRegion = lazyPage(() =>
   import('./pages/Maps.tsx').then((module) => module.GlobalMapsRegion),
@@ -44,6 +47,8 @@ const siteRoutes: RouteObject[] = [
     children: [
       { index: true, element: <Home /> },
       page('login', Login),
+      // Where a password reset mail's link lands (never indexed: the link is personal).
+      page('login/reset', ResetPassword),
       { path: 'product', element: <Navigate to="/product/manuals" replace /> },
       page('product/manuals', Manuals),
       page('product/download', AppDownload),

@@ -1,5 +1,7 @@
 // @vitest-environment node
 /// <reference types="node" />
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startProduct, type RunningProduct } from '../../../tests/product.ts';
@@ -48,6 +50,10 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
       ['/product/xossG', 'XOSS G'],
       ['/product/xossg2', 'XOSS G 2nd generation'],
       ['/product/xossnav', 'XOSS NAV'],
+      ['/product/xossHeartRate', 'XOSS Heart Rate Monitor'],
+      ['/product/xossCadence', 'XOSS Cadence Sensor'],
+      ['/product/xossSpeed', 'XOSS Speed Sensor'],
+      ['/product/xossLights', 'XOSS Bike Lights'],
       ['/product/contact', 'Contact'],
       ['/download', 'SPRINT global maps', '/download/globalMaps'],
       ['/download/globalMapsRegion', 'Choose your region'],
@@ -78,6 +84,10 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
       ['/', 'Buy Now'],
       ['/product/xossnav', '33+ hours'],
       ['/product/xossg2', '28 hours'],
+      ['/product/xossHeartRate', 'Heart rate (bpm)'],
+      ['/product/xossCadence', 'Cadence (rpm)'],
+      ['/product/xossSpeed', 'Wheel hub'],
+      ['/product/xossLights', 'Up to 400 lumens'],
       ['/product/manuals', 'xossSprint-pt.pdf'],
       ['/copyright/policy', 'What we collect'],
     ] as const) {
@@ -230,14 +240,77 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     }
   });
 
+  it('offers sensors and lights from home, names products alike in German, and links the app page', async () => {
+    // Home lists the sensors and lights after the bike computers; a card leads to the page.
+    await page.goto(`${base}/`);
+    const sensors = page.getByRole('region', { name: 'Sensors and lights' });
+    for (const name of ['Heart Rate Monitor', 'Cadence Sensor', 'Speed Sensor', 'Bike Lights'])
+      await sensors.getByRole('heading', { name, level: 3 }).waitFor();
+    await sensors.getByRole('link', { name: 'Cadence Sensor', exact: true }).click();
+    await page.getByRole('heading', { name: 'XOSS Cadence Sensor', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Cadence Sensor specifications' }).waitFor();
+    // The app page in the visitor's language, by a link (not a typed address).
+    await page.getByRole('link', { name: 'Get the XOSS app' }).click();
+    await page.getByRole('heading', { name: 'XOSS app', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/product/download/en-US');
+    // The map pages lead there too.
+    await page.goto(`${base}/download/globalMaps`);
+    expect(await page.getByRole('link', { name: 'Get the XOSS app' }).getAttribute('href')).toBe(
+      '/product/download/en-US',
+    );
+
+    // German: one name per product, the same in the card, the heading and the table.
+    const german = await (await fetch(`${base}/product/xossg2?lang=de`)).text();
+    expect(german).toContain('XOSS G 2. Generation');
+    expect(german).not.toContain('2nd generation');
+    const germanHome = await (await fetch(`${base}/?lang=de`)).text();
+    expect(germanHome).toContain('Herzfrequenzmesser');
+    expect(germanHome).not.toContain('2nd generation');
+    await page.goto(`${base}/product/xossHeartRate?lang=de`);
+    await page.getByRole('table', { name: 'Technische Daten Herzfrequenzmesser' }).waitFor();
+    await page.goto(`${base}/product/xossnav?lang=de`);
+    await page.getByRole('table', { name: 'Technische Daten NAV' }).waitFor();
+    await page.getByLabel('Sprache').selectOption('en-US');
+    await page.getByRole('table', { name: 'NAV specifications' }).waitFor();
+  });
+
+  it('lists articles in the site language by default, in another or in all on request', async () => {
+    await page.goto(`${base}/post/content`);
+    const filter = page.getByLabel('Articles in');
+    const titles = async () => {
+      await page.waitForLoadState('networkidle');
+      return page.locator('.site__posts h2').allTextContents();
+    };
+    expect(await filter.inputValue()).toBe('en-US');
+    await expect.poll(titles).toContain('Winter riding: battery tips');
+    expect(await titles()).not.toContain('パワーカーブの見方');
+    await filter.selectOption('ja');
+    await expect.poll(titles).toEqual(['パワーカーブの見方']);
+    expect(new URL(page.url()).searchParams.get('language')).toBe('ja');
+    await filter.selectOption('all');
+    await expect
+      .poll(titles)
+      .toEqual(
+        expect.arrayContaining([
+          'Winter riding: battery tips',
+          'パワーカーブの見方',
+          '如何设置码表数据页',
+        ]),
+      );
+  });
+
   it('asks for a region before a map download, then offers the files with the import time', async () => {
     await page.goto(`${base}/download/maps`);
+    // Nothing picked yet: no size (it once read "No region selected, 0 byte").
+    await page.getByText('No region selected', { exact: true }).waitFor();
+    expect(await page.getByText(/\b0 byte/).count()).toBe(0);
     await page.getByRole('button', { name: 'Download', exact: true }).click();
     await page
       .getByRole('alert')
       .filter({ hasText: 'Please select a region to download' })
       .waitFor();
     await page.getByRole('checkbox').first().check();
+    await page.getByText(/^1 region selected, \d+(\.\d+)? kB$/).waitFor();
     await page.getByText(/Estimated import time: \d+ h \d+ min/).waitFor();
     await page.getByRole('button', { name: 'Download', exact: true }).click();
     const link = page.getByRole('link', { name: /^Download / }).first();
@@ -271,6 +344,39 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     await page.goto(`${base}/`);
     await page.getByRole('button', { name: 'Menu' }).waitFor();
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('gives the open phone menu touch targets 24 px tall or more, 8 px apart (WCAG 2.2)', async () => {
+    const tab = await browser.newContext({ viewport: { width: 360, height: 800 } });
+    try {
+      const own = await tab.newPage();
+      await own.goto(`${base}/`);
+      await own.getByRole('button', { name: 'Menu' }).click();
+      const nav = own.getByRole('navigation', { name: 'Main navigation' });
+      await nav.getByRole('link', { name: 'Resources' }).waitFor();
+      const boxes = (
+        await Promise.all(
+          (await nav.locator('a, select, button:not([aria-expanded])').all()).map(
+            async (target) => ({
+              name: (await target.textContent())?.trim() ?? '',
+              box: (await target.boundingBox())!,
+            }),
+          ),
+        )
+      )
+        .filter(({ name }) => name !== 'XOSS')
+        .sort((a, b) => a.box.y - b.box.y);
+      expect(boxes.map(({ name }) => name)).toEqual(
+        expect.arrayContaining(['Products', 'Download', 'Resources', 'Shop', 'Sign Up', 'Log In']),
+      );
+      for (const { name, box } of boxes) expect(box.height, name).toBeGreaterThanOrEqual(24);
+      for (const [index, { name, box }] of boxes.slice(1).entries()) {
+        const above = boxes[index]!.box;
+        expect(box.y - (above.y + above.height), name).toBeGreaterThanOrEqual(8);
+      }
+    } finally {
+      await tab.close();
+    }
   });
 
   it('names the language a ?lang= link chose in the menu, and English switches back', async () => {
@@ -414,6 +520,76 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     await offline.getByRole('heading', { name: 'Community', level: 1 }).waitFor();
     expect(errors).toEqual([]);
     await offline.close();
+  });
+
+  // Near the end: it gives the demo rider a new password.
+  it('resets a forgotten password: the form, the mailed link, a new password, and a login with it', async () => {
+    const tab = await browser.newContext({ viewport: { width: 360, height: 800 } });
+    const own = await tab.newPage();
+    const fits = () =>
+      own.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
+    try {
+      await own.goto(`${base}/login`);
+      await own.getByRole('button', { name: 'Forgot password?' }).click();
+      await own.getByLabel("Your account's e-mail").fill(demo.email);
+      await own.getByRole('button', { name: 'Send the link' }).click();
+      await own
+        .getByRole('status')
+        .filter({ hasText: /^If an account exists/ })
+        .waitFor();
+      expect(await fits()).toBe(true);
+
+      // Without SMTP the mail is a file in the data folder's outbox, written after the reply.
+      const outbox = join(product.dataDir, 'outbox');
+      let mails: string[] = [];
+      for (let tries = 0; mails.length === 0 && tries < 100; tries += 1) {
+        mails = (await readdir(outbox).catch(() => [] as string[])).filter((name) =>
+          name.endsWith('.eml'),
+        );
+        if (mails.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(mails).toHaveLength(1);
+      // Quoted-printable soft breaks and escapes undone.
+      const mail = (await readFile(join(outbox, mails.sort().at(-1)!), 'utf8'))
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      const token = /\/login\/reset\?token=([A-Za-z0-9_-]{43})/.exec(mail)?.[1];
+      expect(token, 'a reset link in the mail').toBeDefined();
+
+      await own.goto(`${base}/login/reset?token=${token}`);
+      await own.getByRole('heading', { name: 'Set a new password', level: 1 }).waitFor();
+      expect(await fits()).toBe(true);
+      const newPassword = 'reset by mail 2031';
+      await own.getByLabel('New password', { exact: true }).fill(newPassword);
+      await own.getByLabel('Repeat the new password').fill(newPassword);
+      await own.getByRole('button', { name: 'Save the new password' }).click();
+      await own
+        .getByRole('status')
+        .filter({ hasText: /^Your new password is set/ })
+        .waitFor();
+      await own.getByRole('link', { name: 'Log in with the new password' }).click();
+      await own.waitForURL(/\/login$/);
+
+      // The link worked once: opened again, it says so and leads to the form for a new one.
+      await own.goto(`${base}/login/reset?token=${token}`);
+      await own.getByLabel('New password', { exact: true }).fill('another secret');
+      await own.getByLabel('Repeat the new password').fill('another secret');
+      await own.getByRole('button', { name: 'Save the new password' }).click();
+      await own.getByRole('alert').filter({ hasText: 'no longer valid' }).waitFor();
+      await own.getByRole('link', { name: 'Ask for a new link' }).click();
+      await own.getByLabel("Your account's e-mail").waitFor();
+
+      // The old password is refused; the new one lets the rider in.
+      await own.getByLabel('E-mail', { exact: true }).fill(demo.email);
+      await own.getByLabel('Password', { exact: true }).fill(demo.password);
+      await own.getByRole('button', { name: 'Log In' }).click();
+      await own.getByText('Wrong username or password').waitFor();
+      await own.getByLabel('Password', { exact: true }).fill(newPassword);
+      await own.getByRole('button', { name: 'Log In' }).click();
+      await own.waitForURL(/\/dashboard\/main$/);
+    } finally {
+      await tab.close();
+    }
   });
 
   it('ran every page with zero CSP violations and no script errors', () => {

@@ -28,6 +28,7 @@ export {
   type ActivitySession,
 } from './fit/streams.ts';
 export { activityFromStreams, type ActivityMetadata } from './fit/fromStreams.ts';
+export { fitRecordings } from './fit/recordings.ts';
 export {
   parseGpx,
   type GpxLimits,
@@ -39,6 +40,7 @@ export {
 export { simplifyLine } from './gpx/simplify.ts';
 export {
   parseTcx,
+  tcxRecordings,
   type TcxActivity,
   type TcxLap,
   type TcxLimits,

@@ -24,6 +24,7 @@ export const tagTypes = [
   'Comment',
   'MapRegion',
   'PrivacyZone',
+  'Session',
 ] as const;
 
 const LIST = 'LIST';
@@ -98,6 +99,11 @@ const workoutList = [listOf('Workout')] as const;
  */
 const policies: { readonly [N in SliceEndpoint]?: Policy<N> } = {
   getAthlete: { providesTags: ['Athlete'] },
+  // A password change signs the other sessions out; the list follows.
+  changePassword: { invalidatesTags: ['Session'] },
+  listSessions: { providesTags: ['Session'] },
+  signOutSession: { invalidatesTags: ['Session'] },
+  signOutOtherSessions: { invalidatesTags: ['Session'] },
   // Zones follow FTP and max HR.
   patchAthlete: { invalidatesTags: ['Athlete', 'Workout'] },
   listWorkouts: {
@@ -140,6 +146,18 @@ const policies: { readonly [N in SliceEndpoint]?: Policy<N> } = {
   trainingTotals: { providesTags: workoutList },
   personalBests: { providesTags: workoutList },
   ftpEstimate: { providesTags: [listOf('Workout'), 'Athlete'] },
+  // The power model and a ride's analysis follow imports, deletes and threshold changes.
+  powerModel: { providesTags: workoutList },
+  powerModelHistory: { providesTags: workoutList },
+  trainingEfficiency: { providesTags: workoutList },
+  bestClimbs: { providesTags: workoutList },
+  workoutAnalysis: {
+    providesTags: (_r, _e, arg) => [
+      { type: 'Workout', id: idOf(arg) },
+      listOf('Workout'),
+      'Athlete',
+    ],
+  },
   unshareAll: { invalidatesTags: workoutList },
   listPrivacyZones: { providesTags: [listOf('PrivacyZone')] },
   createPrivacyZone: { invalidatesTags: [listOf('PrivacyZone')] },
@@ -168,7 +186,14 @@ const policies: { readonly [N in SliceEndpoint]?: Policy<N> } = {
     ],
   },
   uploadRoutebook: { invalidatesTags: [listOf('Routebook')] },
+  getRoutebook: { providesTags: (_r, _e, arg) => [{ type: 'Routebook', id: idOf(arg) }] },
+  patchRoutebook: {
+    invalidatesTags: (_r, _e, arg) => [{ type: 'Routebook', id: idOf(arg) }, listOf('Routebook')],
+  },
   deleteRoutebook: {
+    invalidatesTags: (_r, _e, arg) => [{ type: 'Routebook', id: idOf(arg) }, listOf('Routebook')],
+  },
+  sendRoutebook: {
     invalidatesTags: (_r, _e, arg) => [{ type: 'Routebook', id: idOf(arg) }, listOf('Routebook')],
   },
   mapRegions: { providesTags: ['MapRegion'] },

@@ -13,3 +13,10 @@ export const settingBounds = {
 
 /** The largest second a ride's range may name: `to` at this value means "to the ride's end". */
 export const RANGE_MAX_S = 10_000_000;
+
+/**
+ * The fewest characters a new password may have, once the white space around it is trimmed
+ * (the API trims before hashing): the one rule for create-user, a password change and a
+ * reset, so the portal's forms can say so before sending.
+ */
+export const PASSWORD_MIN_LENGTH = 8;

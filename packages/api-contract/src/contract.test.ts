@@ -167,3 +167,19 @@ describe('routes entry', () => {
     ]);
   });
 });
+
+describe('analysis queries', () => {
+  it('reads the power model window, extra curves and w_bal, refusing unknown ones', async () => {
+    const { powerModelQuerySchema, powerCurveQuerySchema, streamsQuerySchema, STREAM_DECIMALS } =
+      await import('./schemas.ts');
+    expect(powerModelQuerySchema.parse({})).toEqual({ window: '42d' });
+    expect(powerModelQuerySchema.safeParse({ window: '7d' }).success).toBe(false);
+    expect(powerCurveQuerySchema.parse({ include: 'heart_rate,pace' }).include).toEqual([
+      'heart_rate',
+      'pace',
+    ]);
+    expect(powerCurveQuerySchema.safeParse({ include: 'cadence' }).success).toBe(false);
+    expect(streamsQuerySchema.parse({ streams: 'time,w_bal' }).streams).toEqual(['time', 'w_bal']);
+    expect(STREAM_DECIMALS.w_bal).toBe(0);
+  });
+});

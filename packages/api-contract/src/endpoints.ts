@@ -43,6 +43,21 @@ export const endpoints = {
     reply: z.object({}),
     errors: [10400],
   },
+  requestPasswordReset: {
+    ...routes.requestPasswordReset,
+    summary:
+      'Mail a one-time link (valid 30 minutes) to set a new password: 202 and the same empty reply whether or not the address has an account; limited per address and per e-mail',
+    body: s.passwordResetRequestSchema,
+    reply: z.object({}),
+    errors: [10302, 10400],
+  },
+  confirmPasswordReset: {
+    ...routes.confirmPasswordReset,
+    summary: "Set a new password with a reset link's token (once); every session of the rider ends",
+    body: s.passwordResetConfirmSchema,
+    reply: z.object({}),
+    errors: [10304, 10400, 10503],
+  },
   getAthlete: {
     ...routes.getAthlete,
     summary: 'The athlete profile (spec 7)',
@@ -57,6 +72,51 @@ export const endpoints = {
     body: s.athletePatchSchema,
     reply: s.athleteSchema,
     errors: [...authErrors, 10403],
+  },
+  deleteAthlete: {
+    ...routes.deleteAthlete,
+    summary:
+      'Delete the account, given its current password (counted as a log-in attempt): every ride, file, device, routebook, setting, privacy zone, share link, session, comment and like of the rider goes at once, and they cannot sign in again',
+    params: id,
+    body: s.accountDeleteRequestSchema,
+    reply: z.object({}),
+    errors: [...authErrors, 10302, 10303, 10403],
+  },
+  exportAthlete: {
+    ...routes.exportAthlete,
+    summary:
+      "Everything the rider gave us, as a zip: `activities/` (every file as uploaded) and `activities.csv` in Strava's bulk-export layout (so it imports back), `routebooks/` (GPX), and JSON of rides with our figures, profile and threshold history, devices and layouts, privacy zones, comments and likes",
+    params: id,
+    reply: 'binary',
+    errors: [...authErrors, 10403],
+  },
+  changePassword: {
+    ...routes.changePassword,
+    summary:
+      'Change the password, given the current one (counted as a log-in attempt); every other session of the rider ends, the caller stays signed in',
+    body: s.passwordChangeRequestSchema,
+    reply: z.object({}),
+    errors: [10001, 10302, 10303, 10400, 10503],
+  },
+  listSessions: {
+    ...routes.listSessions,
+    summary:
+      'The signed-in sessions of the rider, last used first: browser, sign-in and last-use times, last address, and which is the caller',
+    reply: z.array(s.accountSessionSchema),
+    errors: [10001],
+  },
+  signOutSession: {
+    ...routes.signOutSession,
+    summary: "Sign one of the rider's sessions out; its tokens stop working at once",
+    params: s.sessionIdParamSchema,
+    reply: s.signedOutReplySchema,
+    errors: authErrors,
+  },
+  signOutOtherSessions: {
+    ...routes.signOutOtherSessions,
+    summary: "Sign out every session of the rider but the caller's",
+    reply: s.signedOutReplySchema,
+    errors: [10001],
   },
   listWorkouts: {
     ...routes.listWorkouts,
@@ -75,10 +135,32 @@ export const endpoints = {
   importWorkout: {
     ...routes.importWorkout,
     summary:
-      'Import an activity file: FIT, TCX or GPX with times, each also as .gz (multipart field `file`; optional `Idempotency-Key` header: 8-64 letters, digits, `-` or `_`; reused with another file is 10422); a damaged FIT file is read up to the damage; the same file imported again is 10409 with `existing_id`, the ride that holds it',
+      'Import an activity file: FIT, TCX or GPX with times, each also as .gz (multipart field `file`; optional `Idempotency-Key` header: 8-64 letters, digits, `-` or `_`; reused with another file is 10422); a damaged FIT file is read up to the damage; a file with several activities (chained FIT, several TCX `<Activity>`) makes a ride of each, the others queued (`other_activities`); the same file imported again is 10409 with `existing_id`, the ride that holds it',
     body: 'multipart',
-    reply: s.workoutDetailSchema,
+    reply: s.workoutImportReplySchema,
     errors: [10001, 10400, 10409, 10413, 10415, 10422, 10503],
+  },
+  createArchiveImport: {
+    ...routes.createArchiveImport,
+    summary:
+      "Import a whole export archive (multipart field `file`, up to 4 GB): Strava's bulk export (`activities.csv` and `activities/` with FIT, TCX and GPX, each maybe .gz) or Garmin Connect's (nested zips of FIT files). Answers 202 at once; each activity is then imported on the queue, names, sport, description and gear from activities.csv",
+    body: 'multipart',
+    reply: s.archiveCreatedSchema,
+    errors: [10001, 10400, 10413, 10415, 10503],
+  },
+  getArchiveImport: {
+    ...routes.getArchiveImport,
+    summary: "An archive import's progress: counts, and each failure with its reason",
+    params: s.archiveIdParamSchema,
+    reply: s.archiveImportSchema,
+    errors: [...authErrors, 10404],
+  },
+  cancelArchiveImport: {
+    ...routes.cancelArchiveImport,
+    summary: 'Stop an archive import: activities not yet imported are not; those imported stay',
+    params: s.archiveIdParamSchema,
+    reply: s.archiveImportSchema,
+    errors: [...authErrors, 10404],
   },
   unshareAll: {
     ...routes.unshareAll,
@@ -184,6 +266,45 @@ export const endpoints = {
     query: s.ftpEstimateQuerySchema,
     reply: s.ftpEstimateReplySchema,
     errors: [10001, 10400],
+  },
+  powerModel: {
+    ...routes.powerModel,
+    summary:
+      "CP, W', Pmax and eFTP of Morton's 3-parameter model fitted to the rider's best power curve of a window (42 days, this year, all time); nulls with a `reason` when there is too little data or the fit is implausible",
+    query: s.powerModelQuerySchema,
+    reply: s.powerModelReplySchema,
+    errors: [10001, 10400],
+  },
+  powerModelHistory: {
+    ...routes.powerModelHistory,
+    summary: 'The 42-day power model at the end of each of the last `months` months (at most 24)',
+    query: s.powerModelHistoryQuerySchema,
+    reply: s.powerModelHistoryReplySchema,
+    errors: [10001, 10400],
+  },
+  trainingEfficiency: {
+    ...routes.trainingEfficiency,
+    summary:
+      'Efficiency factor (NP / mean HR) and aerobic decoupling (Pw:HR) of each ride of `[from, to)` (default: the last 365 days; at most 7,320 days)',
+    query: s.efficiencyQuerySchema,
+    reply: s.efficiencyReplySchema,
+    errors: [10001, 10400],
+  },
+  bestClimbs: {
+    ...routes.bestClimbs,
+    summary:
+      "The rider's hardest climbs (by length × grade) of a year or of all time, with their rides",
+    query: s.bestClimbsQuerySchema,
+    reply: s.bestClimbsReplySchema,
+    errors: [10001, 10400],
+  },
+  workoutAnalysis: {
+    ...routes.workoutAnalysis,
+    summary:
+      "A ride's intervals, climbs, matches burnt, W' balance low, aerobic decoupling and efficiency factor, with the CP and W' used and where they come from",
+    params: id,
+    reply: s.workoutAnalysisSchema,
+    errors: authErrors,
   },
   sharedWorkout: {
     ...routes.sharedWorkout,
@@ -299,11 +420,52 @@ export const endpoints = {
     params: id,
     errors: authErrors,
   },
+  getRoutebook: {
+    ...routes.getRoutebook,
+    summary: 'One routebook, with the devices it was sent to',
+    params: id,
+    reply: s.routebookSchema,
+    errors: authErrors,
+  },
+  patchRoutebook: {
+    ...routes.patchRoutebook,
+    summary: 'Rename a routebook or change its description',
+    params: id,
+    body: s.routebookPatchSchema,
+    reply: s.routebookSchema,
+    errors: authErrors,
+  },
   deleteRoutebook: {
     ...routes.deleteRoutebook,
     summary: 'Delete a routebook',
     params: id,
     reply: z.object({}),
+    errors: authErrors,
+  },
+  sendRoutebook: {
+    ...routes.sendRoutebook,
+    summary:
+      "Send to device: mark the routebook for the rider's device (`device_id`), which takes it at its next sync; sending again after a sync sends it again",
+    params: id,
+    body: s.routebookSendSchema,
+    reply: s.routebookSchema,
+    errors: authErrors,
+  },
+  deviceRoutebooks: {
+    ...routes.deviceRoutebooks,
+    summary:
+      'For the phone app: the routebooks waiting for this device (marked and not yet synced), oldest first, each with its GPX download link',
+    params: id,
+    reply: z.array(s.deviceRoutebookSchema),
+    errors: authErrors,
+  },
+  deviceRoutebooksSynced: {
+    ...routes.deviceRoutebooksSynced,
+    summary:
+      'For the phone app: acknowledge routebooks copied onto this device (`routebook_ids`); they leave its waiting list',
+    params: id,
+    body: s.deviceRoutebooksSyncedSchema,
+    reply: z.object({ synced: z.number().int() }),
     errors: authErrors,
   },
   mapRegions: {

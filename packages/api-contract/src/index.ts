@@ -8,7 +8,7 @@ export {
 export { originRoutes, ownerOfPath, type OriginOwner } from './originRoutes.ts';
 export * from './schemas.ts';
 export { isTokenExpiry } from './expiry.ts';
-export { RANGE_MAX_S, settingBounds } from './bounds.ts';
+export { PASSWORD_MIN_LENGTH, RANGE_MAX_S, settingBounds } from './bounds.ts';
 export { pathFor, routes, type Access, type Route, type RouteName } from './routeTable.ts';
 export {
   endpoints,

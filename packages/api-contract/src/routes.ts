@@ -3,7 +3,7 @@
 // Only re-exports: nothing in the package imports this file, so no import runs in a circle.
 export { ErrorCode, errorMessage, errorStatus, isErrorCode } from './errorCodes.ts';
 export { isTokenExpiry } from './expiry.ts';
-export { RANGE_MAX_S, settingBounds } from './bounds.ts';
+export { PASSWORD_MIN_LENGTH, RANGE_MAX_S, settingBounds } from './bounds.ts';
 export { originRoutes, ownerOfPath, type OriginOwner } from './originRoutes.ts';
 export { pathFor, routes, type Access, type Route, type RouteName } from './routeTable.ts';
 export type { ArgsOf, EndpointName, ReplyOf } from './endpoints.ts';

@@ -1,6 +1,6 @@
 import { RANGE_MAX_S } from './bounds.ts';
 import { z } from './zod.ts';
-import { settingBounds } from './bounds.ts';
+import { PASSWORD_MIN_LENGTH, settingBounds } from './bounds.ts';
 
 // Request and reply bodies of the XOSS API (docs/api.md). Objects are strict: unknown members of
 // a request are a validation error, so a PATCH cannot smuggle `owner_id` or `id`.
@@ -67,6 +67,78 @@ export const loginReplySchema = z.object({
 export const refreshRequestSchema = z.strictObject({ refresh: z.string().min(1).max(4096) });
 export const refreshReplySchema = z.object({ access: z.string(), refresh: z.string() });
 
+// --- Passwords and sessions --------------------------------------------------------------
+
+/** A new password: at least `PASSWORD_MIN_LENGTH` characters once trimmed (the sign-up rule). */
+export const newPasswordSchema = z
+  .string()
+  .max(1024)
+  .refine((value) => value.trim().length >= PASSWORD_MIN_LENGTH, {
+    message: `The password needs at least ${PASSWORD_MIN_LENGTH} characters (spaces around it do not count)`,
+  });
+// --- Export archives imported in one go ----------------------------------------------------
+
+export const archiveIdParamSchema = z.object({ id: z.uuid() });
+/** An activity of an archive that was not imported, and why. */
+export const archiveFailureSchema = z.object({
+  /** Its path in the archive (`activities/123.fit.gz`, or inside a nested zip). */
+  name: z.string(),
+  /** An error code (10415, 10413, ...) or a reason (`zipBomb`, `unsafePath`, `link`, `tooLarge`, `nestedTooDeep`, `csv`). */
+  code: z.string(),
+  message: z.string(),
+});
+export const archiveImportSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(['queued', 'running', 'done', 'cancelled', 'failed']),
+  /** Activities found in the archive; null until its walk has listed them. */
+  total: z.number().int().nullable(),
+  /** Activities settled: imported, duplicates and failures. */
+  done: z.number().int(),
+  imported: z.number().int(),
+  duplicates: z.number().int(),
+  failed: z.number().int(),
+  failures: z.array(archiveFailureSchema),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  /** Why the archive as a whole could not be read (status `failed`). */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export const archiveCreatedSchema = z.object({ id: z.uuid() });
+export type ArchiveImport = z.infer<typeof archiveImportSchema>;
+
+/** Deleting the account asks for its password. */
+export const accountDeleteRequestSchema = z.strictObject({
+  password: z.string().min(1).max(1024),
+});
+export const passwordChangeRequestSchema = z.strictObject({
+  current_password: z.string().min(1).max(1024),
+  new_password: newPasswordSchema,
+});
+export const passwordResetRequestSchema = z.strictObject({
+  email: z.string().trim().min(3).max(254).email(),
+});
+/** The token of a reset link: 32 random bytes in base64url. */
+export const passwordResetConfirmSchema = z.strictObject({
+  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Not a password reset token'),
+  password: newPasswordSchema,
+});
+/** A signed-in session (a refresh-token family) of the rider. */
+export const accountSessionSchema = z.object({
+  /** The session's id (for signing it out). */
+  id: z.uuid(),
+  /** Browser and system read from its User-Agent, e.g. "Firefox on Linux"; "Unknown" if none. */
+  browser: z.string(),
+  /** When it signed in, and when it last got new tokens (ISO 8601, UTC). */
+  created_at: z.string(),
+  last_used_at: z.string(),
+  /** The address it last got new tokens from; null for sessions from before it was kept. */
+  ip: z.string().nullable(),
+  /** Whether this is the session of the token that asks. */
+  current: z.boolean(),
+});
+export const sessionIdParamSchema = z.object({ id: z.uuid() });
+export const signedOutReplySchema = z.object({ signed_out: z.number().int().min(0) });
+
 // --- Athlete (spec 3, 7) -------------------------------------------------------------------
 
 const bounded = (name: keyof typeof settingBounds) =>
@@ -127,8 +199,10 @@ export const athletePatchSchema = z.strictObject({
 export const sportTypeSchema = z.number().int().min(0).max(11);
 
 export const workoutSummarySchema = z.object({
-  distance_m: z.number(),
-  estimated_distance_m: z.number(),
+  /** Null when nothing in the file measures distance (no distance, position or speed). */
+  distance_m: z.number().nullable(),
+  /** From the speed sensor; the distance when there is none; null when neither is known. */
+  estimated_distance_m: z.number().nullable(),
   /** Elapsed time: from the first sample to the end of the last. */
   total_time_s: z.number(),
   /** The time the device's timer ran (its "Time"). */
@@ -180,7 +254,8 @@ export const workoutListItemSchema = z.object({
   sport_type: sportTypeSchema,
   start_time: z.string(),
   indoor: z.boolean(),
-  distance_m: z.number(),
+  /** Null when nothing in the file measures distance (a trainer without a speed source). */
+  distance_m: z.number().nullable(),
   moving_time_s: z.number(),
   timer_time_s: z.number(),
   total_time_s: z.number(),
@@ -262,6 +337,15 @@ export const workoutDetailSchema = workoutListItemSchema.extend({
       max_lon: z.number(),
     })
     .nullable(),
+});
+
+/**
+ * An import's reply: the ride, and how many more activities its file held (a chained FIT
+ * file, a TCX file with several `<Activity>`): each is imported as a ride of its own, queued
+ * after this one (they appear in the list as they land).
+ */
+export const workoutImportReplySchema = workoutDetailSchema.extend({
+  other_activities: z.number().int().min(0),
 });
 
 /** Which workouts a list or a total covers. */
@@ -383,6 +467,9 @@ export const streamNames = [
   // A muscle-oxygen sensor's: saturation (SmO2, %) and total haemoglobin (THb, g/dL).
   'smo2',
   'thb',
+  // W' balance (J) after each sample: computed when sent, from the ride's power and the
+  // CP and W' its analysis uses (`GET /api/v2/workouts/{id}/analysis/`), never stored.
+  'w_bal',
 ] as const;
 /**
  * Decimals each stream is sent with: a sensor's own resolution or finer (0.01 m, 1 mm/s,
@@ -407,6 +494,7 @@ export const STREAM_DECIMALS: Readonly<Record<(typeof streamNames)[number], numb
   // The FIT file stores SmO2 to 0.1 % and THb to 0.01 g/dL.
   smo2: 1,
   thb: 2,
+  w_bal: 0,
 };
 /** Points per stream the streams endpoints send when not asked (the ride page asks this). */
 export const STREAM_POINTS_DEFAULT = 4000;
@@ -480,6 +568,8 @@ export const comparisonSchema = z.union([
 export const CURVE_POINTS_DEFAULT = 200;
 /** Most durations per curve it sends. */
 export const CURVE_POINTS_MAX = 2000;
+/** Curves the curve endpoint adds when asked (`include`): not stored, computed from the streams. */
+export const extraCurveNames = ['heart_rate', 'pace'] as const;
 export const powerCurveQuerySchema = z.strictObject({
   compare: comparisonSchema.default('none'),
   points: wholeInUrl(z.number().int().min(2).max(CURVE_POINTS_MAX))
@@ -491,6 +581,26 @@ export const powerCurveQuerySchema = z.strictObject({
     .optional()
     .describe(
       'One duration in seconds: every curve answers with that duration alone (the exact value the rider points at); none when the curve is shorter',
+    ),
+  include: z
+    .string()
+    .transform((text, context) => {
+      const names = text.split(',').filter((name) => name !== '');
+      const unknown = names.filter(
+        (name) => !(extraCurveNames as readonly string[]).includes(name),
+      );
+      if (unknown.length > 0 || names.length === 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `include: a comma-separated list of ${extraCurveNames.join(', ')}`,
+        });
+        return z.NEVER;
+      }
+      return names as (typeof extraCurveNames)[number][];
+    })
+    .optional()
+    .describe(
+      'Comma-separated extra curves computed from the streams when asked: `heart_rate` (best mean bpm over each duration), `pace` (fastest s/km held over each duration)',
     ),
 });
 export const curveSchema = z.object({
@@ -513,6 +623,10 @@ export const powerCurveReplySchema = z.object({
     .object({ power: curveSchema.nullable(), speed: curveSchema.nullable(), workouts: z.number() })
     .nullable(),
   ftp_estimate: z.number().nullable(),
+  /** Asked with `include=heart_rate`: best mean heart rate (bpm); null without heart rate. */
+  heart_rate: curveSchema.nullable().optional(),
+  /** Asked with `include=pace`: fastest pace (s/km; null where never moving); null without speed. */
+  pace: curveSchema.nullable().optional(),
   /** The past years (UTC) in which the rider rode, newest first: what `year:` can compare. */
   years_with_rides: z.array(z.number().int()),
 });
@@ -666,6 +780,144 @@ export const ftpEstimateReplySchema = z.object({
   ),
 });
 
+// --- Ride and training analysis ------------------------------------------------------------
+
+/** Which rides' best curves the power model is fitted to. */
+export const powerModelWindowSchema = z.enum(['42d', 'season', 'all']);
+export const powerModelQuerySchema = z.strictObject({
+  window: powerModelWindowSchema
+    .default('42d')
+    .describe(
+      '`42d`: the rides of the last 42 days (default); `season`: of this calendar year (UTC); `all`: of all time',
+    ),
+});
+/** Why a model has no values: no power, too few efforts to fit, or a fit outside physiology. */
+export const powerModelReasonSchema = z.enum(['no_power', 'too_little_data', 'implausible']);
+/**
+ * Morton's 3-parameter critical power model fitted to the envelope of the best curves; every
+ * figure null (with `reason`) when there is too little data or the fit is implausible.
+ */
+export const powerModelSchema = z.object({
+  cp_w: z.number().nullable(),
+  w_prime_j: z.number().nullable(),
+  pmax_w: z.number().nullable(),
+  /** 95 % of the model's 20-minute power. */
+  eftp_w: z.number().nullable(),
+  /** Shortest and longest durations (seconds) of the curve the fit used. */
+  fitted_from: z.number().nullable(),
+  fitted_to: z.number().nullable(),
+  points_used: z.number().int().nullable(),
+  reason: powerModelReasonSchema.nullable(),
+});
+export const powerModelReplySchema = powerModelSchema.extend({
+  window: powerModelWindowSchema,
+  /** The days whose rides count, `[from, to)` (ISO dates). */
+  from: z.string(),
+  to: z.string(),
+  /** Rides in the window. */
+  workouts: z.number().int(),
+});
+export const POWER_MODEL_HISTORY_MONTHS_MAX = 24;
+export const powerModelHistoryQuerySchema = z.strictObject({
+  months: wholeInUrl(z.number().int().min(1).max(POWER_MODEL_HISTORY_MONTHS_MAX))
+    .default(12)
+    .describe('How many months back (default 12, at most 24)'),
+});
+export const powerModelHistoryReplySchema = z.object({
+  /** Oldest first: the 42-day model on the last day of each month (the current month: today). */
+  points: z.array(powerModelSchema.extend({ date: z.string() })),
+});
+
+/** Where the CP and W' of a ride's W' balance come from. */
+export const modelSourceSchema = z.enum(['model', 'ftp', 'estimate']);
+/** A climb: times in seconds from the ride's start (as the streams' `time`). */
+export const climbSchema = z.object({
+  start_s: z.number(),
+  end_s: z.number(),
+  start_distance_m: z.number(),
+  end_distance_m: z.number(),
+  length_m: z.number(),
+  gain_m: z.number(),
+  avg_grade_pct: z.number(),
+  /** Metres climbed per hour. */
+  vam_m_h: z.number(),
+  duration_s: z.number(),
+  avg_power_w: z.number().nullable(),
+  /** Length (m) × grade (%): 8000 and above is category 4. */
+  score: z.number(),
+  category: z.enum(['HC', '1', '2', '3', '4']).nullable(),
+});
+export const workoutAnalysisSchema = z.object({
+  model_source: modelSourceSchema.nullable(),
+  /** The CP and W' the W' balance and matches use (null without power or thresholds). */
+  cp_w: z.number().nullable(),
+  w_prime_j: z.number().nullable(),
+  /** The FTP intervals are found against (88 % of it). */
+  ftp_w: z.number().nullable(),
+  intervals: z.array(
+    z.object({
+      start_s: z.number(),
+      end_s: z.number(),
+      duration_s: z.number(),
+      avg_power_w: z.number(),
+      np_w: z.number().nullable(),
+      avg_hr: z.number().nullable(),
+      avg_cadence: z.number().nullable(),
+      w_bal_end_j: z.number().nullable(),
+    }),
+  ),
+  climbs: z.array(climbSchema),
+  matches: z.array(
+    z.object({
+      start_s: z.number(),
+      end_s: z.number(),
+      /** W' spent, J. */
+      joules: z.number(),
+      /** Lowest balance of the match, J. */
+      min_j: z.number(),
+    }),
+  ),
+  w_bal_min_j: z.number().nullable(),
+  decoupling_pct: z.number().nullable(),
+  efficiency_factor: z.number().nullable(),
+});
+
+export const efficiencyQuerySchema = z.strictObject({
+  from: dayRange.from.optional(),
+  to: dayRange.to.optional(),
+});
+export const efficiencyReplySchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** Rides of the range, oldest first, with EF or decoupling (rides without both are left out). */
+  points: z.array(
+    z.object({
+      workout_id: z.number().int(),
+      date: z.string(),
+      efficiency_factor: z.number().nullable(),
+      decoupling_pct: z.number().nullable(),
+    }),
+  ),
+  /** Older rides of the range still to be analysed: asking again brings them. */
+  pending: z.number().int(),
+});
+export const bestClimbsQuerySchema = z.strictObject({
+  limit: wholeInUrl(z.number().int().min(1).max(100)).default(10),
+  /** A year, or all time when omitted. */
+  year: wholeInUrl(z.number().int().min(1970).max(2100)).optional(),
+});
+export const bestClimbsReplySchema = z.object({
+  /** Hardest first (by score). */
+  climbs: z.array(
+    climbSchema.extend({
+      workout_id: z.number().int(),
+      name: z.string(),
+      start_time: z.string(),
+    }),
+  ),
+  pending: z.number().int(),
+});
+
 // --- Devices and layouts --------------------------------------------------------------------
 
 export const deviceModelSchema = z.enum(['NAV', 'NAV+', 'SPRINT', 'G2', 'G2+', 'G', 'G+']);
@@ -707,10 +959,52 @@ export const routebookSchema = z.object({
   /** The simplified line for previews, as [lat, lon] pairs. */
   preview: z.array(z.tuple([z.number(), z.number()])),
   created_at: z.string(),
+  /**
+   * The rider's devices it was sent to ("Send to device"): `synced_at` is null until the
+   * phone app has copied it onto the device and acknowledged it.
+   */
+  devices: z.array(
+    z.object({
+      device_id: z.number().int(),
+      marked_at: z.string(),
+      synced_at: z.string().nullable(),
+    }),
+  ),
 });
+const routebookTitleSchema = z.string().trim().min(1, 'Please check required fields').max(120);
+const routebookDescriptionSchema = z.string().trim().max(2000);
 export const routebookFieldsSchema = z.strictObject({
-  title: z.string().trim().min(1, 'Please check required fields').max(120),
-  description: z.string().trim().max(2000).default(''),
+  title: routebookTitleSchema,
+  description: routebookDescriptionSchema.default(''),
+});
+/** Rename a routebook or change its description; at least one of the two. */
+export const routebookPatchSchema = z
+  .strictObject({
+    title: routebookTitleSchema.optional(),
+    description: routebookDescriptionSchema.optional(),
+  })
+  .refine((patch) => patch.title !== undefined || patch.description !== undefined, {
+    message: 'Give a title or a description',
+  });
+/** "Send to device": the rider's device the routebook is to be copied onto at its next sync. */
+export const routebookSendSchema = z.strictObject({
+  device_id: z.number().int().positive().max(2_147_483_647),
+});
+/** A routebook waiting on a device, as the phone app lists it before a sync. */
+export const deviceRoutebookSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  distance_m: z.number(),
+  elevation_gain_m: z.number(),
+  points: z.number().int(),
+  marked_at: z.string(),
+  /** The GPX file (`GET`, the rider's bearer token): the routebook's own download. */
+  download_url: z.string(),
+});
+/** What the phone app acknowledges after copying routebooks onto the device. */
+export const deviceRoutebooksSyncedSchema = z.strictObject({
+  routebook_ids: z.array(z.number().int().positive().max(2_147_483_647)).min(1).max(100),
 });
 
 // --- Maps -----------------------------------------------------------------------------------
@@ -777,6 +1071,7 @@ export type AthleteSettings = z.infer<typeof athleteSettingsSchema>;
 export type AthletePatch = z.input<typeof athletePatchSchema>;
 export type WorkoutListItem = z.infer<typeof workoutListItemSchema>;
 export type WorkoutDetail = z.infer<typeof workoutDetailSchema>;
+export type WorkoutImportReply = z.infer<typeof workoutImportReplySchema>;
 export type WorkoutListQuery = z.input<typeof workoutListQuerySchema>;
 export type WorkoutTotals = z.infer<typeof workoutTotalsSchema>;
 export type WorkoutPatch = z.input<typeof workoutPatchSchema>;
@@ -797,10 +1092,18 @@ export type Effort = z.infer<typeof effortSchema>;
 export type PersonalBestsReply = z.infer<typeof personalBestsReplySchema>;
 export type WorkoutBestsReply = z.infer<typeof workoutBestsReplySchema>;
 export type FtpEstimateReply = z.infer<typeof ftpEstimateReplySchema>;
+export type PowerModelReply = z.infer<typeof powerModelReplySchema>;
+export type PowerModelHistoryReply = z.infer<typeof powerModelHistoryReplySchema>;
+export type WorkoutAnalysis = z.infer<typeof workoutAnalysisSchema>;
+export type Climb = z.infer<typeof climbSchema>;
+export type EfficiencyReply = z.infer<typeof efficiencyReplySchema>;
+export type BestClimbsReply = z.infer<typeof bestClimbsReplySchema>;
 export type Device = z.infer<typeof deviceSchema>;
 export type DeviceModel = z.infer<typeof deviceModelSchema>;
 export type DeviceBind = z.input<typeof deviceBindSchema>;
 export type Routebook = z.infer<typeof routebookSchema>;
+export type RoutebookPatch = z.input<typeof routebookPatchSchema>;
+export type DeviceRoutebook = z.infer<typeof deviceRoutebookSchema>;
 export type MapRegion = z.infer<typeof mapRegionSchema>;
 export type Post = z.infer<typeof postSchema>;
 export type PostCreate = z.input<typeof postCreateSchema>;

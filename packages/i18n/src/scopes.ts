@@ -51,6 +51,7 @@ export const scopeExcludes: Readonly<
     'embedded',
     'layout',
     'measure',
+    'routebooks',
     'settings',
     'shared',
     'sport',

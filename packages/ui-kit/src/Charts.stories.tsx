@@ -104,6 +104,127 @@ export const PowerCurve: StoryObj<typeof CurveChart> = {
     />
   ),
 };
+// W' balance of the two-hour ride against CP 240 W and W' 20 kJ (Skiba's differential form),
+// as the API sends it: joules after each second.
+const CP = 240;
+const W_PRIME = 20_000;
+const wBal = (() => {
+  const out: number[] = [];
+  let balance = W_PRIME;
+  for (const watts of ride.power!) {
+    balance =
+      watts > CP
+        ? balance - (watts - CP)
+        : balance + ((W_PRIME - balance) * (CP - watts)) / W_PRIME;
+    out.push(Math.max(0, balance));
+  }
+  return out;
+})();
+const lowest = wBal.indexOf(Math.min(...wBal));
+function WithAnalysisStory() {
+  const [zoom, setZoom] = useState<{ range: readonly [number, number] } | null>(null);
+  return (
+    <>
+      <button type="button" onClick={() => setZoom({ range: [1800, 2400] })}>
+        Zoom to 30:00-40:00
+      </button>
+      <StreamCharts
+        x={ride.time}
+        xKind="time"
+        zoom={zoom}
+        bands={[
+          { series: 'elevation', from: 600, to: 1500 },
+          { series: 'elevation', from: 4200, to: 5000, active: true },
+        ]}
+        series={[
+          streams(ride)[1]!,
+          streams(ride)[4]!,
+          {
+            id: 'w_bal',
+            label: "W' balance · CP 240 W · W' 20.0 kJ",
+            unit: 'kJ',
+            digits: 1,
+            color: chartColors.form,
+            values: wBal.map((joules) => joules / 1000),
+            markers: [{ index: lowest, label: `${(wBal[lowest]! / 1000).toFixed(1)} kJ` }],
+          },
+        ]}
+      />
+    </>
+  );
+}
+/** A ride's analysis: climbs shaded on the elevation chart, W' balance with its lowest point. */
+export const WithAnalysis: Story = { render: () => <WithAnalysisStory /> };
+
+const other = simulateRide({ seconds: 100 * 60, seed: 14 });
+/** Two rides on one time axis (compare): the second dashed over the first. */
+export const TwoRides: Story = {
+  args: {
+    series: [
+      {
+        id: 'power',
+        label: 'Power',
+        unit: 'W',
+        color: chartColors.power,
+        values: ride.power!,
+        overlay: Array.from(ride.time, (_, index) => other.power![index] ?? null),
+      },
+      {
+        id: 'hr',
+        label: 'Heart rate',
+        unit: 'bpm',
+        color: chartColors.heartRate,
+        values: ride.heartRate!,
+        overlay: Array.from(ride.time, (_, index) => other.heartRate![index] ?? null),
+      },
+    ],
+  },
+};
+
+const model = durations.map((seconds) => CP + W_PRIME / (seconds + W_PRIME / (900 - CP)));
+/** The ride's curve with a fitted 3-parameter model drawn over it. */
+export const PowerCurveWithModel: StoryObj<typeof CurveChart> = {
+  render: () => (
+    <CurveChart
+      title="Power curve"
+      unit="W"
+      series={[
+        { id: 'ride', label: 'This ride', durations, values: curve },
+        {
+          id: 'model',
+          label: 'Model (CP 240 W)',
+          durations,
+          values: model,
+          dashed: true,
+          color: chartColors.form,
+        },
+      ]}
+    />
+  ),
+};
+
+// Fastest pace held over each duration, seconds per kilometre, shown as m:ss.
+const speedCurve = meanMaxCurve(ride.speed!);
+export const PaceCurve: StoryObj<typeof CurveChart> = {
+  render: () => (
+    <CurveChart
+      title="Pace curve"
+      unit="/km"
+      format={(seconds) =>
+        `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`
+      }
+      series={[
+        {
+          id: 'ride',
+          label: 'This ride',
+          durations: Array.from(speedCurve, (_, index) => index + 1),
+          values: Array.from(speedCurve, (speed) => (speed > 0 ? 1000 / speed : null)),
+        },
+      ]}
+    />
+  ),
+};
+
 export const HeartRateZones: StoryObj<typeof ZoneBars> = {
   render: () => (
     <ZoneBars

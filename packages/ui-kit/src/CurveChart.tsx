@@ -26,6 +26,11 @@ export interface CurveChartProps {
   readonly height?: number;
   readonly digits?: number;
   /**
+   * How a value reads, on the axis and in the legend (a pace as `4:05`); by default a
+   * number with `digits` decimals.
+   */
+  readonly format?: (value: number) => string;
+  /**
    * Called with the duration (seconds) the rider points at, and `null` when they leave: the
    * page fetches the exact values there (the series may hold only some durations).
    */
@@ -84,6 +89,7 @@ export function CurveChart({
   series,
   height = 280,
   digits = 0,
+  format,
   onHover,
   exact,
 }: CurveChartProps) {
@@ -127,7 +133,8 @@ export function CurveChart({
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [series, innerWidth, maxDuration],
   );
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: digits });
+  const numberFormat = new Intl.NumberFormat(locale, { maximumFractionDigits: digits });
+  const number = { format: format ?? ((value: number) => numberFormat.format(value)) };
   const onMove = (event: PointerEvent<SVGRectElement>) => {
     const pixel = event.clientX - event.currentTarget.getBoundingClientRect().left;
     const duration = Math.max(

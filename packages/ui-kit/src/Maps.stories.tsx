@@ -18,15 +18,27 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Track: Story = {};
+/** A ride's climbs picked out along the track, the chosen one wider. */
+export const WithClimbs: Story = {
+  args: {
+    segments: [
+      { from: 20, to: 60 },
+      { from: 150, to: 210, active: true },
+    ],
+  },
+};
 export const TilesFail: Story = { args: { tileUrl: 'http://127.0.0.1:9/{z}/{x}/{y}.png' } };
 
+// Regions far apart, as NAV+ offers them: fitted to one view, each is small, and each must
+// still carry its name (a label wider than its area is kept, not dropped).
 const regions: MapRegion[] = [
-  { id: 'ch', name: 'Switzerland', bbox: [5.9, 45.8, 10.5, 47.8], bytes: 420e6 },
-  { id: 'de', name: 'Germany', bbox: [5.8, 47.2, 15.1, 55.1], bytes: 2.9e9 },
-  { id: 'at', name: 'Austria', bbox: [9.5, 46.3, 17.2, 49.1], bytes: 610e6 },
+  { id: 'cn-s', name: 'China South', bbox: [108, 18, 118, 26], bytes: 820e6 },
+  { id: 'cn-e', name: 'China East', bbox: [116, 24, 123, 35], bytes: 1.1e9 },
+  { id: 'jp', name: 'Japan', bbox: [129, 30, 146, 46], bytes: 1.4e9 },
+  { id: 'eu', name: 'Central Europe', bbox: [5, 45, 17, 55], bytes: 2.9e9 },
 ];
 function RegionsStory() {
-  const [value, setValue] = useState<string[]>(['ch']);
+  const [value, setValue] = useState<string[]>(['jp']);
   return <RegionPicker regions={regions} value={value} onChange={setValue} tileUrl={null} />;
 }
 export const Regions: StoryObj<typeof RegionPicker> = { render: () => <RegionsStory /> };

@@ -45,6 +45,8 @@ function canvasTokens() {
     brand: read('--xoss-color-brand'),
     focus: read('--xoss-color-focus'),
     surface: read('--xoss-color-surface'),
+    // Climbs and other spans picked out along the track (the chart's band colour).
+    segment: read('--xoss-color-amber') || read('--xoss-color-focus'),
   };
 }
 
@@ -62,11 +64,15 @@ function withAlpha(color: string, alpha: number): string {
  * instruction builders and executors) are about a third of its weight on the ride page;
  * one line and one dot need none of it.
  */
-function trackCanvasLayer(coordinates: Coordinate[], markerAt: () => number | null): Layer {
+function trackCanvasLayer(
+  coordinates: Coordinate[],
+  markerAt: () => number | null,
+  segmentsNow: () => readonly TrackSegment[],
+): Layer {
   const canvas = document.createElement('canvas');
   // Placed over the map by styles.css; a canvas takes its colours as values.
   canvas.className = 'xoss-map__track';
-  const { brand: line, surface: dot } = canvasTokens();
+  const { brand: line, surface: dot, segment: segmentColor } = canvasTokens();
   return new Layer({
     render(frame) {
       const [width, height] = frame.size as [number, number];
@@ -87,6 +93,23 @@ function trackCanvasLayer(coordinates: Coordinate[], markerAt: () => number | nu
         }
         context.strokeStyle = line;
         context.lineWidth = 4;
+        context.lineCap = 'round';
+        context.lineJoin = 'round';
+        context.stroke();
+      }
+      // Spans over the track (climbs), the picked one wider.
+      for (const segment of segmentsNow()) {
+        const from = Math.max(0, segment.from);
+        const to = Math.min(coordinates.length - 1, segment.to);
+        if (to <= from) continue;
+        context.beginPath();
+        for (let index = from; index <= to; index++) {
+          const [x, y] = applyTransform(toPixel, coordinates[index]!.slice());
+          if (index === from) context.moveTo(x!, y!);
+          else context.lineTo(x!, y!);
+        }
+        context.strokeStyle = segmentColor;
+        context.lineWidth = segment.active ? 8 : 5;
         context.lineCap = 'round';
         context.lineJoin = 'round';
         context.stroke();
@@ -162,7 +185,19 @@ export interface RouteMapProps {
   readonly height?: number;
   /** Accessible name; "Route map" by default. */
   readonly label?: string;
+  /** Spans of the track drawn over it in another colour (a ride's climbs), by point index. */
+  readonly segments?: readonly TrackSegment[];
 }
+
+/** Points `from` to `to` (indices of `track`, both included) picked out on the map. */
+export interface TrackSegment {
+  readonly from: number;
+  readonly to: number;
+  /** The one the rider chose: drawn wider. */
+  readonly active?: boolean;
+}
+
+const NO_SEGMENTS: readonly TrackSegment[] = [];
 
 /**
  * A track or route on an OpenLayers map with a position marker that follows `marker`
@@ -175,14 +210,20 @@ export function RouteMap({
   tileUrl = null,
   height = 360,
   label,
+  segments = NO_SEGMENTS,
 }: RouteMapProps) {
   const t = useT();
   const markerAt = useRef<number | null>(marker);
+  const segmentsNow = useRef(segments);
   const trackLayer = useRef<Layer | null>(null);
   const setUp = useCallback(
     (map: OlMap) => {
       const coordinates = track.map((point) => fromLonLat([point[0], point[1]]));
-      const layer = trackCanvasLayer(coordinates, () => markerAt.current);
+      const layer = trackCanvasLayer(
+        coordinates,
+        () => markerAt.current,
+        () => segmentsNow.current,
+      );
       trackLayer.current = layer;
       map.addLayer(layer);
       if (coordinates.length > 0)
@@ -198,6 +239,10 @@ export function RouteMap({
     markerAt.current = marker;
     trackLayer.current?.changed();
   }, [marker]);
+  useEffect(() => {
+    segmentsNow.current = segments;
+    trackLayer.current?.changed();
+  }, [segments]);
   return (
     <figure className="xoss-map xoss-root">
       <div
@@ -207,6 +252,7 @@ export function RouteMap({
         role="region"
         aria-label={label ?? t('maps.routeMap')}
         data-marker={marker ?? ''}
+        data-segments={segments.map((segment) => `${segment.from}-${segment.to}`).join(' ')}
       />
       {failed ? <MapFailure /> : null}
     </figure>
@@ -271,7 +317,9 @@ export function RegionPicker({
       map.addLayer(new VectorLayer({ source: vectors }));
       const extent = vectors.getExtent();
       if (regions.length > 0 && extent)
-        map.getView().fit(extent, { padding: [16, 16, 16, 16], maxZoom: 8 });
+        // Top, right, bottom, left: the left edge clears the zoom buttons, which would
+        // otherwise cover a region there and its label.
+        map.getView().fit(extent, { padding: [16, 16, 16, 56], maxZoom: 8 });
       map.on('singleclick', (event) => {
         map.forEachFeatureAtPixel(event.pixel, (feature) => {
           toggle(String(feature.getId()));
@@ -298,7 +346,13 @@ export function RegionPicker({
           fill: new Fill({
             color: selected ? withAlpha(tokens.brand, 0.25) : withAlpha(tokens.focus, 0.08),
           }),
-          text: new Text({ text: String(feature.get('name')), font: '12px sans-serif' }),
+          // Every region keeps its label: by default OpenLayers drops a label wider than
+          // its polygon, so only the largest region (Japan) was named at a country's zoom.
+          text: new Text({
+            text: String(feature.get('name')),
+            font: '12px sans-serif',
+            overflow: true,
+          }),
         }),
       );
     }

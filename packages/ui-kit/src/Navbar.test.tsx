@@ -74,6 +74,42 @@ describe('Navbar', () => {
     expect(document.activeElement).toBe(toggle);
   });
 
+  it('gives every entry of the open phone menu a target 24 px tall or more, 8 px apart (WCAG 2.2)', async () => {
+    const { page } = await import('vitest/browser');
+    await page.viewport(360, 800);
+    try {
+      for (const loggedIn of [false, true]) {
+        await renderIn(
+          <Navbar
+            loggedIn={loggedIn}
+            userName="Ada"
+            languageMenu={<select aria-label="Language" className="xoss-select" />}
+          />,
+        );
+        await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
+        const nav = screen.getByRole('navigation');
+        const targets = [
+          ...within(nav).getAllByRole('link'),
+          ...within(nav).queryAllByRole('button', { name: /Log Out/ }),
+        ].filter((target) => !target.querySelector('.xoss-navbar__brand'));
+        const boxes = targets
+          .map((target) => ({ name: target.textContent, box: target.getBoundingClientRect() }))
+          .sort((a, b) => a.box.top - b.box.top);
+        expect(boxes.length).toBeGreaterThanOrEqual(loggedIn ? 10 : 6);
+        for (const { name, box } of boxes) {
+          expect(box.height, String(name)).toBeGreaterThanOrEqual(24);
+          expect(box.right, String(name)).toBeLessThanOrEqual(360);
+        }
+        // The menu is one column: each target starts at least 8 px below the one above.
+        for (const [index, { name, box }] of boxes.slice(1).entries())
+          expect(box.top - boxes[index]!.box.bottom, String(name)).toBeGreaterThanOrEqual(8);
+        cleanup();
+      }
+    } finally {
+      await page.viewport(1200, 800);
+    }
+  });
+
   it('follows the window width when no layout is forced (<= 800 px is mobile)', async () => {
     const { page } = await import('vitest/browser');
     await page.viewport(700, 800);

@@ -31,12 +31,24 @@ describe('product components', () => {
   it('draws every device shape', async () => {
     await renderIn(
       <>
-        {(['NAV', 'SPRINT', 'G', 'G2'] as const).map((shape) => (
+        {(['NAV', 'SPRINT', 'G', 'G2', 'HEART_RATE', 'SENSOR', 'LIGHTS'] as const).map((shape) => (
           <DeviceIllustration key={shape} shape={shape} title={`XOSS ${shape}`} />
         ))}
       </>,
     );
-    expect(screen.getAllByRole('img')).toHaveLength(4);
+    const drawings = screen.getAllByRole('img');
+    expect(drawings.map((drawing) => drawing.getAttribute('aria-label'))).toEqual([
+      'XOSS NAV',
+      'XOSS SPRINT',
+      'XOSS G',
+      'XOSS G2',
+      'XOSS HEART_RATE',
+      'XOSS SENSOR',
+      'XOSS LIGHTS',
+    ]);
+    // Each shape draws something of its own (an accessory is not an empty box).
+    const shapesDrawn = new Set(drawings.map((drawing) => drawing.innerHTML));
+    expect(shapesDrawn.size).toBe(7);
   });
 
   it('renders specification and download tables with headers', async () => {

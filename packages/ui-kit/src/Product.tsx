@@ -1,10 +1,17 @@
 import type { ReactNode } from 'react';
 import { Message, useT } from '@xoss/i18n/react';
 
-export type DeviceShape = 'NAV' | 'G' | 'G2' | 'SPRINT';
+/** The bike computers' shapes, and the accessories' (heart-rate strap, sensor, lights). */
+export type DeviceShape = 'NAV' | 'G' | 'G2' | 'SPRINT' | 'HEART_RATE' | 'SENSOR' | 'LIGHTS';
+type AccessoryShape = 'HEART_RATE' | 'SENSOR' | 'LIGHTS';
+type ComputerShape = Exclude<DeviceShape, AccessoryShape>;
+
+const accessoryShapes: readonly string[] = ['HEART_RATE', 'SENSOR', 'LIGHTS'];
+const isAccessory = (shape: DeviceShape): shape is AccessoryShape =>
+  accessoryShapes.includes(shape);
 
 const shapes: Record<
-  DeviceShape,
+  ComputerShape,
   { body: [number, number]; screen: [number, number, number, number]; buttons: number }
 > = {
   // Body width/height and the screen rectangle, in a 120 x 160 box.
@@ -21,8 +28,81 @@ export interface DeviceIllustrationProps {
   readonly size?: number;
 }
 
-/** A bike computer drawn in SVG: body, screen with a data page, buttons. No photos needed. */
+/**
+ * An accessory in the same box and colours as the bike computers: a chest strap with its
+ * pod, a sensor pod on its band, a front and a rear light.
+ */
+function AccessoryDrawing({ shape }: { shape: AccessoryShape }) {
+  const logo = (x: number, y: number) => (
+    <text
+      x={x}
+      y={y}
+      fontSize={7}
+      letterSpacing={1.5}
+      textAnchor="middle"
+      fill="var(--xoss-device-logo)"
+      fontFamily="sans-serif"
+    >
+      XOSS
+    </text>
+  );
+  if (shape === 'HEART_RATE')
+    return (
+      <>
+        <rect x={4} y={70} width={112} height={20} rx={10} fill="var(--xoss-device-bezel)" />
+        <rect x={30} y={58} width={60} height={44} rx={16} fill="var(--xoss-device-body)" />
+        <path
+          d="M60,88 l-11,-11 a6,6 0 0 1 11,-7 a6,6 0 0 1 11,7 z"
+          fill="var(--xoss-color-brand)"
+        />
+        {logo(60, 98)}
+      </>
+    );
+  if (shape === 'SENSOR')
+    return (
+      <>
+        <rect x={50} y={24} width={20} height={112} rx={8} fill="var(--xoss-device-bezel)" />
+        <rect x={30} y={52} width={60} height={56} rx={22} fill="var(--xoss-device-body)" />
+        <circle
+          cx={60}
+          cy={74}
+          r={9}
+          fill="none"
+          stroke="var(--xoss-color-brand)"
+          strokeWidth={3}
+        />
+        {logo(60, 100)}
+      </>
+    );
+  return (
+    <>
+      <rect x={10} y={40} width={62} height={40} rx={10} fill="var(--xoss-device-body)" />
+      <circle cx={30} cy={60} r={12} fill="var(--xoss-device-screen)" />
+      <circle cx={30} cy={60} r={6} fill="var(--xoss-device-ink)" opacity={0.4} />
+      {logo(55, 76)}
+      <rect x={78} y={84} width={30} height={58} rx={10} fill="var(--xoss-device-body)" />
+      <rect x={84} y={92} width={18} height={34} rx={5} fill="var(--xoss-color-brand)" />
+    </>
+  );
+}
+
+/**
+ * A bike computer drawn in SVG (body, screen with a data page, buttons), or an accessory.
+ * No photos needed.
+ */
 export function DeviceIllustration({ shape, title, size = 120 }: DeviceIllustrationProps) {
+  if (isAccessory(shape))
+    return (
+      <svg
+        width={size}
+        height={(size * 160) / 120}
+        viewBox="0 0 120 160"
+        role="img"
+        aria-label={title}
+      >
+        <AccessoryDrawing shape={shape} />
+      </svg>
+    );
   const { body, screen, buttons } = shapes[shape];
   const left = (120 - body[0]) / 2;
   const top = (160 - body[1]) / 2;

@@ -30,6 +30,33 @@ export interface StreamSeries {
   /** A CSS colour, one of `chartColors` as a rule; the design tokens' brand red by default. */
   readonly color?: string;
   readonly digits?: number;
+  /**
+   * Points called out on the panel (a W' balance's lowest point): a dot at the sample and
+   * its text beside it.
+   */
+  readonly markers?: readonly StreamMarker[];
+  /**
+   * A second ride's values on the same x (compare two rides), drawn dashed over this one in
+   * the comparison colour; its value is read out after the first one's.
+   */
+  readonly overlay?: ArrayLike<number | null>;
+}
+
+/** A sample called out on a panel. */
+export interface StreamMarker {
+  readonly index: number;
+  readonly label: string;
+}
+
+/**
+ * A span of x (seconds or metres, `from` to `to`) shaded on one panel: a climb on the
+ * elevation chart. `active` shades it stronger (the climb the rider picked).
+ */
+export interface StreamBand {
+  readonly series: string;
+  readonly from: number;
+  readonly to: number;
+  readonly active?: boolean;
 }
 
 /** A range of sample indices, both ends included. */
@@ -49,11 +76,26 @@ export interface StreamChartsProps {
   readonly onRangeChange?: (range: IndexRange | null) => void;
   /** `mi` shows distance axes in miles. */
   readonly distanceUnit?: DistanceUnit;
+  /** Spans shaded on a panel (climbs on the elevation chart). */
+  readonly bands?: readonly StreamBand[];
+  /**
+   * A zoom asked for from outside (an interval or a climb picked in a table): each new
+   * object is zoomed to as a drag would, onto the same Undo stack. The page knows the range
+   * it asked for, so `onRangeChange` is not called for it.
+   */
+  readonly zoom?: { readonly range: IndexRange } | null;
 }
 
 const MARGIN = { top: 8, right: 16, bottom: 30, left: 48 };
 const toNumber = (value: number | null | undefined) =>
   value === null || value === undefined ? Number.NaN : value;
+
+/** A range inside `[0, last]`, at least two samples wide where the ride has them. */
+function clampRange(range: IndexRange, last: number): IndexRange {
+  const from = Math.max(0, Math.min(range[0], last));
+  const to = Math.max(from, Math.min(range[1], last));
+  return to > from || last === 0 ? [from, to] : [Math.max(0, from - 1), from];
+}
 
 /** The last index whose x is at most `target` (binary search over ascending x). */
 export function indexAtX(x: ArrayLike<number>, target: number, from = 0, to = x.length - 1) {
@@ -83,6 +125,8 @@ export function StreamCharts({
   onHover,
   onRangeChange,
   distanceUnit = 'km',
+  bands = [],
+  zoom = null,
 }: StreamChartsProps) {
   const t = useT();
   const locale = useLocale();
@@ -92,6 +136,13 @@ export function StreamCharts({
   const [zooms, setZooms] = useState<readonly IndexRange[]>([]);
   const [ownHover, setOwnHover] = useState<number | null>(null);
   const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
+  // A zoom asked from outside joins the stack while rendering (React's way of adjusting
+  // state to a changed prop, no effect and no second paint).
+  const [askedZoom, setAskedZoom] = useState(zoom);
+  if (zoom !== askedZoom) {
+    setAskedZoom(zoom);
+    if (zoom) setZooms([...zooms, clampRange(zoom.range, x.length - 1)]);
+  }
   const hover = controlledHover === undefined ? ownHover : controlledHover;
   const range: IndexRange = useMemo(() => zooms[zooms.length - 1] ?? [0, last], [zooms, last]);
   const innerWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
@@ -218,6 +269,7 @@ export function StreamCharts({
             xTicks={xTicks}
             locale={locale}
             plotted={plotted}
+            bands={bands.filter((band) => band.series === stream.id)}
             onPointerDown={(event) => {
               event.currentTarget.setPointerCapture?.(event.pointerId);
               const at = indexAtPixel(pixelOf(event));
@@ -280,6 +332,7 @@ interface PanelProps {
   locale: string;
   /** False in the first render: the panel is laid out, its plot drawn in the next. */
   plotted: boolean;
+  bands: readonly StreamBand[];
   onPointerDown: (event: PointerEvent<SVGRectElement>) => void;
   onPointerMove: (event: PointerEvent<SVGRectElement>) => void;
   onPointerUp: () => void;
@@ -301,6 +354,7 @@ function StreamPanel({
   xTicks,
   locale,
   plotted,
+  bands,
   ...handlers
 }: PanelProps) {
   // A panel more than a screen below the viewport is drawn when the rider scrolls near it,
@@ -319,10 +373,19 @@ function StreamPanel({
     const picked = downsampleMinMax(slice, Math.max(8, innerWidth * 2));
     return Array.from(picked, (offset) => ({ x: x[range[0] + offset] ?? 0, y: slice[offset]! }));
   }, [stream.values, x, range, innerWidth, seen]);
+  const overlayPoints = useMemo(() => {
+    const other = stream.overlay;
+    if (!seen || !other) return [];
+    const count = range[1] - range[0] + 1;
+    const slice = new Float64Array(count);
+    for (let i = 0; i < count; i++) slice[i] = toNumber(other[range[0] + i]);
+    const picked = downsampleMinMax(slice, Math.max(8, innerWidth * 2));
+    return Array.from(picked, (offset) => ({ x: x[range[0] + offset] ?? 0, y: slice[offset]! }));
+  }, [stream.overlay, x, range, innerWidth, seen]);
   const [low, high] = useMemo(() => {
     let min = Infinity;
     let max = -Infinity;
-    for (const point of points)
+    for (const point of [...points, ...overlayPoints])
       if (Number.isFinite(point.y)) {
         min = Math.min(min, point.y);
         max = Math.max(max, point.y);
@@ -330,7 +393,7 @@ function StreamPanel({
     if (!Number.isFinite(min)) return [0, 1];
     const pad = (max - min) * 0.08 || 1;
     return [stream.kind === 'area' && min >= 0 ? 0 : min - pad, max + pad];
-  }, [points, stream.kind]);
+  }, [points, overlayPoints, stream.kind]);
   const yScale = useMemo(
     () => linearScale({ domain: [low, high], range: [innerHeight, 0], nice: true }),
     [low, high, innerHeight],
@@ -340,18 +403,45 @@ function StreamPanel({
     [locale, stream.digits],
   );
   const hoverValue = hover === null ? undefined : toNumber(stream.values[hover]);
+  const overlayValue =
+    hover === null || !stream.overlay ? undefined : toNumber(stream.overlay[hover]);
+  const readout = [hoverValue, overlayValue]
+    .filter((value) => value !== undefined)
+    .map((value) => (Number.isFinite(value) ? number.format(value) : '—'));
+  const markers = (stream.markers ?? []).filter(
+    (marker) => marker.index >= range[0] && marker.index <= range[1],
+  );
   return (
     <figure className="xoss-streams__panel" ref={figure}>
       <figcaption>
         <span>{stream.label}</span>
         <output>
-          {hoverValue !== undefined && Number.isFinite(hoverValue)
-            ? `${number.format(hoverValue)} ${stream.unit} @ ${formatX(x[hover!] ?? 0)}`
+          {hoverValue !== undefined &&
+          (Number.isFinite(hoverValue) ||
+            (overlayValue !== undefined && Number.isFinite(overlayValue)))
+            ? `${readout.join(' / ')} ${stream.unit} @ ${formatX(x[hover!] ?? 0)}`
             : ''}
         </output>
       </figcaption>
       <svg width={width} height={height} aria-hidden="true">
         <Group left={MARGIN.left} top={MARGIN.top}>
+          {bands.map((band) => {
+            const [domainFrom = 0, domainTo = 0] = xScale.domain();
+            const from = Math.max(band.from, domainFrom);
+            const to = Math.min(band.to, domainTo);
+            if (to <= from) return null;
+            return (
+              <rect
+                key={`${band.from}-${band.to}`}
+                className="xoss-streams__band"
+                data-active={band.active ?? false}
+                x={xScale(from)}
+                width={Math.max(1, xScale(to) - xScale(from))}
+                y={0}
+                height={innerHeight}
+              />
+            );
+          })}
           {plotted && seen ? (
             <PanelPlot
               points={points}
@@ -363,8 +453,31 @@ function StreamPanel({
               number={number}
               formatX={formatX}
               xTicks={xTicks}
+              overlay={overlayPoints}
             />
           ) : null}
+          {plotted && seen
+            ? markers.map((marker) => {
+                const value = toNumber(stream.values[marker.index]);
+                if (!Number.isFinite(value)) return null;
+                const cx = xScale(x[marker.index] ?? 0);
+                const cy = yScale(value);
+                // The text stays inside the plot: left of the dot in the right half.
+                const right = cx > innerWidth / 2;
+                return (
+                  <g key={marker.index} className="xoss-streams__marker">
+                    <circle cx={cx} cy={cy} r={4} />
+                    <text
+                      x={right ? cx - 8 : cx + 8}
+                      y={Math.max(10, cy - 6)}
+                      textAnchor={right ? 'end' : 'start'}
+                    >
+                      {marker.label}
+                    </text>
+                  </g>
+                );
+              })
+            : null}
           {drag ? (
             <rect
               className="xoss-streams__selection"
@@ -410,7 +523,9 @@ const PanelPlot = memo(function PanelPlot({
   number,
   formatX,
   xTicks,
+  overlay,
 }: {
+  overlay: readonly { x: number; y: number }[];
   points: readonly { x: number; y: number }[];
   kind: 'line' | 'area';
   color: string;
@@ -445,6 +560,18 @@ const PanelPlot = memo(function PanelPlot({
           strokeWidth={1.5}
         />
       )}
+      {overlay.length > 0 ? (
+        <LinePath
+          data={overlay as { x: number; y: number }[]}
+          x={(point) => xScale(point.x)}
+          y={(point) => yScale(point.y)}
+          defined={defined}
+          stroke="var(--xoss-chart-comparison)"
+          strokeWidth={1.5}
+          strokeDasharray="5 3"
+          data-overlay="true"
+        />
+      ) : null}
       <AxisLeft scale={yScale} numTicks={3} tickFormat={(value) => number.format(value)} />
       <AxisBottom top={innerHeight} scale={xScale} tickValues={xTicks} tickFormat={formatX} />
     </>

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { fitnessSeries, seededRandom } from '@xoss/workout-stats';
 import { FitnessChart, TotalsChart, TrainingCalendar } from './TrainingCharts.tsx';
+import { TrendChart } from './TrendChart.tsx';
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -15,7 +16,7 @@ const days = fitnessSeries(tss).map((day, i) => ({ ...day, day: iso(start + i * 
 const meta = {
   title: 'Training/Fitness chart',
   component: FitnessChart,
-  subcomponents: { TotalsChart, TrainingCalendar },
+  subcomponents: { TotalsChart, TrainingCalendar, TrendChart },
   args: { title: 'Fitness, fatigue and form', days },
 } satisfies Meta<typeof FitnessChart>;
 export default meta;
@@ -25,6 +26,22 @@ export const OneYear: Story = {};
 export const NinetyDays: Story = { args: { days: days.slice(-90) } };
 export const NoRides: Story = {
   args: { days: days.slice(0, 30).map((day) => ({ ...day, ctl: 0, atl: 0, form: 0 })) },
+};
+
+// Efficiency factor of about 80 rides over a year: slowly rising, with a ride-to-ride spread.
+const efficiency = days
+  .filter((_, i) => i % 4 === 0)
+  .map((day, i) => ({ date: day.day, value: 1.3 + i * 0.003 + (random() - 0.5) * 0.2 }));
+export const EfficiencyTrend: StoryObj<typeof TrendChart> = {
+  render: () => (
+    <TrendChart
+      title="Efficiency factor"
+      points={efficiency}
+      pointLabel="Ride"
+      meanLabel="Mean of 5 rides"
+      format={(value) => value.toFixed(2)}
+    />
+  ),
 };
 
 export const WeeklyDistance: StoryObj<typeof TotalsChart> = {

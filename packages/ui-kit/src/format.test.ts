@@ -8,8 +8,14 @@ describe('formatBytes', () => {
     expect(formatBytes(3_400_000, 'en-US')).toBe('3.4 MB');
     expect(formatBytes(512_000_000, 'en-US')).toBe('512 MB');
     expect(formatBytes(1_250_000_000, 'en-US')).toBe('1.25 GB');
-    expect(formatBytes(900, 'en-US')).toBe('900 byte');
+    expect(formatBytes(900, 'en-US')).toBe('900 bytes');
+    expect(formatBytes(1, 'en-US')).toBe('1 byte');
     expect(formatBytes(2_500_000, 'de')).toBe('2,5 MB');
+  });
+
+  it('writes no size as a dash, never "0 byte"', () => {
+    for (const bytes of [0, -5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(formatBytes(bytes, 'en-US')).toBe('—');
   });
 
   it('never says 0 MB for a file that has bytes', () => {

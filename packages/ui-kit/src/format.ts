@@ -23,9 +23,12 @@ export function formatShortDuration(seconds: number): string {
 
 /**
  * A file size in the unit that fits (decimal, as drives and downloads count): `78 kB`,
- * `3.4 MB`, `1.25 GB`; never "0 MB" for a file that has bytes.
+ * `3.4 MB`, `1.25 GB`; never "0 MB" for a file that has bytes. No size (nothing picked, an
+ * unknown or broken figure) is a dash, not "0 byte"; under a kilobyte the unit is written
+ * out, as Intl's short form of `byte` is not plural ("900 byte") in every language.
  */
 export function formatBytes(bytes: number, locale: string): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '—';
   const units = [
     [1e9, 'gigabyte'],
     [1e6, 'megabyte'],
@@ -36,6 +39,7 @@ export function formatBytes(bytes: number, locale: string): string {
   return new Intl.NumberFormat(locale, {
     style: 'unit',
     unit,
+    unitDisplay: unit === 'byte' ? 'long' : 'short',
     // Three significant figures at most: 1.25 GB, 12.5 MB, 125 kB.
     maximumFractionDigits: value >= 100 || unit === 'byte' ? 0 : value >= 10 ? 1 : 2,
   }).format(value);

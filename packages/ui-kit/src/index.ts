@@ -45,9 +45,12 @@ export {
   StreamCharts,
   indexAtX,
   type IndexRange,
+  type StreamBand,
   type StreamChartsProps,
+  type StreamMarker,
   type StreamSeries,
 } from './StreamCharts.tsx';
+export { TrendChart, type TrendChartProps, type TrendPoint } from './TrendChart.tsx';
 export { CurveChart, type CurveChartProps, type CurveSeries } from './CurveChart.tsx';
 export {
   FitnessChart,
@@ -70,6 +73,7 @@ export {
   type MapRegion,
   type RegionPickerProps,
   type RouteMapProps,
+  type TrackSegment,
 } from './Maps.tsx';
 export {
   formatBytes,

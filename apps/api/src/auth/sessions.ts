@@ -1,13 +1,14 @@
-// Over 300 lines: login, refresh with rotation and its grace window, logout and the password
-// rules are one session model whose invariants are easiest to check side by side.
+// Over 300 lines: login, refresh with rotation and its grace window, logout, the password
+// rules, password changes and the rider's list of sessions are one session model whose
+// invariants (which tokens still work after which event) are easiest to check side by side.
 import { createHash, randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
 import type { ApiConfig } from '../config.ts';
-import type { Database } from '../db/db.ts';
+import type { Database, Queryable } from '../db/db.ts';
 import { ApiError } from '../http.ts';
 import { jwtKeys, signJwt, verifyJwt, type JwtKeys } from './jwt.ts';
 import { HashingBusy, HashingGate, type Reservation } from './hashingGate.ts';
-import { dummyHash, verifyPassword } from './passwords.ts';
+import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { SharedLimiter } from './rateLimit.ts';
 
 export interface TokenPair {
@@ -44,8 +45,22 @@ const fingerprint = (jti: string, caller: Caller) =>
     .update(JSON.stringify([jti, caller.ip, caller.userAgent ?? '']))
     .digest('base64url');
 const WRONG = 'Wrong username or password';
+/** The longest User-Agent kept with a token: enough to name a browser, no more. */
+const USER_AGENT_MAX = 512;
+
+/** A signed-in session of a rider (a live refresh-token family), for the rider's list. */
+export interface SessionRow {
+  readonly family: string;
+  readonly authTime: number;
+  readonly lastUsed: number;
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+}
 
 /** Login, access tokens, rotating refresh tokens with reuse detection, logout, revocation. */
+/** What a password is checked for (the security log's event names). */
+type PasswordEvent = 'login' | 'password.change' | 'account.delete';
+
 export class Sessions {
   readonly #db: Database;
   readonly #config: ApiConfig;
@@ -81,8 +96,37 @@ export class Sessions {
   }
 
   /** E-mail + password → a token pair. Unknown e-mail and wrong password look the same. */
-  async login(email: string, password: string, ip: string): Promise<TokenPair & { id: string }> {
+  async login(
+    email: string,
+    password: string,
+    caller: Caller,
+  ): Promise<TokenPair & { id: string }> {
     const account = email.trim().toLowerCase();
+    return this.#withPassword(account, password, caller.ip, 'login', WRONG, async (user, check) => {
+      if (check.upgrade)
+        await this.#db.query('UPDATE users SET password_hash = $1 WHERE id = $2', [
+          check.upgrade,
+          user.id,
+        ]);
+      return this.signIn(user, caller);
+    });
+  }
+
+  /**
+   * Checks a rider's password under the log-in limits and the hashing gate, then runs `then`
+   * with the rider (a log-in, or a password change). A wrong password, or an unknown or
+   * inactive account, is a 10301 (log-in) or 10303 (`event` 'password.change') with
+   * `wrong` as its detail, and counts against the account's and the address's log-in
+   * limits: a password change cannot be used to guess a password faster than a log-in.
+   */
+  async #withPassword<T>(
+    account: string,
+    password: string,
+    ip: string,
+    event: PasswordEvent,
+    wrong: string,
+    then: (user: UserRow, check: { readonly upgrade?: string }) => Promise<T>,
+  ): Promise<T> {
     // A burst beyond what the hashing can take is refused before its attempt is counted: the
     // count is a database transaction, and hundreds of them a second held up other riders.
     let hashing: Reservation;
@@ -93,19 +137,22 @@ export class Sessions {
       throw error;
     }
     try {
-      return await this.#checked(account, password, ip, hashing);
+      return await this.#checked(account, password, ip, hashing, event, wrong, then);
     } finally {
       // A login refused by its limit (or failed) before its hash gives its place back.
       hashing.release();
     }
   }
 
-  async #checked(
+  async #checked<T>(
     account: string,
     password: string,
     ip: string,
     hashing: Reservation,
-  ): Promise<TokenPair & { id: string }> {
+    event: PasswordEvent,
+    wrong: string,
+    then: (user: UserRow, check: { readonly upgrade?: string }) => Promise<T>,
+  ): Promise<T> {
     // Both attempts are counted before the password is checked, in the same transaction as
     // the check (`SharedLimiter`): simultaneous guesses, on any process, cannot all pass the
     // check before the first is counted. A success takes its own attempt back; a failure
@@ -115,7 +162,7 @@ export class Sessions {
       { key: `ip:${ip}`, limit: this.#config.loginAttemptsPerIp },
     ]);
     if (wait > 0) {
-      this.#log('login.rateLimited', { email: account, ip });
+      this.#log(`${event}.rateLimited`, { email: account, ip });
       throw new ApiError(
         ErrorCode.TooManyAttempts,
         `Too many login attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
@@ -134,16 +181,14 @@ export class Sessions {
         verifyPassword(user?.password_hash ?? (await dummyHash()), password),
       );
       if (!user || !check.matches || !user.active) {
-        this.#log('login.failed', { email: account, ip, userId: user?.id });
+        this.#log(`${event}.failed`, { email: account, ip, userId: user?.id });
         counts = true;
-        throw new ApiError(ErrorCode.WrongCredentials, WRONG);
+        throw new ApiError(
+          event === 'login' ? ErrorCode.WrongCredentials : ErrorCode.WrongPassword,
+          wrong,
+        );
       }
-      if (check.upgrade)
-        await this.#db.query('UPDATE users SET password_hash = $1 WHERE id = $2', [
-          check.upgrade,
-          user.id,
-        ]);
-      return await this.signIn(user, ip);
+      return await then(user, check);
     } finally {
       // Only a wrong password counts against the account; a success or our own failure does not.
       if (!counts) await this.#limits.refund(attempt);
@@ -159,10 +204,10 @@ export class Sessions {
     );
   }
 
-  private async signIn(user: UserRow, ip: string): Promise<TokenPair & { id: string }> {
+  private async signIn(user: UserRow, caller: Caller): Promise<TokenPair & { id: string }> {
     const now = this.seconds();
-    const pair = await this.issue(user.id, user.token_version, randomUUID(), now);
-    this.#log('login.succeeded', { userId: user.id, ip });
+    const pair = await this.issue(user.id, user.token_version, randomUUID(), now, caller);
+    this.#log('login.succeeded', { userId: user.id, ip: caller.ip });
     return { ...pair, id: String(user.id) };
   }
 
@@ -171,11 +216,23 @@ export class Sessions {
     version: number,
     family: string,
     authTime: number,
+    caller: Caller,
   ): Promise<TokenPair> {
     const ids = { refresh: randomUUID(), access: randomUUID(), iat: this.seconds() };
+    // When, where from and with what each token was issued: the rider's list of sessions.
     await this.#db.query(
-      'INSERT INTO refresh_tokens (jti, family, user_id, auth_time, expires_at) VALUES ($1, $2, $3, $4, $5)',
-      [ids.refresh, family, userId, authTime, this.refreshExpiry(ids.iat, authTime)],
+      `INSERT INTO refresh_tokens (jti, family, user_id, auth_time, expires_at, issued_at, ip, user_agent)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        ids.refresh,
+        family,
+        userId,
+        authTime,
+        this.refreshExpiry(ids.iat, authTime),
+        ids.iat,
+        caller.ip,
+        caller.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+      ],
     );
     return this.sign(userId, version, family, authTime, ids);
   }
@@ -280,9 +337,17 @@ export class Sessions {
       );
       if (row)
         await tx.query(
-          `INSERT INTO refresh_tokens (jti, family, user_id, auth_time, expires_at)
-           SELECT $1, family, user_id, auth_time, $3 FROM refresh_tokens WHERE jti = $2`,
-          [next.refresh, claims.jti, this.refreshExpiry(now, Number(row.auth_time))],
+          `INSERT INTO refresh_tokens
+             (jti, family, user_id, auth_time, expires_at, issued_at, ip, user_agent)
+           SELECT $1, family, user_id, auth_time, $3, $4, $5, $6 FROM refresh_tokens WHERE jti = $2`,
+          [
+            next.refresh,
+            claims.jti,
+            this.refreshExpiry(now, Number(row.auth_time)),
+            now,
+            ip,
+            caller.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+          ],
         );
       return row;
     });
@@ -428,5 +493,179 @@ export class Sessions {
     if (!user?.active || user.token_version !== claims.tv || user.ended)
       throw tokenInvalid('Token invalid');
     return userId;
+  }
+
+  /**
+   * The session (refresh family) of a bearer access token that `authenticate` accepted, or
+   * undefined for a token signed before access tokens named their session.
+   */
+  async sessionOf(header: string | undefined): Promise<string | undefined> {
+    const match = /^Bearer +([A-Za-z0-9_.-]+)$/i.exec(header ?? '');
+    if (!match) return undefined;
+    const check = await verifyJwt(match[1]!, this.#keys, this.seconds());
+    const family = check.ok ? check.value.fam : undefined;
+    return typeof family === 'string' && UUID.test(family) ? family : undefined;
+  }
+
+  /**
+   * The hash of a new password, made under the hashing gate like every other argon2 run: a
+   * burst of password changes or resets cannot take the thread pool from file I/O.
+   */
+  async hashNew(password: string): Promise<string> {
+    try {
+      return await this.#hashing.run(() => hashPassword(password));
+    } catch (error) {
+      if (error instanceof HashingBusy)
+        throw new ApiError(
+          ErrorCode.Unavailable,
+          'Too many password changes at once; please try again in a few seconds',
+          { headers: { 'retry-after': '2' } },
+        );
+      throw error;
+    }
+  }
+
+  /**
+   * Changes a signed-in rider's password. The current one is checked as a log-in is, under
+   * the same per-account and per-address limits (`#withPassword`), so a stolen access token
+   * cannot guess it any faster than the log-in form. Every other session of the rider ends
+   * at once (its refresh tokens revoked, its access tokens refused by `authenticate`); the
+   * caller's own (`current`) stays signed in. A caller whose access token names no session
+   * (signed before tokens did) cannot be told apart, so every session ends. Pending reset
+   * links die too: they were asked for under the old password.
+   */
+  async changePassword(
+    userId: number,
+    current: string | undefined,
+    passwords: { readonly current: string; readonly next: string },
+    ip: string,
+  ): Promise<void> {
+    const [row] = await this.#db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
+      userId,
+    ]);
+    if (!row) throw tokenInvalid('Token invalid');
+    await this.#withPassword(
+      row.email.trim().toLowerCase(),
+      passwords.current,
+      ip,
+      'password.change',
+      'The current password is wrong',
+      async (user) => {
+        const hash = await this.hashNew(passwords.next);
+        const now = this.seconds();
+        await this.#db.transaction(async (tx) => {
+          await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, hash]);
+          await tx.query(
+            `UPDATE refresh_tokens SET revoked_at = $2
+             WHERE user_id = $1 AND revoked_at IS NULL AND family IS DISTINCT FROM $3`,
+            [user.id, now, current ?? null],
+          );
+          await tx.query('DELETE FROM password_resets WHERE user_id = $1', [user.id]);
+        });
+        this.#log('password.changed', { userId: user.id, ip });
+      },
+    );
+  }
+
+  /**
+   * Checks the rider's current password as a login does (the same limits, hashing gate and
+   * log), for an action that asks for it again (deleting the account); 10303 when wrong.
+   */
+  async confirmPassword(userId: number, password: string, ip: string): Promise<void> {
+    const [row] = await this.#db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
+      userId,
+    ]);
+    if (!row) throw tokenInvalid('Token invalid');
+    await this.#withPassword(
+      row.email.trim().toLowerCase(),
+      password,
+      ip,
+      'account.delete',
+      'The password is wrong',
+      () => Promise.resolve(),
+    );
+  }
+
+  /**
+   * The rider's signed-in sessions, last used first: each live family's newest refresh
+   * token (unused, unrevoked, unexpired; the partial index of migration 16 holds only those).
+   */
+  async listSessions(userId: number): Promise<SessionRow[]> {
+    const rows = await this.#db.query<{
+      family: string;
+      auth_time: string | number;
+      issued_at: string | number | null;
+      ip: string | null;
+      user_agent: string | null;
+    }>(
+      `SELECT family, auth_time, issued_at, ip, user_agent FROM refresh_tokens
+       WHERE user_id = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2
+       ORDER BY coalesce(issued_at, auth_time) DESC, jti`,
+      [userId, this.seconds()],
+    );
+    const seen = new Set<string>();
+    const sessions: SessionRow[] = [];
+    for (const row of rows) {
+      if (seen.has(row.family)) continue;
+      seen.add(row.family);
+      sessions.push({
+        family: row.family,
+        authTime: Number(row.auth_time),
+        lastUsed: Number(row.issued_at ?? row.auth_time),
+        ip: row.ip,
+        userAgent: row.user_agent,
+      });
+    }
+    return sessions;
+  }
+
+  /**
+   * Signs out the sessions of a rider that `which` names (one family, or every family but
+   * one) and answers how many of them were live. Only the rider's own rows are touched: a
+   * family of another rider matches nothing, so it is a 404 to the caller, like an unknown one.
+   */
+  async signOut(
+    userId: number,
+    which: { readonly only: string } | { readonly except: string | undefined },
+  ): Promise<number> {
+    const now = this.seconds();
+    const only = 'only' in which;
+    const rows = await this.#db.query<{
+      family: string;
+      used_at: string | number | null;
+      expires_at: string | number;
+    }>(
+      `UPDATE refresh_tokens SET revoked_at = $2
+       WHERE user_id = $1 AND revoked_at IS NULL
+         AND ${only ? 'family = $3' : 'family IS DISTINCT FROM $3'}
+       RETURNING family, used_at, expires_at`,
+      [userId, now, only ? which.only : (which.except ?? null)],
+    );
+    const live = new Set(
+      rows
+        .filter((row) => row.used_at === null && Number(row.expires_at) > now)
+        .map((row) => row.family),
+    );
+    this.#log(only ? 'session.signedOut' : 'sessions.signedOutOthers', {
+      userId,
+      sessions: live.size,
+    });
+    return live.size;
+  }
+
+  /**
+   * Sets a new password (already hashed, `hashNew`) and ends every session of the rider, in
+   * the caller's transaction: the version bump refuses every access token at once, the
+   * revoked families every refresh token.
+   */
+  async setPasswordAndEndSessions(tx: Queryable, userId: number, hash: string): Promise<void> {
+    await tx.query(
+      'UPDATE users SET password_hash = $2, token_version = token_version + 1 WHERE id = $1',
+      [userId, hash],
+    );
+    await tx.query(
+      'UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL',
+      [userId, this.seconds()],
+    );
   }
 }

@@ -16,6 +16,18 @@ export interface Database extends Queryable {
   close(): Promise<void>;
   /** How the job queue (pg-boss) reaches the same database. */
   queueConnection(): ConstructorOptions;
+  /** How busy its connections are, for `/metrics` (optional: test doubles have none). */
+  usage?(): DatabaseUsage;
+}
+
+/**
+ * PostgreSQL: the pool's connections and the queries waiting for one. Embedded: its single
+ * connection, idle when no statement is under way, and the statements queued behind it.
+ */
+interface DatabaseUsage {
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
 }
 
 class PgliteDatabase implements Database {
@@ -45,6 +57,10 @@ class PgliteDatabase implements Database {
   }
   dump(): Promise<Blob> {
     return this.#db.dump();
+  }
+  usage(): DatabaseUsage {
+    const pending = this.#db.pending;
+    return { total: 1, idle: pending === 0 ? 1 : 0, waiting: Math.max(0, pending - 1) };
   }
 }
 
@@ -83,6 +99,10 @@ class PostgresDatabase implements Database {
   close(): Promise<void> {
     return this.#pool.end();
   }
+  usage(): DatabaseUsage {
+    const pool = this.#pool;
+    return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+  }
 }
 
 // bigint counts (count(*)) come back as numbers; they stay far below 2^53 here.
@@ -95,6 +115,11 @@ export interface OpenOptions {
   readonly dataDir?: string;
   /** A dump (`dumpDataDir`) to start the embedded database from, for fast tests. */
   readonly loadDataDir?: Blob;
+  /**
+   * The schema to bring it to (tests of upgrades): the first `migrations` of the list only,
+   * or another list (a migration that fails part way). All of `migrations.ts` by default.
+   */
+  readonly migrations?: number | readonly string[];
 }
 
 /** Opens the database and brings its schema up to date. */
@@ -114,7 +139,17 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
       }),
     );
   }
-  await migrate(db);
+  const list =
+    typeof options.migrations === 'number'
+      ? migrations.slice(0, options.migrations)
+      : (options.migrations ?? migrations);
+  try {
+    await migrate(db, list);
+  } catch (error) {
+    // A migration that failed was rolled back whole: close, so no connection lingers.
+    await db.close().catch(() => undefined);
+    throw error;
+  }
   return db;
 }
 
@@ -124,8 +159,12 @@ export function dumpEmbedded(db: Database): Promise<Blob> {
   return db.dump();
 }
 
-/** Applies the migrations not applied yet, in order, each in its own transaction. */
-async function migrate(db: Database): Promise<void> {
+/**
+ * Applies the migrations not applied yet, in order, each in its own transaction: a statement
+ * that fails rolls its whole migration back (PostgreSQL's DDL is transactional), version row
+ * included, so the schema stays at the last migration that succeeded.
+ */
+async function migrate(db: Database, list: readonly string[]): Promise<void> {
   await db.query(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
   );
@@ -134,7 +173,7 @@ async function migrate(db: Database): Promise<void> {
       (row) => row.version,
     ),
   );
-  for (const [index, sql] of migrations.entries()) {
+  for (const [index, sql] of list.entries()) {
     const version = index + 1;
     if (done.has(version)) continue;
     await db.transaction(async (tx) => {

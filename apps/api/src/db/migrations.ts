@@ -343,4 +343,78 @@ ALTER TABLE workout_streams ADD COLUMN bytes bigint;
 ALTER TABLE workout_streams ALTER COLUMN data DROP NOT NULL;
 CREATE UNIQUE INDEX workout_streams_blob ON workout_streams (blob_key)
 `,
+  // 16: passwords and sessions for riders. Each refresh token records when, from which
+  // address and with which User-Agent it was issued, so the rider's list of sessions shows
+  // where each was last used; the partial index holds each live session's newest token
+  // only, so the list reads a row per session, however many rotations it has made. Reset
+  // links are kept as the SHA-256 of their token, never the token: a copy of the database
+  // cannot reset anyone's password.
+  `
+ALTER TABLE refresh_tokens ADD COLUMN issued_at bigint;
+ALTER TABLE refresh_tokens ADD COLUMN ip text;
+ALTER TABLE refresh_tokens ADD COLUMN user_agent text;
+CREATE INDEX refresh_tokens_user_live ON refresh_tokens (user_id)
+  WHERE used_at IS NULL AND revoked_at IS NULL;
+CREATE TABLE password_resets (
+  token_hash text PRIMARY KEY,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  expires_at bigint NOT NULL,
+  used_at bigint
+);
+CREATE INDEX password_resets_user ON password_resets (user_id)
+`,
+  // 17: what each ride's analysis keeps: efficiency factor and aerobic decoupling (the
+  // fitness page's trend reads them without a ride's streams) and its climbs (the rider's
+  // best climbs), computed at import; rides imported before have no row and get one on
+  // first need. `analysis` caches the ride's whole analysis for the CP, W' and FTP named by
+  // `analysis_key`.
+  `
+CREATE TABLE workout_facts (
+  workout_id integer PRIMARY KEY REFERENCES workouts (id) ON DELETE CASCADE,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  start_time timestamptz NOT NULL,
+  efficiency_factor double precision,
+  decoupling_pct double precision,
+  climbs jsonb NOT NULL DEFAULT '[]',
+  analysis jsonb,
+  analysis_key text
+);
+CREATE INDEX workout_facts_user_start ON workout_facts (user_id, start_time)
+`,
+  // 18: an export archive imported in one go (Strava's, Garmin Connect's, or ours): the
+  // archive waits in the file store while a job walks its entries and queues one import per
+  // activity (each an `imports` row naming the archive, with an id derived from the archive
+  // and the entry, so a walk resumed after a restart queues nothing twice).
+  `
+CREATE TABLE archive_imports (
+  id uuid PRIMARY KEY,
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  file_key text NOT NULL,
+  file_bytes bigint NOT NULL,
+  language text,
+  status text NOT NULL DEFAULT 'queued',
+  total integer,
+  next_entry integer NOT NULL DEFAULT 0,
+  skipped jsonb NOT NULL DEFAULT '[]',
+  error jsonb,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  finished_at timestamptz
+);
+CREATE INDEX archive_imports_user ON archive_imports (user_id, created_at DESC);
+ALTER TABLE imports ADD COLUMN archive_id uuid REFERENCES archive_imports (id) ON DELETE CASCADE;
+CREATE INDEX imports_archive ON imports (archive_id, status) WHERE archive_id IS NOT NULL
+`,
+  // 19: "Send to device": a routebook marked for one of the rider's devices, waiting until
+  // the phone app copies it over and acknowledges it (`synced_at`). Deleting either the
+  // routebook or the device takes its marks with it.
+  `
+CREATE TABLE routebook_syncs (
+  routebook_id integer NOT NULL REFERENCES routebooks (id) ON DELETE CASCADE,
+  device_id integer NOT NULL REFERENCES devices (id) ON DELETE CASCADE,
+  marked_at timestamptz NOT NULL DEFAULT now(),
+  synced_at timestamptz,
+  PRIMARY KEY (routebook_id, device_id)
+);
+CREATE INDEX routebook_syncs_device ON routebook_syncs (device_id, marked_at)
+`,
 ];

@@ -63,6 +63,11 @@ export class PgliteThread {
     return thread;
   }
 
+  /** Calls sent to the thread and not answered yet (the running one included), for `/metrics`. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
   #receive(reply: Reply): void {
     if ('notify' in reply) {
       for (const listener of this.#listeners.get(reply.notify) ?? []) listener(reply.payload);

@@ -6,6 +6,10 @@ import { route } from '../route.ts';
 import { athlete, saveAthlete, type AthleteRow } from '../athletes/store.ts';
 import { changeThresholds } from '../workouts/thresholds.ts';
 import type { Services } from '../services.ts';
+import { PasswordResets } from '../auth/passwordReset.ts';
+import type { SecurityLog } from '../auth/sessions.ts';
+import { browserName } from '../auth/userAgent.ts';
+import { Mailer } from '../mail.ts';
 
 const athleteReply = (row: AthleteRow) => ({
   id: String(row.id),
@@ -27,11 +31,36 @@ const athleteReply = (row: AthleteRow) => ({
   },
 });
 
-export function authRoutes(app: FastifyInstance, services: Services): void {
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+export function authRoutes(
+  app: FastifyInstance,
+  services: Services,
+  options: { readonly linkOrigin: () => string; readonly securityLog: SecurityLog },
+): void {
   const { sessions, db } = services;
+  const mailer = new Mailer(services.config, services.log);
+  app.decorate('mailer', mailer);
+  // Mail jobs still running finish before the server (and then the database) closes.
+  app.addHook('onClose', async () => {
+    await mailer.idle();
+    mailer.close();
+  });
+  const resets = new PasswordResets({
+    db,
+    config: services.config,
+    sessions,
+    mailer,
+    log: options.securityLog,
+    now: services.now,
+    linkOrigin: options.linkOrigin,
+  });
 
   route(app, services, 'login', ({ body, request }) =>
-    sessions.login(body.email, body.password, request.ip),
+    sessions.login(body.email, body.password, {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+    }),
   );
   // The caller's address and User-Agent bind the refresh grace window to whoever rotated
   // the token first (`Sessions.refresh`).
@@ -42,6 +71,49 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     await sessions.logout(body.refresh);
     return {};
   });
+
+  // 202 and nothing else, whatever the address: the mail goes out after the reply.
+  route(app, services, 'requestPasswordReset', async ({ body, request, reply }) => {
+    await resets.request(body.email, request.ip);
+    void reply.code(202);
+    return {};
+  });
+  route(app, services, 'confirmPasswordReset', async ({ body, request }) => {
+    await resets.confirm(body.token, body.password, request.ip);
+    return {};
+  });
+  route(app, services, 'changePassword', async ({ userId, body, request }) => {
+    const current = await sessions.sessionOf(request.headers.authorization);
+    await sessions.changePassword(
+      userId!,
+      current,
+      { current: body.current_password, next: body.new_password },
+      request.ip,
+    );
+    return {};
+  });
+  route(app, services, 'listSessions', async ({ userId, request }) => {
+    const current = await sessions.sessionOf(request.headers.authorization);
+    return (await sessions.listSessions(userId!)).map((session) => ({
+      id: session.family,
+      browser: browserName(session.userAgent),
+      created_at: iso(session.authTime),
+      last_used_at: iso(session.lastUsed),
+      ip: session.ip,
+      current: session.family === current,
+    }));
+  });
+  // Only the caller's own sessions match (`Sessions.signOut`): another rider's id is a 404.
+  route(app, services, 'signOutSession', async ({ userId, params }) => {
+    const signedOut = await sessions.signOut(userId!, { only: params.id });
+    if (signedOut === 0) throw notFound('Session');
+    return { signed_out: signedOut };
+  });
+  route(app, services, 'signOutOtherSessions', async ({ userId, request }) => ({
+    signed_out: await sessions.signOut(userId!, {
+      except: await sessions.sessionOf(request.headers.authorization),
+    }),
+  }));
 
   const own = async (userId: number | undefined, id: number) => {
     if (id !== userId)

@@ -4,7 +4,6 @@ import { ApiError } from '../http.ts';
 import { route } from '../route.ts';
 import type { Services } from '../services.ts';
 import {
-  databaseAnswers,
   insertComment,
   insertPost,
   like,
@@ -149,20 +148,5 @@ export function contentRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(app, services, 'health', () => ({ status: 'ok' as const }));
-  // Ready when the database answers and both the database and the file store can write (a
-  // full disk is not ready: a load balancer sends uploads elsewhere). Probes are cached.
-  route(app, services, 'ready', async () => {
-    await databaseAnswers(db);
-    const failing = await services.storage.check();
-    if (failing.length > 0)
-      throw new ApiError(
-        ErrorCode.Unavailable,
-        `Not ready: ${failing.map((part) => part.message).join('; ')}`,
-        {
-          errors: failing.map(({ part, message }) => ({ path: part, message })),
-          headers: { 'retry-after': '5' },
-        },
-      );
-    return { status: 'ready' as const, database: 'ok' as const };
-  });
+  // `/api/ready` (database, file store, queue, disk, each reported): readiness.ts.
 }

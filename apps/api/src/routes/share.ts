@@ -144,7 +144,9 @@ function cardText(reply: SharedWorkout) {
   });
   const sport = sportTypes[reply.sport_type] ?? 'Ride';
   const figures = [
-    { label: 'Distance', value: figureOf('Distance', reply.summary.distance_m) },
+    ...(reply.summary.distance_m !== null
+      ? [{ label: 'Distance', value: figureOf('Distance', reply.summary.distance_m) }]
+      : []),
     { label: 'Time', value: formatDuration(reply.summary.timer_time_s) },
     ...(reply.summary.elevation_gain_m !== null
       ? [{ label: 'Climbing', value: figureOf('Elevation', reply.summary.elevation_gain_m) }]

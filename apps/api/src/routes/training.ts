@@ -20,6 +20,7 @@ import {
   type DayRow,
   type LogRide,
 } from '../training/store.ts';
+import { analysisRoutes } from './analysis.ts';
 
 /** The longest fitness chart: 20 years of days. */
 const FITNESS_MAX_DAYS = 7_320;
@@ -58,6 +59,8 @@ function addTo(totals: PeriodTotals, row: DayRow): void {
 
 export function trainingRoutes(app: FastifyInstance, services: Services): void {
   const { db } = services;
+  // The power model, a ride's analysis, efficiency and climbs (`./analysis.ts`).
+  analysisRoutes(app, services);
   const today = () => dayOf(new Date(services.now()));
   /** The rider's FTP in force today (the latest change on or before it). */
   const ftpToday = (history: Awaited<ReturnType<typeof thresholdHistory>>) =>

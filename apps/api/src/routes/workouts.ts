@@ -1,7 +1,12 @@
 // HTTP for rides: list, totals, import, detail, edit, delete, download, streams, curves and
 // range; storage is in ../workouts/rows.ts and store.ts, reply shapes in ../workouts/replies.ts.
 import { randomBytes } from 'node:crypto';
-import { ErrorCode, type WorkoutDetail, workoutImportFieldsSchema } from '@xoss/api-contract';
+import {
+  ErrorCode,
+  type WorkoutDetail,
+  type WorkoutImportReply,
+  workoutImportFieldsSchema,
+} from '@xoss/api-contract';
 import { estimateFtp } from '@xoss/workout-stats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, parse } from '../http.ts';
@@ -15,7 +20,7 @@ import { forgetPreview } from '../share/previewCache.ts';
 import { pageReply, readUpload, safeFileName, sendAttachment } from './common.ts';
 import { sha256 } from '../digest.ts';
 import { assertSameUpload, idempotencyKeyOf, uploadDigest } from './idempotency.ts';
-import { listItem, ownWorkout, ACTIVITY_EXTENSIONS } from '../workouts/rows.ts';
+import { listItem, ownWorkout, ACTIVITY_EXTENSIONS, type WorkoutRow } from '../workouts/rows.ts';
 import {
   deleteWorkoutRow,
   listWorkouts,
@@ -27,7 +32,8 @@ import {
   yearsWithRides,
 } from '../workouts/queries.ts';
 import { shareChoices, detail, streamsReply, curveReply, rangeReply } from '../workouts/replies.ts';
-import { refuseDuplicate, importActivity } from '../workouts/store.ts';
+import { refuseDuplicate, importActivity, otherRecordingsOf } from '../workouts/store.ts';
+import { extraCurves, wbalStream } from '../workouts/analysisStore.ts';
 
 const MIME: Readonly<Record<WorkoutDetail['file_format'], string>> = {
   fit: 'application/vnd.ant.fit',
@@ -62,7 +68,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
       const existing = await workoutByIdempotencyKey(db, userId, idempotencyKey);
       if (existing) {
         assertSameUpload(existing.idempotency_hash ?? null, idempotencyHash!);
-        return detail(services, existing);
+        return importReply(services, existing);
       }
     }
     await refuseDuplicate(services, userId!, fileSha256);
@@ -83,13 +89,13 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
         const existing = await workoutByIdempotencyKey(db, userId, idempotencyKey);
         if (existing) {
           assertSameUpload(existing.idempotency_hash ?? null, idempotencyHash!);
-          return detail(services, existing);
+          return importReply(services, existing);
         }
       }
       throw error;
     }
     reply.status(201);
-    return detail(services, await ownWorkout(services, userId, id));
+    return importReply(services, await ownWorkout(services, userId, id));
   });
 
   route(app, services, 'getWorkout', async ({ userId, params }) =>
@@ -138,7 +144,10 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
 
   route(app, services, 'workoutStreams', async ({ userId, params, query }) => {
     const row = await ownWorkout(services, userId, params.id);
-    return streamsReply(services, row.id, query);
+    // W' balance is computed when sent (it follows the rider's power model), when asked.
+    const wanted = query.streams === undefined || query.streams.includes('w_bal');
+    const wbal = wanted ? await wbalStream(services, row) : undefined;
+    return streamsReply(services, row.id, query, wbal ? { w_bal: wbal } : undefined);
   });
 
   route(app, services, 'workoutFile', async ({ userId, params, reply }) => {
@@ -175,9 +184,15 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     // One row per year ridden (the year rows of the per-period best curves).
     const thisYear = new Date(services.now()).getUTCFullYear();
     const years = await yearsWithRides(db, userId);
+    // Heart-rate and pace curves are not stored: computed from the streams when asked.
+    const extra = query.include ? await extraCurves(services, row, query.include) : {};
     return {
       power: curveReply(power, query),
       speed: curveReply(speed, query),
+      ...(query.include?.includes('heart_rate')
+        ? { heart_rate: curveReply(extra.heart_rate ?? null, query) }
+        : {}),
+      ...(query.include?.includes('pace') ? { pace: curveReply(extra.pace ?? null, query) } : {}),
       compare: query.compare,
       comparison,
       ftp_estimate: power ? (estimateFtp(power) ?? null) : null,
@@ -193,7 +208,15 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
 }
 
 /** The upload's first `Accept-Language` tag, if it names one (the portal sends its own). */
-function languageOf(request: FastifyRequest): { language?: string } {
+export function languageOf(request: FastifyRequest): { language?: string } {
   const first = request.headers['accept-language']?.split(',')[0]?.split(';')[0]?.trim();
   return first && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(first) ? { language: first } : {};
+}
+
+/** An import's reply: the ride, and how many other activities of its file were queued. */
+async function importReply(services: Services, row: WorkoutRow): Promise<WorkoutImportReply> {
+  return {
+    ...(await detail(services, row)),
+    other_activities: row.import_id ? await otherRecordingsOf(services.db, row.import_id) : 0,
+  };
 }

@@ -7,9 +7,11 @@ import {
   activityFromTcx,
   activityOverview,
   decodeFit,
+  fitRecordings,
   hasFitSignature,
   parseGpx,
   parseTcx,
+  tcxRecordings,
   messageIdOf,
   type ActivityFileError,
   type ActivityLap,
@@ -34,6 +36,7 @@ import {
   type WorkoutSummary,
 } from '@xoss/workout-stats';
 import { effortClock } from './effortClock.ts';
+import { rideFacts, type RideFacts } from './rideAnalysis.ts';
 
 /** Stream columns as stored, named as the API sends them. */
 export type StoredStreams = Record<string, Float64Array>;
@@ -92,8 +95,15 @@ export interface Analysis {
   readonly powerCurve: Float64Array | null;
   readonly speedCurve: Float64Array | null;
   readonly ftpEstimate: number | null;
+  /**
+   * The file's other recordings (a chained FIT file's other activities, a TCX file's other
+   * `<Activity>` elements), each as a file of its own: imported as rides of their own.
+   */
+  readonly more?: readonly Uint8Array[];
   /** Personal-best efforts: best power per `BEST_POWER_DURATIONS_S`, fastest time per `BEST_DISTANCES_M`. */
   readonly bests: RideBests;
+  /** Efficiency factor, aerobic decoupling and climbs (`workout_facts`). */
+  readonly facts: RideFacts;
 }
 
 /** A ride's best efforts (null where the ride is too short or lacks the channel). */
@@ -229,9 +239,10 @@ function overviewOf(
   bytes: Uint8Array,
   format: ActivityFormat,
   maxSamples: number,
-): { ok: true; value: ActivityOverview } | Refusal {
+): { ok: true; value: ActivityOverview; more?: Uint8Array[] } | Refusal {
   if (format === 'fit') {
-    const decoded = decodeFit(bytes);
+    const [first, ...others] = fitRecordings(bytes);
+    const decoded = decodeFit(first!);
     if (!decoded.ok) return decoded;
     // Refused before the costly part (the overview and the statistics).
     if (decoded.value.records.length > maxSamples)
@@ -239,7 +250,8 @@ function overviewOf(
     const overview = activityOverview(decoded.value);
     if (overview.streams.time.length < 2 && decoded.value.damage)
       return { ok: false, error: decoded.value.damage };
-    return { ok: true, value: overview };
+    // Copies: a view would carry the whole file's buffer to the API's thread with each part.
+    return { ok: true, value: overview, more: others.map((part) => part.slice()) };
   }
   if (format === 'tcx') {
     const parsed = parseTcx(bytes);
@@ -247,7 +259,8 @@ function overviewOf(
     const overview = activityFromTcx(parsed.value);
     if (!overview)
       return refuse('noActivity', 'tcx', 'The file is a course, not a recorded activity');
-    return { ok: true, value: overview };
+    const more = parsed.value.activityCount > 1 ? tcxRecordings(bytes).slice(1) : [];
+    return { ok: true, value: overview, more };
   }
   const parsed = parseGpx(bytes);
   if (!parsed.ok) return parsed;
@@ -285,7 +298,7 @@ const EXACT_CURVE_SHORT_S = 1200;
  * 400,000 samples, 10.7 s for 1,200,000; on a ride-like series it is within 0.03 % of the
  * exact curve.
  */
-function boundedMeanMaxCurve(values: Float64Array): Float64Array {
+export function boundedMeanMaxCurve(values: Float64Array): Float64Array {
   const n = values.length;
   if (n <= EXACT_CURVE_SAMPLES) return meanMaxCurve(values);
   const k = Math.ceil(n / EXACT_CURVE_SAMPLES);
@@ -448,6 +461,8 @@ export function analyseActivity(
       speedCurve: speedCurve && speedCurve.length > 0 ? speedCurve : null,
       ftpEstimate: powerCurve ? (estimateFtp(powerCurve) ?? null) : null,
       bests,
+      facts: rideFacts(streams, line, whole),
+      ...(read.more?.length ? { more: read.more } : {}),
     },
   };
 }

@@ -151,6 +151,24 @@ export async function addRideToBestCurves(
   }
 }
 
+/**
+ * A ride stored as one of many imported together (an archive): its year, week and day are
+ * marked stale, to be rebuilt once from their rides when next read, instead of merging each
+ * of hundreds of rides into the year's curve in turn.
+ */
+export async function markBestCurvesStale(
+  tx: Queryable,
+  userId: number,
+  start: Date,
+): Promise<void> {
+  for (const period of periodsOf(start))
+    await tx.query(
+      `INSERT INTO best_curves (user_id, period, workouts, stale) VALUES ($1, $2, 0, true)
+       ON CONFLICT (user_id, period) DO UPDATE SET stale = true`,
+      [userId, period],
+    );
+}
+
 /** After a ride was deleted: its year, week and day rebuilt from the rides left in them. */
 export async function removeRideFromBestCurves(
   tx: Queryable,
@@ -264,4 +282,9 @@ export async function comparisonCurves(
     }),
     { power: null, speed: null, workouts: 0 },
   );
+}
+
+/** A rider's best curves of all time: every year row merged. */
+export function allTimeCurves(db: Database, userId: number): Promise<PeriodCurves> {
+  return readPeriods(db, userId, 'period LIKE $2', ['Y%']);
 }

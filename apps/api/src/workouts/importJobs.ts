@@ -55,6 +55,18 @@ export interface ImportRequest {
   readonly idempotencyKey?: string;
   readonly idempotencyHash?: string;
   readonly fileSha256?: string;
+  /** The import whose file held this recording too (a chained or multi-activity file). */
+  readonly partOf?: string;
+  /** From an export archive's `activities.csv`: the sport and the rider's description. */
+  readonly sportType?: number;
+  readonly notes?: string;
+  /** The file's place in its export archive, named in the archive's failures. */
+  readonly entryName?: string;
+  /**
+   * One of many imported together (an archive): the ride's year, week and day curves are
+   * marked for one rebuild when next needed instead of merged ride by ride.
+   */
+  readonly batch?: boolean;
 }
 
 /** One upload on its way to becoming a workout (`imports` row). */
@@ -238,6 +250,11 @@ export class ImportJobs {
       });
   }
 
+  /** The queue's pg-boss, for the archive walk's own queue (`ArchiveImports`). */
+  get boss(): PgBoss {
+    return this.#boss;
+  }
+
   static async start(options: ImportJobsOptions): Promise<ImportJobs> {
     const superviseS = options.superviseS ?? 10;
     const boss = new PgBoss({
@@ -402,14 +419,24 @@ export class ImportJobs {
    * leaves a row that names the file, and the sweep deletes both's leftovers
    * (`settleDeadJobs`). Refuses with 503 when the rider (or everyone) has too many imports.
    */
-  async enqueue(userId: number, bytes: Uint8Array, request: ImportRequest): Promise<string> {
-    const id = randomUUID();
+  async enqueue(
+    userId: number,
+    bytes: Uint8Array,
+    request: ImportRequest,
+    place: {
+      /** The import's id when the caller decides it: queued once, however often asked. */
+      readonly id?: string;
+      /** The export archive the file came from. */
+      readonly archiveId?: string;
+    } = {},
+  ): Promise<string> {
+    const id = place.id ?? randomUUID();
     const fileKey = `workouts/${id}.upload`;
     const maxPerUser = this.#options.maxQueuedPerUser ?? 32;
     const maxAll = this.#options.maxQueued ?? 256;
     // A write that fails for lack of space is answered at once (503, retry later), with
     // nothing kept: no retry would find more room, and waiting only holds the rider.
-    await this.#db
+    const fresh = await this.#db
       .transaction(async (tx) => {
         // Counted under the rider's row lock: simultaneous uploads are counted one by one.
         await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
@@ -426,15 +453,19 @@ export class ImportJobs {
               : 'Too many imports are under way; please try again in a minute',
             { headers: { 'retry-after': '30' } },
           );
-        await tx.query(
-          'INSERT INTO imports (id, user_id, file_key, file_bytes, options) VALUES ($1, $2, $3, $4, $5)',
-          [id, userId, fileKey, bytes.length, JSON.stringify(request)],
+        const inserted = await tx.query(
+          `INSERT INTO imports (id, user_id, file_key, file_bytes, options, archive_id)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING id`,
+          [id, userId, fileKey, bytes.length, JSON.stringify(request), place.archiveId ?? null],
         );
+        return inserted.length > 0;
       })
       .catch((error: unknown) => {
         // Rolled back: nothing was written.
         throw this.#refuseForSpace(error) ?? error;
       });
+    // Queued before (the caller named the import): nothing more to do.
+    if (!fresh) return id;
     try {
       await this.#blobs.put(fileKey, bytes);
       await this.#db.transaction(async (tx) => {
@@ -529,6 +560,30 @@ export class ImportJobs {
       wakers.delete(wake);
       if (wakers.size === 0) this.#waiters.delete(importId);
     }
+  }
+
+  /**
+   * The queue's jobs by state, as pg-boss's monitor last counted them (every `superviseS`,
+   * kept on the queue's row): one small read, for `/metrics` and `/api/ready`. `failed`
+   * counts the failures still kept (a day), not all time. Undefined when the queue is gone.
+   */
+  async stats(): Promise<
+    Record<'queued' | 'ready' | 'deferred' | 'active' | 'failed', number> | undefined
+  > {
+    const queue = await this.#boss.getQueue(IMPORT_QUEUE);
+    if (!queue) return undefined;
+    return {
+      queued: queue.queuedCount,
+      ready: queue.readyCount,
+      deferred: queue.deferredCount,
+      active: queue.activeCount,
+      failed: queue.failedCount,
+    };
+  }
+
+  /** Whether this process's workers wait out a full disk now (they fetch no jobs). */
+  get backingOff(): boolean {
+    return this.#backoff.resume !== undefined;
   }
 
   /** Whether this process's queue is backing off from storage that was full a moment ago. */

@@ -53,9 +53,14 @@ export function summaryReply(
   const deviceTss = deviceNumber(device, 'trainingStressScore');
   const np = deviceTss !== undefined ? deviceNumber(device, 'normalizedPower') : undefined;
   const ownNp = summary.normalizedPower !== undefined && Number.isFinite(summary.normalizedPower);
+  // Nothing measured distance (no distance, position or speed: no average speed either).
+  const unmeasured =
+    summary.distanceM === 0 &&
+    summary.estimatedDistanceM === undefined &&
+    summary.avgSpeedMs === undefined;
   return {
-    distance_m: summary.distanceM,
-    estimated_distance_m: summary.estimatedDistanceM ?? summary.distanceM,
+    distance_m: unmeasured ? null : summary.distanceM,
+    estimated_distance_m: unmeasured ? null : (summary.estimatedDistanceM ?? summary.distanceM),
     total_time_s: summary.totalTimeS,
     // Rides imported before the timer was read: their moving time is the best we have.
     timer_time_s: summary.timerTimeS ?? summary.movingTimeS,
@@ -252,9 +257,15 @@ export async function detail(services: Services, row: WorkoutRow): Promise<Worko
 }
 
 /** A ride's streams, never more than `points` per stream (the query's default bounds it). */
-export async function streamsReply(services: Services, workoutId: number, query: StreamsQuery) {
+export async function streamsReply(
+  services: Services,
+  workoutId: number,
+  query: StreamsQuery,
+  /** Computed streams sent beside the stored ones (the W' balance), sample for sample. */
+  computed?: Record<string, Float64Array>,
+) {
   const streams = await readStreams(services, workoutId);
-  return streams ? streamsFrom(streams, query) : { length: 0, streams: {} };
+  return streams ? streamsFrom({ ...streams, ...computed }, query) : { length: 0, streams: {} };
 }
 
 /** What a streams request asks: points per stream and, when given, which streams. */

@@ -43,6 +43,8 @@ export interface WorkoutRow {
   share_power: boolean | null;
   notes: string;
   laps: readonly ActivityLap[] | null;
+  /** The queued import that made it (none for rides stored before imports were queued). */
+  import_id?: string | null;
 }
 
 export const LIST_COLUMNS =
@@ -58,7 +60,8 @@ export function listItem(row: WorkoutRow): WorkoutListItem {
     sport_type: row.sport_type,
     start_time: new Date(row.start_time).toISOString(),
     indoor: row.indoor,
-    distance_m: row.distance_m,
+    // No average speed and no distance: nothing in the file measured distance ("—", not 0).
+    distance_m: row.speed_avg_ms === null && row.distance_m === 0 ? null : row.distance_m,
     moving_time_s: row.moving_time_s,
     timer_time_s: row.timer_time_s,
     total_time_s: row.total_time_s,

@@ -3,11 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
 import { withFtp } from '@xoss/workout-stats';
+import { sha256 } from '../digest.ts';
 import { ApiError } from '../http.ts';
+import type { Queryable } from '../db/db.ts';
 import type { Services } from '../services.ts';
 import { type Analysis, type AnalysisResult } from './analyse.ts';
 import { hasRecordedData } from './recorded.ts';
-import { addRideToBestCurves } from './bestCurves.ts';
+import { addRideToBestCurves, markBestCurvesStale } from './bestCurves.ts';
+import { storeFacts } from './analysisStore.ts';
 import { AnalysisFailed } from './pool.ts';
 import {
   claimImportForStore,
@@ -65,6 +68,9 @@ async function storeWorkout(
     idempotencyKey?: string;
     idempotencyHash?: string;
     fileSha256?: string;
+    sportType?: number;
+    notes?: string;
+    batch?: boolean;
     /** The queued import whose file this is: already stored, and marked done with the row. */
     importRow?: ImportRow;
   } = {},
@@ -73,6 +79,8 @@ async function storeWorkout(
   const { importRow } = options;
   const fileKey = importRow?.file_key ?? `workouts/${randomUUID()}.${format}`;
   const start = new Date(analysis.startTime * 1000);
+  // An archive's activities.csv may name the sport the file does not.
+  const sportType = options.sportType ?? analysis.sportType;
   const thresholds = thresholdsOn(await thresholdHistory(services.db, userId), start, {
     ftp: analysis.fileFtp,
     maxHr: analysis.fileMaxHr,
@@ -91,8 +99,7 @@ async function storeWorkout(
   try {
     await services.blobs.put(streamsKey, packed);
     const name =
-      options.name ??
-      (await defaultRideName(analysis.sportType, analysis.indoor, start, options.language));
+      options.name ?? (await defaultRideName(sportType, analysis.indoor, start, options.language));
     return await services.db.transaction(async (tx) => {
       // Given up meanwhile (its request's deadline): nothing is stored. The row lock also
       // makes a second attempt at the same import wait for, then see, the first one's end.
@@ -109,7 +116,7 @@ async function storeWorkout(
         [
           userId,
           name,
-          analysis.sportType,
+          sportType,
           start,
           analysis.indoor,
           summary.distanceM,
@@ -154,6 +161,7 @@ async function storeWorkout(
         packCurve(analysis.speedCurve),
       ]);
       await storeBests(tx, id, userId, start, analysis.bests);
+      await storeFacts(tx, id, userId, start, analysis.facts);
       await addToDay(
         tx,
         userId,
@@ -165,7 +173,10 @@ async function storeWorkout(
           elevation_gain_m: shown.elevation_gain_m,
         }),
       );
-      await addRideToBestCurves(tx, userId, start, analysis.powerCurve, analysis.speedCurve);
+      if (options.batch) await markBestCurvesStale(tx, userId, start);
+      else await addRideToBestCurves(tx, userId, start, analysis.powerCurve, analysis.speedCurve);
+      if (options.notes)
+        await tx.query('UPDATE workouts SET notes = $2 WHERE id = $1', [id, options.notes]);
       if (importRow) await markImportDone(tx, importRow.id, id);
       return id;
     });
@@ -347,6 +358,7 @@ export async function runImport(
       'This file has no records: no time, position or sensor values to import',
       { errors: [{ path: 'file', message: 'activityFiles.fit.noRecords' }] },
     );
+  await queueOtherRecordings(services, row, result.value.more ?? []);
   try {
     return await storeWorkout(services, userId, bytes, result.value, {
       ...options,
@@ -363,6 +375,46 @@ export async function runImport(
       });
     throw error;
   }
+}
+
+/** How many other recordings of an import's file were queued as imports of their own. */
+export async function otherRecordingsOf(db: Queryable, importId: string): Promise<number> {
+  const [row] = await db.query<{ count: number }>(
+    "SELECT count(*)::int AS count FROM imports WHERE options->>'partOf' = $1",
+    [importId],
+  );
+  return row?.count ?? 0;
+}
+
+/** The most recordings of one file imported as rides: a chained file's parts beyond are refused. */
+const MAX_RECORDINGS_PER_FILE = 32;
+
+/**
+ * Queues a file's other recordings (a chained FIT file's other activities, a TCX file's other
+ * `<Activity>` elements) as imports of their own, before the first one is stored: should this
+ * process die in between, the retried job queues them again and each copy is then refused as
+ * the duplicate of the ride its twin made (their files' SHA-256 are unique per rider).
+ */
+async function queueOtherRecordings(
+  services: Services,
+  row: ImportRow,
+  parts: readonly Uint8Array[],
+): Promise<void> {
+  if (parts.length + 1 > MAX_RECORDINGS_PER_FILE)
+    throw new ApiError(
+      ErrorCode.UnsupportedFile,
+      `The file holds ${parts.length + 1} activities; one file may hold at most ` +
+        `${MAX_RECORDINGS_PER_FILE}. Split it`,
+      { errors: [{ path: 'file', message: 'workouts.tooManyActivities' }] },
+    );
+  const { language, overlap } = row.options;
+  for (const part of parts)
+    await services.imports.enqueue(row.user_id, part, {
+      partOf: row.id,
+      fileSha256: await sha256([part]),
+      ...(language ? { language } : {}),
+      ...(overlap ? { overlap } : {}),
+    });
 }
 
 /** Stores the upload, queues its import and waits for it (see `ImportJobs`). */

@@ -20,6 +20,7 @@ export function analyse(job: { bytes: Uint8Array; options: AnalysisOptions }): u
   const transfer = new Set<ArrayBuffer>([packed.buffer as ArrayBuffer]);
   if (powerCurve) transfer.add(powerCurve.buffer as ArrayBuffer);
   if (speedCurve) transfer.add(speedCurve.buffer as ArrayBuffer);
+  for (const part of result.value.more ?? []) transfer.add(part.buffer as ArrayBuffer);
   return Piscina.move({
     [Piscina.transferableSymbol]: [...transfer],
     [Piscina.valueSymbol]: {

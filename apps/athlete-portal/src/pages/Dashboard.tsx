@@ -72,6 +72,7 @@ const shortcuts: readonly { href: string; label: MessageId }[] = [
   { href: '/dashboard/device/list', label: 'devices.title' },
   { href: '/developer/mydevices/', label: 'developer.title' },
   { href: '/dashboard/settings', label: 'nav.settings' },
+  { href: '/dashboard/settings/account', label: 'nav.account' },
 ];
 
 /** `/dashboard/main`: totals, shortcuts, recent workouts, devices. */

@@ -1,12 +1,21 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import type { DeviceModel } from '@xoss/api-contract';
 import { Message, useT } from '@xoss/i18n/react';
-import { ConfirmDialog, EmptyState } from '@xoss/ui-kit';
+import { Alert, ConfirmDialog, EmptyState, SubmitButton } from '@xoss/ui-kit';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api } from '../client.ts';
-import { Loaded, useFailureText, useToast } from './common.tsx';
+import { api, failureMessage } from '../client.ts';
+import { Loaded, formText, useFailureText, useToast } from './common.tsx';
 import { DeviceTable } from './DeviceTable.tsx';
 
-/** `/dashboard/device/list`: the rider's devices, each with Manage. */
+const ADD_DEVICE_PATH = '/dashboard/device/add';
+/** The public site's page with the XOSS app for each phone. */
+const APP_DOWNLOAD_PATH = '/product/download';
+/** The models a serial number can be added for (the contract's `deviceModelSchema`). */
+const MODELS: readonly DeviceModel[] = ['NAV', 'NAV+', 'SPRINT', 'G2', 'G2+', 'G', 'G+'];
+/** The contract's rule for a serial number, checked here too so the field says so at once. */
+const SERIAL = /^[A-Za-z0-9-]{6,32}$/;
+
+/** `/dashboard/device/list`: the rider's devices, each with Manage, and Add a device. */
 export function DeviceList() {
   const t = useT();
   return (
@@ -14,6 +23,11 @@ export function DeviceList() {
       <h1>
         <Message id="devices.title" />
       </h1>
+      <div className="portal__actions">
+        <Link className="xoss-button" to={ADD_DEVICE_PATH}>
+          <Message id="devices.add" />
+        </Link>
+      </div>
       <DeviceTable
         caption={t('devices.title')}
         columns={[
@@ -124,5 +138,126 @@ export function DeviceSettings() {
         );
       }}
     </Loaded>
+  );
+}
+
+/**
+ * `/dashboard/device/add`: devices are paired in the XOSS phone app (binding happens there,
+ * over Bluetooth, which a web page cannot do), so the page says how, with the link to the
+ * app. A device the app cannot reach (a rider without a phone at hand) can still be added by
+ * its serial number and model; the serial is checked beside its field, here and by the API.
+ */
+export function AddDevice() {
+  const t = useT();
+  const toast = useToast();
+  const failureText = useFailureText();
+  const navigate = useNavigate();
+  const serialId = useId();
+  const serialProblemId = useId();
+  const [bind, binding] = api.useBindDeviceMutation();
+  const [serialProblem, setSerialProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = async (form: FormData) => {
+    setProblem(null);
+    const serial = formText(form, 'serial').trim();
+    const model = formText(form, 'model') as DeviceModel;
+    if (!SERIAL.test(serial)) {
+      setSerialProblem(t('devices.serialInvalid'));
+      return;
+    }
+    setSerialProblem(null);
+    const result = await bind({ body: { serial, model } });
+    if ('error' in result) {
+      const { id } = failureMessage(result.error);
+      // The API names the serial for both: bound to another account (10409), or already
+      // on this one (10400); either belongs beside the field.
+      if (id === 'errors.10409') setSerialProblem(t('devices.serialTaken'));
+      else if (id === 'errors.10400') setSerialProblem(t('devices.serialOwned'));
+      else setProblem(failureText(result.error));
+      return;
+    }
+    toast(t('devices.added', { name: `${result.data.model} (${result.data.serial})` }));
+    await navigate('/dashboard/device/list');
+  };
+
+  return (
+    <>
+      <h1>
+        <Message id="devices.add" />
+      </h1>
+      <section className="portal__card" aria-labelledby="pair-in-app">
+        <h2 id="pair-in-app">
+          <Message id="devices.pairTitle" />
+        </h2>
+        <p>
+          <Message id="devices.pairIntro" />
+        </p>
+        <ol>
+          <li>
+            <Message id="devices.pairStep1" />
+          </li>
+          <li>
+            <Message id="devices.pairStep2" />
+          </li>
+          <li>
+            <Message id="devices.pairStep3" />
+          </li>
+        </ol>
+        <a className="xoss-button" href={APP_DOWNLOAD_PATH}>
+          <Message id="devices.getApp" />
+        </a>
+      </section>
+      <section aria-labelledby="add-by-serial">
+        <h2 id="add-by-serial">
+          <Message id="devices.bySerial" />
+        </h2>
+        <form
+          className="portal__form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit(new FormData(event.currentTarget));
+          }}
+        >
+          <label htmlFor={serialId}>
+            <Message id="devices.serial" />
+          </label>
+          <input
+            id={serialId}
+            className="xoss-select"
+            name="serial"
+            autoComplete="off"
+            maxLength={32}
+            aria-describedby={serialProblem ? serialProblemId : undefined}
+            aria-invalid={serialProblem ? true : undefined}
+            onChange={() => setSerialProblem(null)}
+          />
+          {serialProblem ? (
+            <small id={serialProblemId} className="portal__field-problem">
+              {serialProblem}
+            </small>
+          ) : (
+            <small className="portal__note">
+              <Message id="devices.serialHint" />
+            </small>
+          )}
+          <label>
+            <Message id="devices.model" />
+            <select className="xoss-select" name="model" defaultValue="NAV+">
+              {MODELS.map((model) => (
+                <option key={model} value={model}>
+                  {model}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Alert>{problem}</Alert>
+          <SubmitButton busy={binding.isLoading}>
+            <Message id="devices.addSubmit" />
+          </SubmitButton>
+        </form>
+      </section>
+    </>
   );
 }

@@ -8,6 +8,18 @@ import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
 import { Loaded } from './common.tsx';
 import { curvesOf, ownRide } from './rideQueries.ts';
+import { ModelHistory, ModelSection, modelCurve, useModel } from './PowerModel.tsx';
+
+/** The curves the page can show: power and speed, and heart rate and pace when asked. */
+type CurveKind = 'power' | 'speed' | 'heart_rate' | 'pace';
+const CURVE_KINDS: readonly CurveKind[] = ['power', 'speed', 'heart_rate', 'pace'];
+const EXTRA_CURVES = ['heart_rate', 'pace'] as const;
+
+/** Seconds as `m:ss` (a pace per km or mile). */
+const minutesSeconds = (seconds: number) => {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+};
 
 /** How long the pointer rests on a duration before its exact values are asked for. */
 const HOVER_ASK_MS = 120;
@@ -43,6 +55,14 @@ export function PowerCurvePage() {
     compare === 'last6weeks' ? curvesOf(id) : { params: { id }, query: { compare } },
   );
   const { asked, setPointed } = usePointedDuration();
+  const [kind, setKind] = useState<CurveKind>('power');
+  const model = useModel();
+  // Heart rate and pace are computed from the streams when asked: only once chosen.
+  const extra = api.usePowerCurveQuery(
+    kind === 'heart_rate' || kind === 'pace'
+      ? { params: { id }, query: { compare: 'none', include: [...EXTRA_CURVES] } }
+      : skipToken,
+  );
   const exactReply = api.usePowerCurveQuery(
     asked === null ? skipToken : { params: { id }, query: { compare, at: asked } },
   );
@@ -56,9 +76,14 @@ export function PowerCurvePage() {
       const value = curve && curve.durations[0] === asked ? curve.values[0] : undefined;
       return value === null || value === undefined ? null : value * factor;
     };
+    const modelled = which === 'power' ? modelCurve(model.data, [asked])[0] : undefined;
     return {
       duration: asked,
-      values: { ride: pick(data[which]), compare: pick(data.comparison?.[which]) },
+      values: {
+        ride: pick(data[which]),
+        compare: pick(data.comparison?.[which]),
+        ...(modelled === undefined ? {} : { model: modelled }),
+      },
     };
   };
   // The past years offered are the years the rider rode (the reply names them).
@@ -85,6 +110,28 @@ export function PowerCurvePage() {
           </Link>
         </p>
       ) : null}
+      <label className="portal__inline">
+        <Message id="workouts.curveKind" />
+        <select
+          className="xoss-select"
+          value={kind}
+          onChange={(event) => setKind(event.target.value as CurveKind)}
+        >
+          {CURVE_KINDS.map((value) => (
+            <option key={value} value={value}>
+              {t(
+                value === 'power'
+                  ? 'measure.power'
+                  : value === 'speed'
+                    ? 'measure.speed'
+                    : value === 'heart_rate'
+                      ? 'measure.heartRate'
+                      : 'measure.pace',
+              )}
+            </option>
+          ))}
+        </select>
+      </label>
       <label className="portal__inline">
         <Message id="workouts.compareWith" />
         <select
@@ -131,18 +178,57 @@ export function PowerCurvePage() {
                 : []),
             ];
           };
+          const power = curve('power', 1);
+          const longest = power.reduce<ArrayLike<number>>(
+            (best, series) => (series.durations.length > best.length ? series.durations : best),
+            [],
+          );
+          const modelValues = modelCurve(model.data, Array.from(longest));
+          const withModel: CurveSeries[] =
+            modelValues.length > 0
+              ? [
+                  ...power,
+                  {
+                    id: 'model',
+                    label: t('workouts.model.line'),
+                    durations: longest,
+                    values: modelValues,
+                    dashed: true,
+                    color: chartColors.form,
+                  },
+                ]
+              : power;
+          const extraCurve = kind === 'heart_rate' || kind === 'pace' ? extra.data?.[kind] : null;
+          const paceFactor = units.miles ? 1.609344 : 1;
           return (
             <>
-              {data.power ? (
+              {kind === 'power' && data.power ? (
                 <CurveChart
                   title={t('workouts.powerCurve')}
                   unit="W"
-                  series={curve('power', 1)}
+                  series={withModel}
                   onHover={setPointed}
                   {...optional(exactOf('power', 1))}
                 />
               ) : null}
-              {data.speed ? (
+              {extraCurve ? (
+                <CurveChart
+                  title={t(kind === 'pace' ? 'workouts.paceCurve' : 'workouts.heartRateCurve')}
+                  unit={kind === 'pace' ? (units.miles ? '/mi' : '/km') : 'bpm'}
+                  {...(kind === 'pace' ? { format: minutesSeconds } : {})}
+                  series={[
+                    {
+                      id: 'ride',
+                      label: t('workouts.thisRide'),
+                      durations: extraCurve.durations,
+                      values: extraCurve.values.map((value) =>
+                        value === null ? null : kind === 'pace' ? value * paceFactor : value,
+                      ),
+                    },
+                  ]}
+                />
+              ) : null}
+              {kind === 'speed' && data.speed ? (
                 <CurveChart
                   title={t('workouts.speedCurve')}
                   unit={units.speedUnit}
@@ -159,6 +245,8 @@ export function PowerCurvePage() {
           );
         }}
       </Loaded>
+      <ModelSection model={model} />
+      <ModelHistory />
     </>
   );
 }

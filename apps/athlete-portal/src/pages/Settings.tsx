@@ -4,6 +4,7 @@ import { distanceUnitOf, distanceUnitSetting } from '@xoss/data-fields';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useT } from '@xoss/i18n/react';
 import { Alert, ChoiceGroup, SubmitButton } from '@xoss/ui-kit';
+import { Link } from 'react-router';
 import { api, client } from '../client.ts';
 import { useKeptForm } from '../useKeptForm.tsx';
 import { Loaded, formText, useFailureText } from './common.tsx';
@@ -125,6 +126,11 @@ export function SettingsPage() {
       <h1>
         <Message id="settings.title" />
       </h1>
+      <p className="portal__note">
+        <Link to="/dashboard/settings/account">
+          <Message id="settings.account.link" />
+        </Link>
+      </p>
       {kept.offer}
       <Loaded query={athlete}>
         {(profile) => (

@@ -1,7 +1,14 @@
 import { useState } from 'react';
 import type { PeriodTotals, TrainingLogReply } from '@xoss/api-contract';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { Alert, EmptyState, FitnessChart, TotalsChart, TrainingCalendar } from '@xoss/ui-kit';
+import {
+  Alert,
+  EmptyState,
+  FitnessChart,
+  TotalsChart,
+  TrainingCalendar,
+  TrendChart,
+} from '@xoss/ui-kit';
 import { addDays, dayOf, mondayOf, startOfDay } from '@xoss/workout-stats';
 import { Link } from 'react-router';
 import { api, client } from '../client.ts';
@@ -9,6 +16,131 @@ import { useUnits } from '../units.ts';
 import { Loaded, formatDuration, useFailureText, useSportName, useToast } from './common.tsx';
 import { TrainingLinks } from './TrainingLinks.tsx';
 import { POWER_EFFORTS, useEffortValue } from './RideBests.tsx';
+import { climbColumns } from './RideAnalysis.tsx';
+
+/** Rides the efficiency trend's rolling mean spans. */
+const TREND_RIDES = 5;
+
+/**
+ * Efficiency factor and aerobic decoupling ride by ride over the fitness page's period, each
+ * with the rolling mean of the last rides: a rising EF and a falling decoupling show the
+ * aerobic base growing.
+ */
+function EfficiencyTrend({ from, to }: { from: string | undefined; to: string }) {
+  const t = useT();
+  const locale = useLocale();
+  const efficiency = api.useTrainingEfficiencyQuery({ query: { to, ...(from ? { from } : {}) } });
+  const number = (digits: number) =>
+    new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  return (
+    <section aria-labelledby="efficiency">
+      <h2 id="efficiency">{t('training.efficiency')}</h2>
+      <Loaded query={efficiency}>
+        {(data) => {
+          const ef = data.points.flatMap((point) =>
+            point.efficiency_factor === null
+              ? []
+              : [{ date: point.date, value: point.efficiency_factor }],
+          );
+          const decoupling = data.points.flatMap((point) =>
+            point.decoupling_pct === null
+              ? []
+              : [{ date: point.date, value: point.decoupling_pct }],
+          );
+          const mean = t('training.rollingMean', { count: TREND_RIDES });
+          return (
+            <>
+              {ef.length === 0 && decoupling.length === 0 ? (
+                <p>{t('training.noEfficiency')}</p>
+              ) : null}
+              {ef.length > 0 ? (
+                <TrendChart
+                  title={t('training.ef')}
+                  points={ef}
+                  window={TREND_RIDES}
+                  pointLabel={t('training.ridePoint')}
+                  meanLabel={mean}
+                  format={(value) => number(2).format(value)}
+                />
+              ) : null}
+              {decoupling.length > 0 ? (
+                <TrendChart
+                  title={t('training.decoupling')}
+                  points={decoupling}
+                  window={TREND_RIDES}
+                  pointLabel={t('training.ridePoint')}
+                  meanLabel={mean}
+                  format={(value) => `${number(1).format(value)} %`}
+                />
+              ) : null}
+              {data.pending > 0 ? (
+                <p className="portal__note">{t('training.pending', { count: data.pending })}</p>
+              ) : null}
+              <p>
+                <Message id="training.efficiencyNote" />
+              </p>
+            </>
+          );
+        }}
+      </Loaded>
+    </section>
+  );
+}
+
+/** The hardest climbs of the year or of all time, each with a link to its ride. */
+function BestClimbs({ year }: { year: number | null }) {
+  const t = useT();
+  const locale = useLocale();
+  const units = useUnits(locale);
+  const climbs = api.useBestClimbsQuery({
+    query: { limit: 10, ...(year === null ? {} : { year }) },
+  });
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
+  const number = (digits: number) =>
+    new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const columns = climbColumns(t, units, number);
+  return (
+    <section aria-labelledby="best-climbs">
+      <h2 id="best-climbs">{t('training.climbs')}</h2>
+      <Loaded query={climbs}>
+        {(data) =>
+          data.climbs.length === 0 ? (
+            <p>{t('training.noClimbs')}</p>
+          ) : (
+            <table className="xoss-table" data-stack aria-labelledby="best-climbs">
+              <thead>
+                <tr>
+                  <th scope="col">{t('training.ride')}</th>
+                  {columns.map((column) => (
+                    <th key={column.label} scope="col">
+                      {column.label}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {data.climbs.map((climb) => (
+                  <tr key={`${climb.workout_id}-${climb.start_s}`}>
+                    <th scope="row">
+                      <Link to={`/dashboard/workouts/share/${climb.workout_id}`}>{climb.name}</Link>
+                      <br />
+                      {date.format(new Date(climb.start_time))}
+                    </th>
+                    {columns.map((column) => (
+                      <td key={column.label} data-label={column.label}>
+                        {column.cell(climb)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}
 
 /** Today as the API counts days (UTC). */
 const today = () => dayOf(Date.now());
@@ -297,6 +429,7 @@ export function FitnessPage() {
           );
         }}
       </Loaded>
+      <EfficiencyTrend from={from} to={end} />
     </>
   );
 }
@@ -486,6 +619,7 @@ export function BestsPage() {
           )
         }
       </Loaded>
+      <BestClimbs year={year} />
       <FtpSection />
     </>
   );

@@ -2,10 +2,27 @@ import { useId, useState } from 'react';
 import { parseGpx, type GpxRoute } from '@xoss/activity-files';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { Alert, EmptyState, RouteMap, SubmitButton, type LonLat } from '@xoss/ui-kit';
+import { Link } from 'react-router';
 import { api } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
 import { Loaded, formText, formatDate, useFailureText } from './common.tsx';
+import { routebookPath } from './Routebook.tsx';
+
+/** Where a ride is imported: what a FIT file picked here was meant for. */
+const RIDES_PATH = '/dashboard/workouts/list';
+
+/**
+ * What the file's first bytes say it is, before it is read as GPX: a FIT file carries
+ * ".FIT" at byte 8 of its header; any other file with a NUL byte early on is binary (a zip,
+ * a gzip, a picture), never the text a GPX is. Either way the parser's "not UTF-8 text"
+ * would not tell a rider what to do.
+ */
+export function sniffFile(head: Uint8Array): 'fit' | 'binary' | 'text' {
+  const fit = [0x2e, 0x46, 0x49, 0x54];
+  if (head.length >= 12 && fit.every((byte, i) => head[8 + i] === byte)) return 'fit';
+  return head.includes(0) ? 'binary' : 'text';
+}
 
 /**
  * `/upload/gpxFile` (spec 4): select a GPX file, see the route on the map, give it a title
@@ -23,6 +40,8 @@ export function UploadGpx() {
   const [problem, setProblem] = useState<string | null>(null);
   // Why the chosen file was refused: Upload says that again, not "check required fields".
   const [fileProblem, setFileProblem] = useState<string | null>(null);
+  // A FIT or other binary file picked here: said plainly, with the way to the rides page.
+  const [wrongKind, setWrongKind] = useState<'fit' | 'binary' | null>(null);
   const [done, setDone] = useState(false);
   const [upload, uploading] = api.useUploadRoutebookMutation();
   const list = api.useListRoutebooksQuery({});
@@ -31,6 +50,15 @@ export function UploadGpx() {
     setDone(false);
     setProblem(null);
     setFileProblem(null);
+    setWrongKind(null);
+    const kind = sniffFile(new Uint8Array(await chosen.slice(0, 512).arrayBuffer()));
+    if (kind !== 'text') {
+      setFile(null);
+      setRoute(null);
+      setWrongKind(kind);
+      setFileProblem(t(kind === 'fit' ? 'routebooks.notGpxFit' : 'routebooks.notGpxBinary'));
+      return;
+    }
     const parsed = parseGpx(new Uint8Array(await chosen.arrayBuffer()));
     if (!parsed.ok) {
       setFile(null);
@@ -46,7 +74,7 @@ export function UploadGpx() {
   const submit = async (form: FormData) => {
     const title = formText(form, 'title').trim();
     if (!file && fileProblem) {
-      setProblem(fileProblem);
+      if (!wrongKind) setProblem(fileProblem);
       return;
     }
     if (!file || !title) {
@@ -138,6 +166,14 @@ export function UploadGpx() {
             <Message id="upload.description" />
             <textarea className="xoss-select" name="description" rows={3} maxLength={2000} />
           </label>
+          {wrongKind ? (
+            <Alert>
+              {fileProblem}{' '}
+              <Link to={RIDES_PATH}>
+                <Message id="routebooks.toRides" />
+              </Link>
+            </Alert>
+          ) : null}
           <Alert>{problem}</Alert>
           <SubmitButton busy={uploading.isLoading}>
             <Message id="upload.submit" />
@@ -156,9 +192,13 @@ export function UploadGpx() {
               <ul className="portal__list">
                 {page.results.map((book) => (
                   <li key={book.id}>
-                    <span>{book.title}</span>
+                    <Link to={routebookPath(book.id)}>{book.title}</Link>
                     <span>
-                      {units.distance(book.distance_m)} · {formatDate(book.created_at, locale)}
+                      {t('routebooks.summary', {
+                        distance: units.distance(book.distance_m),
+                        gain: units.elevation(book.elevation_gain_m),
+                        date: formatDate(book.created_at, locale),
+                      })}
                     </span>
                   </li>
                 ))}

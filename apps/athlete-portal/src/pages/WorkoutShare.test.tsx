@@ -192,7 +192,7 @@ const before = (first: Element, second: Element) =>
   (first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
 
 describe('the ride page’s order', () => {
-  it('opens with the name, notes, figures and charts; best efforts and laps follow, each named once', async () => {
+  it('opens with the name, notes, figures and charts; laps and best efforts follow, each named once', async () => {
     stubApi(
       {
         ...sharedRide,
@@ -213,10 +213,11 @@ describe('the ride page’s order', () => {
     const figures = screen.getByRole('heading', { name: 'Statistics of the whole ride' });
     const charts = screen.getByRole('slider', { name: 'Ride charts' });
     const notes = document.querySelector('.portal__ride-notes')!;
-    // Name, notes, figures, charts, then the bests and the laps, then the owner's controls.
-    const order = [name, notes, figures, charts, bests, laps];
+    // Name, notes, figures, charts, then (after the intervals and climbs of the analysis) the
+    // laps and the bests, then the owner's controls.
+    const order = [name, notes, figures, charts, laps, bests];
     for (let i = 1; i < order.length; i++) expect(before(order[i - 1]!, order[i]!)).toBe(true);
-    expect(before(laps, screen.getByRole('link', { name: 'Power curve' }))).toBe(true);
+    expect(before(bests, screen.getByRole('link', { name: 'Power curve' }))).toBe(true);
     // The best efforts are named once: their heading, not a caption repeating it.
     expect(screen.getAllByText('Best efforts of this ride')).toHaveLength(1);
     expect(bests.querySelector('caption')).toBeNull();

@@ -1,10 +1,21 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
-import type { SharedWorkout, StreamsReply, WorkoutDetail } from '@xoss/api-contract';
+import type {
+  SharedWorkout,
+  StreamsReply,
+  WorkoutAnalysis,
+  WorkoutDetail,
+} from '@xoss/api-contract';
 import { RANGE_MAX_S } from '@xoss/api-contract/routes';
 import { skipToken } from '@reduxjs/toolkit/query';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { StreamCharts, useInView, type IndexRange, type LonLat } from '@xoss/ui-kit';
+import {
+  StreamCharts,
+  useInView,
+  type IndexRange,
+  type LonLat,
+  type TrackSegment,
+} from '@xoss/ui-kit';
 import { apiFailureOf } from '@xoss/api-client';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { api } from '../client.ts';
@@ -13,6 +24,13 @@ import { isSharedRideLink, ownRide, sharedRide } from './rideQueries.ts';
 import { Loaded, formatDuration, useFailureText, useSportName, useToast } from './common.tsx';
 import { RideBests } from './RideBests.tsx';
 import { RideLaps } from './RideLaps.tsx';
+import {
+  RideClimbs,
+  RideIntervals,
+  indicesOf,
+  useAnalysisFigures,
+  wBalSeries,
+} from './RideAnalysis.tsx';
 import { rideSeries } from './rideSeries.ts';
 import { RideManagement, RideNotesText } from './RideManagement.tsx';
 
@@ -20,7 +38,15 @@ const loadRideMap = () => import('./RideMap.tsx');
 const RideMap = lazy(() => loadRideMap().then((module) => ({ default: module.RideMap })));
 
 /** Holds the map's place; the map's chunk (OpenLayers) and tiles load when it comes into view. */
-function MapWhenSeen({ track, marker }: { track: LonLat[]; marker: number | null }) {
+function MapWhenSeen({
+  track,
+  marker,
+  segments,
+}: {
+  track: LonLat[];
+  marker: number | null;
+  segments: readonly TrackSegment[];
+}) {
   const [ref, seen] = useInView<HTMLDivElement>();
   // The map is built in a task of its own after the charts have painted: no single long
   // task for both (the portal's 200 ms task budget).
@@ -43,7 +69,7 @@ function MapWhenSeen({ track, marker }: { track: LonLat[]; marker: number | null
   if (!seen || !painted) return placeholder;
   return (
     <Suspense fallback={placeholder}>
-      <RideMap track={track} marker={marker} />
+      <RideMap track={track} marker={marker} segments={segments} />
     </Suspense>
   );
 }
@@ -95,10 +121,13 @@ function Stats({
   summary,
   zoomed,
   loading,
+  extra = [],
 }: {
   summary: Summary;
   zoomed: boolean;
   loading: boolean;
+  /** The whole ride's analysis figures (matches, decoupling, EF): not shown for a range. */
+  extra?: readonly [MessageId, string][];
 }) {
   const t = useT();
   const locale = useLocale();
@@ -125,6 +154,7 @@ function Stats({
       units.plain(summary.calories_kcal, 'kcal'),
       summary.calories_source === 'device',
     ],
+    ...(zoomed ? [] : extra),
   ];
   return (
     <section
@@ -253,6 +283,13 @@ function Ride({
   const toast = useToast();
   const [hover, setHover] = useState<number | null>(null);
   const [range, setRange] = useState<IndexRange | null>(null);
+  // An interval or climb picked in its table: the charts zoom to it (`zoom`), and its range
+  // figures are of its exact seconds rather than of the nearest drawn samples.
+  const [zoom, setZoom] = useState<{ range: IndexRange } | null>(null);
+  const [exact, setExact] = useState<{ from: number; to: number } | null>(null);
+  const [activeClimb, setActiveClimb] = useState<number | null>(null);
+  const analysis = useAnalysis(owner?.id);
+  const extra = useAnalysisFigures(analysis);
   const [patch, patching] = api.usePatchWorkoutMutation();
   const share = async (id: number, shared: boolean) => {
     const result = await patch({ params: { id }, body: { shared } });
@@ -272,9 +309,30 @@ function Ride({
     }
     return points;
   }, [lat, lon]);
-  const series = rideSeries(streams, t, units);
+  const wBal = wBalSeries(streams, analysis, t, locale);
+  const series = [...rideSeries(streams, t, units), ...(wBal ? [wBal] : [])];
   const time = values(streams, 'time').map((value) => value ?? 0);
-  const seconds = range ? rangeSeconds(time, range) : null;
+  const seconds = exact ?? (range ? rangeSeconds(time, range) : null);
+  const zoomTo = (start: number, end: number) => {
+    const picked = indicesOf(time, start, end);
+    setRange(picked);
+    setZoom({ range: picked });
+    setExact({ from: start, to: end });
+  };
+  const climbs = analysis?.climbs ?? [];
+  // The map's track starts at the first fix: its indices are the chart's less the samples
+  // before it.
+  const firstFix = lat.findIndex((value, i) => value !== null && lon[i] !== null);
+  const segments = climbs.map((climb, index) => {
+    const [from, to] = indicesOf(time, climb.start_s, climb.end_s);
+    return { from: from - firstFix, to: to - firstFix, active: index === activeClimb };
+  });
+  const bands = climbs.map((climb, index) => ({
+    series: 'altitude',
+    from: climb.start_s,
+    to: climb.end_s,
+    active: index === activeClimb,
+  }));
   const ranged = useRangeSummary(source, seconds);
   const summary = range ? (ranged.data?.summary ?? null) : workout.summary;
   // The page opens with what a rider came for: the ride's figures, its map and its charts.
@@ -284,21 +342,44 @@ function Ride({
       {owner ? null : <SharedHeader shared={workout as SharedWorkout} />}
       {owner ? <RideNotes workout={owner} /> : null}
       {summary ? (
-        <Stats summary={summary} zoomed={range !== null} loading={ranged.isFetching} />
+        <Stats
+          summary={summary}
+          zoomed={range !== null}
+          loading={ranged.isFetching}
+          extra={extra}
+        />
       ) : (
         <Stats summary={workout.summary} zoomed={false} loading />
       )}
-      {track.length > 1 ? <MapWhenSeen track={track} marker={hover} /> : null}
+      {track.length > 1 ? <MapWhenSeen track={track} marker={hover} segments={segments} /> : null}
       <StreamCharts
         x={time}
         xKind="time"
         series={series}
         hoverIndex={hover}
         onHover={setHover}
-        onRangeChange={setRange}
+        onRangeChange={(next) => {
+          setRange(next);
+          setExact(null);
+          if (next === null) setActiveClimb(null);
+        }}
+        zoom={zoom}
+        bands={bands}
       />
-      {owner ? <RideBests id={owner.id} /> : null}
+      {analysis ? <RideIntervals analysis={analysis} onPick={zoomTo} /> : null}
+      {analysis ? (
+        <RideClimbs
+          climbs={climbs}
+          active={activeClimb}
+          onPick={(index) => {
+            const climb = climbs[index]!;
+            setActiveClimb(index);
+            zoomTo(climb.start_s, climb.end_s);
+          }}
+        />
+      ) : null}
       {owner ? <RideLaps workout={owner} /> : null}
+      {owner ? <RideBests id={owner.id} /> : null}
       {owner ? (
         <div className="portal__actions">
           <label className="xoss-choice">
@@ -318,6 +399,7 @@ function Ride({
           </Link>
         </div>
       ) : null}
+      {owner ? <CompareWith id={owner.id} /> : null}
       {owner?.shared && owner.share_id ? (
         <>
           <ShareLink id={owner.id} shareId={owner.share_id} />
@@ -325,6 +407,45 @@ function Ride({
         </>
       ) : null}
     </>
+  );
+}
+
+/** The owner's analysis of the ride (intervals, climbs, W' balance); none on a shared page. */
+function useAnalysis(id: number | undefined): WorkoutAnalysis | undefined {
+  return api.useWorkoutAnalysisQuery(id === undefined ? skipToken : { params: { id } }).data;
+}
+
+/**
+ * "Compare with…": one of the rider's recent rides to open beside this one on the compare
+ * page (the ride list can pick any two).
+ */
+function CompareWith({ id }: { id: number }) {
+  const t = useT();
+  const list = api.useListWorkoutsQuery({ query: { page: 1, page_size: 20 } });
+  const others = (list.data?.results ?? []).filter((ride) => ride.id !== id);
+  const [other, setOther] = useState<number | null>(null);
+  const chosen = other ?? others[0]?.id;
+  if (chosen === undefined) return null;
+  return (
+    <p className="portal__actions">
+      <label className="portal__inline">
+        <Message id="workouts.compareRides.with" />
+        <select
+          className="xoss-select"
+          value={chosen}
+          onChange={(event) => setOther(Number(event.target.value))}
+        >
+          {others.map((ride) => (
+            <option key={ride.id} value={ride.id}>
+              {ride.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Link className="xoss-button" to={`/dashboard/workouts/compare?a=${id}&b=${chosen}`}>
+        {t('workouts.compareRides.open')}
+      </Link>
+    </p>
   );
 }
 

@@ -15,6 +15,7 @@ import {
   useSportName,
   useToast,
 } from './common.tsx';
+import { CompareBox, CompareLink, useComparePick } from './ComparePick.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -27,7 +28,13 @@ const PAGE_SIZE = 20;
 type ImportResult =
   | { readonly name: string; readonly state: 'waiting' }
   | { readonly name: string; readonly state: 'uploading'; readonly share: number }
-  | { readonly name: string; readonly state: 'imported'; readonly id: number }
+  | {
+      readonly name: string;
+      readonly state: 'imported';
+      readonly id: number;
+      /** The file's other activities, queued as rides of their own. */
+      readonly others: number;
+    }
   | { readonly name: string; readonly state: 'duplicate'; readonly id: number }
   | { readonly name: string; readonly state: 'overlap'; readonly id: number; readonly file: File }
   | { readonly name: string; readonly state: 'failed'; readonly reason: string };
@@ -64,6 +71,7 @@ export function WorkoutsList() {
   const inputId = useId();
   const { filters, page, update, filtered } = useListState();
   const list = api.useListWorkoutsQuery({ query: { page, page_size: PAGE_SIZE, ...filters } });
+  const compare = useComparePick();
   const [results, setResults] = useState<readonly ImportResult[]>([]);
   const [filterProblem, setFilterProblem] = useState<string | null>(null);
   const importing = results.some(
@@ -90,7 +98,13 @@ export function WorkoutsList() {
           set({ name: file.name, state: 'uploading', share: sent / total }),
       },
     );
-    if (result.ok) set({ name: file.name, state: 'imported', id: result.value.id });
+    if (result.ok)
+      set({
+        name: file.name,
+        state: 'imported',
+        id: result.value.id,
+        others: result.value.other_activities,
+      });
     else if (
       isErrorReply(result.error) &&
       result.error.code === 10409 &&
@@ -107,7 +121,7 @@ export function WorkoutsList() {
         state: 'failed',
         reason: failureText(result.error, { limit: '32 MB', withDetail: true }),
       });
-    return result.ok;
+    return result.ok ? 1 + result.value.other_activities : 0;
   };
 
   /** Several files in one go, one after another (each with its progress and its result). */
@@ -115,9 +129,18 @@ export function WorkoutsList() {
     if (files.length === 0) return;
     setResults(files.map((file) => ({ name: file.name, state: 'waiting' as const })));
     let imported = 0;
-    for (const [index, file] of files.entries()) if (await importOne(file, index)) imported += 1;
+    let queued = 0;
+    for (const [index, file] of files.entries()) {
+      const rides = await importOne(file, index);
+      if (rides > 0) imported += 1;
+      queued += Math.max(0, rides - 1);
+    }
     if (imported > 0) {
-      client.store.dispatch(api.util.invalidateTags([{ type: 'Workout', id: 'LIST' }]));
+      const refresh = () =>
+        client.store.dispatch(api.util.invalidateTags([{ type: 'Workout', id: 'LIST' }]));
+      refresh();
+      // A file's other activities land in the list a little after its first.
+      if (queued > 0) for (const ms of [3000, 10_000]) setTimeout(refresh, ms);
       if (files.length === 1) toast(t('workouts.imported', { name: files[0]!.name }));
       // The new rides are the newest: show the first page, unfiltered.
       update({ sport: '', from: '', to: '', page: 1 });
@@ -136,6 +159,9 @@ export function WorkoutsList() {
       <p className="portal__actions">
         <Link className="xoss-button" to="/dashboard/workouts/shared">
           <Message id="shared.title" />
+        </Link>
+        <Link className="xoss-button" to="/dashboard/workouts/archive">
+          <Message id="workouts.importArchive" />
         </Link>
       </p>
       <section
@@ -260,6 +286,7 @@ export function WorkoutsList() {
           ) : (
             <>
               <p>{t('workouts.count', { count: data.count })}</p>
+              <CompareLink picked={compare.picked} />
               <div className="portal__table-wrap">
                 <table className="xoss-table" data-stack>
                   <caption className="xoss-visually-hidden">{t('workouts.title')}</caption>
@@ -273,6 +300,7 @@ export function WorkoutsList() {
                       <th scope="col">{t('measure.speedAvg')}</th>
                       <th scope="col">{t('measure.hrAvg')}</th>
                       <th scope="col">{t('measure.powerAvg')}</th>
+                      <th scope="col">{t('workouts.compareRides.column')}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -299,6 +327,9 @@ export function WorkoutsList() {
                         </td>
                         <td data-label={t('measure.powerAvg')}>
                           {units.plain(workout.power_avg, 'W')}
+                        </td>
+                        <td data-label={t('workouts.compareRides.column')}>
+                          <CompareBox id={workout.id} name={workout.name} {...compare} />
                         </td>
                       </tr>
                     ))}
@@ -350,6 +381,9 @@ function ImportLine({
         <span>
           {result.name} · {t('workouts.importResult.imported')} ·{' '}
           <Link to={`/dashboard/workouts/share/${result.id}`}>{t('workouts.openExisting')}</Link>
+          {result.others > 0
+            ? ` · ${t('workouts.importResult.otherActivities', { count: result.others })}`
+            : null}
         </span>
       );
     case 'duplicate':

@@ -36,9 +36,12 @@ const RIDE_STREAMS: StreamName[] = [
   'thb',
 ];
 
+/** The owner's page also draws the W' balance (computed by the API from the ride's power). */
+const OWN_RIDE_STREAMS: StreamName[] = [...RIDE_STREAMS, 'w_bal'];
+
 export const ownRide = (id: number) => ({
   workout: { params: { id } },
-  streams: { params: { id }, query: { points: RIDE_POINTS, streams: RIDE_STREAMS } },
+  streams: { params: { id }, query: { points: RIDE_POINTS, streams: OWN_RIDE_STREAMS } },
 });
 
 export const sharedRide = (shareId: string) => ({

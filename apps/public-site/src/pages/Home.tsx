@@ -1,10 +1,42 @@
 import { Message, useT } from '@xoss/i18n/react';
 import { DeviceIllustration, ProductCard } from '@xoss/ui-kit';
-import { SHOP_URL, products } from '../products.ts';
+import { SHOP_URL, accessories, computers, type Product } from '../products.ts';
 
-/** Home (spec 2): the line-up as product cards with Buy Now. */
-export function Home() {
+/** One list of product cards with Buy Now, under its heading. */
+function ProductCards({
+  id,
+  heading,
+  items,
+}: {
+  id: string;
+  heading: 'product.lineup' | 'product.accessories';
+  items: readonly Product[];
+}) {
   const t = useT();
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{t(heading)}</h2>
+      <ul className="site__cards">
+        {items.map((product) => (
+          <li key={product.slug}>
+            <ProductCard
+              name={t(product.name)}
+              tagline={t(product.tagline)}
+              href={`/product/${product.slug}`}
+              buyHref={SHOP_URL}
+              theme={product.theme}
+              headingLevel={3}
+              illustration={<DeviceIllustration shape={product.shape} title={t(product.name)} />}
+            />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Home (spec 2): the line-up as product cards with Buy Now; computers, then sensors and lights. */
+export function Home() {
   return (
     <>
       <h1>
@@ -13,26 +45,8 @@ export function Home() {
       <p className="site__lead">
         <Message id="app.description" />
       </p>
-      <section aria-labelledby="lineup">
-        <h2 id="lineup">
-          <Message id="product.lineup" />
-        </h2>
-        <ul className="site__cards">
-          {products.map((product) => (
-            <li key={product.slug}>
-              <ProductCard
-                name={product.name}
-                tagline={t(product.tagline)}
-                href={`/product/${product.slug}`}
-                buyHref={SHOP_URL}
-                theme={product.theme}
-                headingLevel={3}
-                illustration={<DeviceIllustration shape={product.shape} title={product.name} />}
-              />
-            </li>
-          ))}
-        </ul>
-      </section>
+      <ProductCards id="lineup" heading="product.lineup" items={computers} />
+      <ProductCards id="sensors" heading="product.accessories" items={accessories} />
     </>
   );
 }

@@ -14,7 +14,7 @@ import {
 } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { track } from '../navigation.ts';
-import { Steps } from './Steps.tsx';
+import { AppLink, Steps } from './Steps.tsx';
 import { client } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 
@@ -93,6 +93,7 @@ export function GlobalMaps() {
         <Message id="maps.oneRegion" />
       </p>
       <Steps title="download.usbSteps" steps={sprintSteps} />
+      <AppLink />
     </>
   );
 }
@@ -175,6 +176,7 @@ export function GlobalMapsRegion() {
       </p>
       {regions ? <PickAndDownload regions={regions} /> : <RegionsUnavailable />}
       <Steps title="download.usbSteps" steps={sprintSteps} />
+      <AppLink />
     </>
   );
 }
@@ -210,6 +212,7 @@ export function NavMaps() {
         title="download.mac"
         steps={['download.mac.step1', 'download.mac.step2', 'download.mac.step3']}
       />
+      <AppLink />
     </>
   );
 }

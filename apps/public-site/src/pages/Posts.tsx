@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { apiFailureOf, isErrorReply, selectSession } from '@xoss/api-client';
-import type { MessageId } from '@xoss/i18n';
+import { languageNames, normalizeLanguage, textLanguages, type MessageId } from '@xoss/i18n';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { Alert, EmptyState, Loading, SubmitButton } from '@xoss/ui-kit';
 import { Provider, useSelector } from 'react-redux';
@@ -36,14 +36,36 @@ function LogInToAct({ message }: { message: MessageId }) {
   );
 }
 
-/** `/post/content`: the articles, newest first, a page at a time. */
+/** The articles list's "all languages" choice (`?language=all`). */
+const ALL = 'all';
+
+/** The language filter from `?language=`: `all`, a text language, else the site's language. */
+function articleLanguageOf(param: string | null, siteLanguage: string): string {
+  if (param === ALL) return ALL;
+  return normalizeLanguage(param ?? siteLanguage);
+}
+
+/** `/post/content`: the articles, newest first, a page at a time, in one language or all. */
 function PostList() {
   const t = useT();
   const locale = useLocale();
   const { loggedIn } = useSelector(selectSession);
   const [search, setSearch] = useSearchParams();
   const page = Math.max(1, Number(search.get('page')) || 1);
-  const list = api.useListPostsQuery({ query: { page, page_size: PAGE_SIZE } });
+  // Articles in the site's language unless the visitor picks another, or all of them; the
+  // API filters (a bare tag matches its regional ones: `en` answers `en-US`).
+  const filter = articleLanguageOf(search.get('language'), locale);
+  const list = api.useListPostsQuery({
+    query: { page, page_size: PAGE_SIZE, ...(filter === ALL ? {} : { language: filter }) },
+  });
+  // Another page keeps the language; another language starts again at page 1.
+  const go = (next: { page?: number; language?: string }) => {
+    const language = next.language ?? search.get('language');
+    setSearch({
+      ...(next.page && next.page > 1 ? { page: String(next.page) } : {}),
+      ...(language ? { language } : {}),
+    });
+  };
   const pages = list.data ? Math.max(1, Math.ceil(list.data.count / PAGE_SIZE)) : 1;
   return (
     <>
@@ -59,6 +81,23 @@ function PostList() {
       ) : (
         <LogInToAct message="post.signInToWrite" />
       )}
+      <p>
+        <label className="site__filter">
+          <Message id="post.filter.language" />{' '}
+          <select
+            className="xoss-select"
+            value={filter}
+            onChange={(event) => go({ language: event.target.value })}
+          >
+            <option value={ALL}>{t('post.filter.all')}</option>
+            {textLanguages.map((language) => (
+              <option key={language} value={language} lang={language}>
+                {languageNames[language]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </p>
       {list.isLoading ? <Loading /> : null}
       {list.isError ? <Alert>{t(failureId(list.error))}</Alert> : null}
       {list.data && list.data.results.length === 0 ? (
@@ -86,7 +125,7 @@ function PostList() {
             type="button"
             className="xoss-button"
             disabled={page <= 1}
-            onClick={() => setSearch({ page: String(page - 1) })}
+            onClick={() => go({ page: page - 1 })}
           >
             <Message id="common.previousPage" />
           </button>
@@ -95,7 +134,7 @@ function PostList() {
             type="button"
             className="xoss-button"
             disabled={page >= pages}
-            onClick={() => setSearch({ page: String(page + 1) })}
+            onClick={() => go({ page: page + 1 })}
           >
             <Message id="common.nextPage" />
           </button>

@@ -1,9 +1,17 @@
-import { Message, useT } from '@xoss/i18n/react';
+import { normalizeLanguage } from '@xoss/i18n';
+import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { DeviceIllustration, DownloadTable, SpecTable } from '@xoss/ui-kit';
 import { Link, Navigate, useParams } from 'react-router';
 import { NotFound } from './NotFound.tsx';
 import { productSpecs } from '../productSpecs.ts';
-import { SHOP_URL, manualHref, manualLanguages, productBySlug, products } from '../products.ts';
+import {
+  SHOP_URL,
+  appHref,
+  computers,
+  manualHref,
+  manualLanguages,
+  productBySlug,
+} from '../products.ts';
 
 // The product pages load as one chunk of their own (a prerendered one loads it before
 // hydrating, routes.tsx `preloadRoute`); only the home page is in the first load.
@@ -11,31 +19,39 @@ import { SHOP_URL, manualHref, manualLanguages, productBySlug, products } from '
 /** `/product/{slug}`: a product with its specification table (spec 9's figures). */
 export function ProductPage() {
   const t = useT();
+  const locale = useLocale();
   const { slug } = useParams();
   const product = productBySlug(slug);
   if (!product) return <NotFound />;
+  const name = t(product.name);
   return (
     <article className="site__product" data-theme={product.theme}>
       <div className="site__product-hero">
-        <DeviceIllustration shape={product.shape} title={product.name} size={180} />
+        <DeviceIllustration shape={product.shape} title={name} size={180} />
         <div>
-          <h1>XOSS {product.name}</h1>
+          {/* One text node: the prerendered heading reads as one phrase, without a marker. */}
+          <h1>{`XOSS ${name}`}</h1>
           <p className="site__lead">{t(product.tagline)}</p>
           <p>{t(product.intro)}</p>
           <p className="site__actions">
             <a className="xoss-button" data-variant="primary" href={SHOP_URL}>
               <Message id="common.buyNow" />
             </a>
-            <Link className="xoss-button" to={`/product/manuals#${product.slug}`}>
-              {t('product.manualLink', { name: product.name })}
+            {product.kind === 'computer' ? (
+              <Link className="xoss-button" to={`/product/manuals#${product.slug}`}>
+                {t('product.manualLink', { name })}
+              </Link>
+            ) : null}
+            <Link className="xoss-button" to={appHref(locale)}>
+              <Message id="apps.get" />
             </Link>
           </p>
         </div>
       </div>
       <SpecTable
-        caption={t('product.specsOf', { name: product.name })}
+        caption={t('product.specsOf', { name })}
         rows={[
-          { label: t('spec.model'), value: product.name },
+          { label: t('spec.model'), value: name },
           ...productSpecs[product.slug].map((line) => ({
             label: t(line.label),
             value: t(line.value, line.values),
@@ -57,12 +73,12 @@ export function Manuals() {
       <p>
         <Message id="manuals.intro" />
       </p>
-      {products.map((product) => (
+      {computers.map((product) => (
         <section key={product.slug} id={product.slug} className="site__manuals">
           <DownloadTable
-            caption={t('manuals.of', { name: product.name })}
+            caption={t('manuals.of', { name: t(product.name) })}
             rows={manualLanguages.map((language) => ({
-              name: `${product.name} · ${t(`manuals.language.${language}`)}`,
+              name: `${t(product.name)} · ${t(`manuals.language.${language}`)}`,
               href: manualHref(product.slug, language),
               language: t(`manuals.language.${language}`),
               version: 'PDF',
@@ -77,9 +93,28 @@ export function Manuals() {
 export const APP_STORE_URL = 'https://apps.apple.com/app/xoss/id1242383394';
 export const GOOGLE_PLAY_URL = 'https://play.google.com/store/apps/details?id=com.xoss.app';
 
-/** `/product/download` and `/product/download/{lang}`: the app for iPhone and Android. */
+/**
+ * The store pages in a language: Google Play takes it as `hl`, the App Store as `l`. An
+ * unknown `{lang}` falls back to English, as the site does (spec 4).
+ */
+export function storeLinks(lang: string | undefined) {
+  const language = normalizeLanguage(lang);
+  return {
+    appStore: `${APP_STORE_URL}?l=${encodeURIComponent(language)}`,
+    googlePlay: `${GOOGLE_PLAY_URL}&hl=${encodeURIComponent(language)}`,
+  };
+}
+
+/**
+ * `/product/download` and `/product/download/{lang}`: the app for iPhone and Android, the
+ * store pages in `{lang}` (product and download pages link here in the visitor's language),
+ * else in the site's.
+ */
 export function AppDownload() {
   const t = useT();
+  const locale = useLocale();
+  const { lang } = useParams();
+  const stores = storeLinks(lang ?? locale);
   return (
     <>
       <h1>
@@ -89,10 +124,10 @@ export function AppDownload() {
         <Message id="apps.intro" />
       </p>
       <p className="site__actions">
-        <a className="xoss-button" data-variant="primary" href={APP_STORE_URL}>
+        <a className="xoss-button" data-variant="primary" href={stores.appStore}>
           {t('apps.getOn', { platform: t('apps.iphone') })}
         </a>
-        <a className="xoss-button" data-variant="primary" href={GOOGLE_PLAY_URL}>
+        <a className="xoss-button" data-variant="primary" href={stores.googlePlay}>
           {t('apps.getOn', { platform: t('apps.android') })}
         </a>
       </p>

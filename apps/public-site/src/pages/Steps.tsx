@@ -1,5 +1,22 @@
 import type { MessageId } from '@xoss/i18n';
-import { Message, useT } from '@xoss/i18n/react';
+import { Message, useLocale, useT } from '@xoss/i18n/react';
+import { Link } from 'react-router';
+import { appHref } from '../products.ts';
+
+/**
+ * "Get the XOSS app": the app page in the visitor's language. Maps and routes reach the
+ * device through the app, so the download pages lead there.
+ */
+export function AppLink() {
+  const locale = useLocale();
+  return (
+    <p>
+      <Link className="xoss-button" to={appHref(locale)}>
+        <Message id="apps.get" />
+      </Link>
+    </p>
+  );
+}
 
 /** Numbered how-to steps under a heading (the page's h1 when it is the page's subject). */
 export function Steps({
@@ -45,6 +62,7 @@ export function GpxHow() {
           <Message id="download.gpx.upload" />
         </a>
       </p>
+      <AppLink />
     </>
   );
 }

@@ -48,6 +48,11 @@ export interface TcxActivity {
   readonly tracks: readonly number[];
   /** The device that recorded it, when named (`Creator/Name`). */
   readonly creator?: string;
+  /**
+   * How many activities (or courses) the file holds: only the first is read here;
+   * `tcxRecordings` gives each as a file of its own.
+   */
+  readonly activityCount: number;
 }
 
 const DEFAULTS = {
@@ -102,6 +107,8 @@ class TcxReader extends XmlReader<'tcx'> {
   private lap: { -readonly [K in keyof TcxLap]: TcxLap[K] } | undefined;
   private sport: string | undefined;
   private activities = 0;
+  // Where each activity's element starts ("<") and ends (after ">"), in the text.
+  readonly spans: { start: number; end: number }[] = [];
   private inPoint = false;
   private creator: string | undefined;
 
@@ -124,6 +131,7 @@ class TcxReader extends XmlReader<'tcx'> {
       laps: this.laps,
       tracks: this.tracks.filter((start) => start < this.length),
       ...(this.creator !== undefined ? { creator: this.creator } : {}),
+      activityCount: this.activities,
     };
   }
 
@@ -143,6 +151,7 @@ class TcxReader extends XmlReader<'tcx'> {
   protected startElement(name: string, attributes: Map<string, string>, offset: number): void {
     if (name === 'Activity' || name === 'Course') {
       this.activities++;
+      this.spans.push({ start: offset, end: this.text.length });
       if (this.reading)
         this.sport = name === 'Course' ? 'Course' : (attributes.get('Sport') ?? 'Other');
     } else if (!this.reading) {
@@ -171,7 +180,11 @@ class TcxReader extends XmlReader<'tcx'> {
     }
   }
 
-  protected endElement(name: string): void {
+  protected endElement(name: string, offset: number): void {
+    if (name === 'Activity' || name === 'Course') {
+      const span = this.spans[this.spans.length - 1];
+      if (span) span.end = this.text.indexOf('>', offset) + 1;
+    }
     if (!this.reading) return;
     if (name === 'Trackpoint') this.inPoint = false;
     else if (name === 'Lap' && this.lap) {
@@ -292,4 +305,31 @@ export function parseTcx(
   return readXmlDocument(input, 'tcx', settings.maxBytes, (text) =>
     new TcxReader(text, settings).read(),
   );
+}
+
+/**
+ * Each activity of a Training Center file as a file of its own (the text before the first
+ * activity and after the last one around each), in the file's order; the bytes themselves
+ * when it holds one, or cannot be read (`parseTcx` says why).
+ *
+ * @example
+ * const [first, ...others] = tcxRecordings(bytes); // others: [] for one activity
+ */
+export function tcxRecordings(input: Uint8Array, limits: TcxLimits = {}): Uint8Array[] {
+  const settings = { ...DEFAULTS, ...limits };
+  let texts: string[] = [];
+  readXmlDocument(input, 'tcx', settings.maxBytes, (text) => {
+    const reader = new TcxReader(text, settings);
+    reader.read();
+    const { spans } = reader;
+    if (spans.length > 1) {
+      const before = text.slice(0, spans[0]!.start);
+      const after = text.slice(spans[spans.length - 1]!.end);
+      texts = spans.map((span) => before + text.slice(span.start, span.end) + after);
+    }
+    return reader;
+  });
+  if (texts.length < 2) return [input];
+  const encoder = new TextEncoder();
+  return texts.map((text) => encoder.encode(text));
 }

@@ -1,0 +1,162 @@
+import { statfs } from 'node:fs/promises';
+import { ErrorCode, errorMessage, routes } from '@xoss/api-contract';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { databaseAnswers } from './content/store.ts';
+import type { Database } from './db/db.ts';
+import { ok } from './http.ts';
+import type { StorageHealth } from './storageHealth.ts';
+import type { ImportJobs } from './workouts/importJobs.ts';
+
+/** The checks of `/api/ready`, each reported on its own. */
+export interface ReadyChecks {
+  /** The database answers a query and can commit a write. */
+  readonly database: { readonly ok: boolean };
+  /** The file store can write (a small probe file, or a real write that failed for space). */
+  readonly fileStore: { readonly ok: boolean };
+  /** The import queue answers; `backingOff` while its workers wait out a full disk. */
+  readonly queue: { readonly ok: boolean; readonly backingOff: boolean };
+  /**
+   * Free space of the data folder's filesystem, for an unprivileged writer, against
+   * `MIN_FREE_DISK_BYTES`. `monitored: false` when the server was given no data folder.
+   */
+  readonly disk:
+    | { readonly ok: boolean; readonly freeBytes: number | null; readonly minFreeBytes: number }
+    | { readonly ok: true; readonly monitored: false };
+}
+
+interface ReadyReport {
+  readonly ready: boolean;
+  readonly checks: ReadyChecks;
+}
+
+type CheckName = keyof ReadyChecks;
+
+/** How each failing check is named in the 503's `errors` (the storage parts keep their names). */
+const errorPaths: Record<CheckName, string> = {
+  database: 'database',
+  fileStore: 'files',
+  queue: 'queue',
+  disk: 'disk',
+};
+
+interface ReadinessOptions {
+  readonly db: Database;
+  readonly storage: StorageHealth;
+  readonly imports: ImportJobs;
+  readonly log: FastifyBaseLogger;
+  /** The folder whose filesystem must keep `minFreeBytes` free (the data folder). */
+  readonly diskPath?: string | undefined;
+  readonly minFreeBytes: number;
+  /** Told every result (the `xoss_ready_check_ok` gauge). */
+  readonly onChecked?: (checks: ReadyChecks) => void;
+}
+
+/**
+ * What `/api/ready` reports: the database, the file store, the import queue and the disk,
+ * each on its own, so an operator sees which one took the process out of rotation. Each
+ * check going bad is logged once (warn, with its name and why), and once when it passes
+ * again (info), not at every poll. The storage probes are cached (`StorageHealth`).
+ */
+export class Readiness {
+  readonly #options: ReadinessOptions;
+  /** Whether each check passed last time (all pass before the first poll). */
+  readonly #passing: Record<CheckName, boolean> = {
+    database: true,
+    fileStore: true,
+    queue: true,
+    disk: true,
+  };
+
+  constructor(options: ReadinessOptions) {
+    this.#options = options;
+  }
+
+  async check(): Promise<ReadyReport & { readonly problems: Record<string, string> }> {
+    const { db, storage, imports } = this.#options;
+    const why = (error: unknown) => (error instanceof Error ? error.message : String(error));
+    const [answers, storageBad, queue, disk] = await Promise.all([
+      databaseAnswers(db).then(() => undefined, why),
+      storage.check(),
+      imports.stats().then((stats) => (stats ? undefined : 'the import queue does not exist'), why),
+      this.#disk(),
+    ]);
+    const badPart = (part: 'database' | 'files') =>
+      storageBad.find((bad) => bad.part === part)?.message;
+    // What the reply says (no error text of ours: the endpoint is public) and what is logged.
+    const problems: Partial<Record<CheckName, { said: string; logged: string }>> = {};
+    if (answers !== undefined)
+      problems.database = { said: 'the database does not answer', logged: answers };
+    else if (badPart('database'))
+      problems.database = { said: badPart('database')!, logged: 'it cannot write' };
+    if (badPart('files'))
+      problems.fileStore = { said: badPart('files')!, logged: 'it cannot write' };
+    if (queue !== undefined)
+      problems.queue = { said: 'the import queue does not answer', logged: queue };
+    if (disk.problem) problems.disk = { said: 'the disk is almost full', logged: disk.problem };
+    const checks: ReadyChecks = {
+      database: { ok: !problems.database },
+      fileStore: { ok: !problems.fileStore },
+      queue: { ok: !problems.queue, backingOff: imports.backingOff },
+      disk: disk.report,
+    };
+    for (const name of Object.keys(this.#passing) as CheckName[])
+      this.#note(name, problems[name]?.logged);
+    this.#options.onChecked?.(checks);
+    const said: Record<string, string> = {};
+    for (const [name, problem] of Object.entries(problems))
+      said[errorPaths[name as CheckName]] = problem.said;
+    return { ready: Object.keys(problems).length === 0, checks, problems: said };
+  }
+
+  async #disk(): Promise<{ report: ReadyChecks['disk']; problem?: string }> {
+    const { diskPath, minFreeBytes } = this.#options;
+    if (diskPath === undefined) return { report: { ok: true, monitored: false } };
+    try {
+      const stats = await statfs(diskPath);
+      // `bavail`: the blocks an unprivileged process may still use (root keeps a reserve).
+      const freeBytes = stats.bavail * stats.bsize;
+      const ok = freeBytes >= minFreeBytes;
+      return {
+        report: { ok, freeBytes, minFreeBytes },
+        ...(ok ? {} : { problem: `${freeBytes} bytes free, below ${minFreeBytes}` }),
+      };
+    } catch (error) {
+      return {
+        report: { ok: false, freeBytes: null, minFreeBytes },
+        problem: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+
+  /** Logs a check's change only: once when it goes bad, once when it passes again. */
+  #note(name: CheckName, problem: string | undefined): void {
+    const passing = problem === undefined;
+    if (this.#passing[name] === passing) return;
+    this.#passing[name] = passing;
+    if (passing) this.#options.log.info({ check: name }, `ready check ${name} passes again`);
+    else this.#options.log.warn({ check: name, reason: problem }, `ready check ${name} fails`);
+  }
+}
+
+/**
+ * `GET /api/ready`: 200 with every check, or 503 (`Retry-After`) in the error envelope
+ * with the failing checks in `errors` and every check in `data`: a load balancer reads
+ * the status, a person reads which check failed.
+ */
+export function readyRoute(app: FastifyInstance, readiness: Readiness): void {
+  app.get(routes.ready.path, async (_request, reply) => {
+    const { ready, checks, problems } = await readiness.check();
+    if (ready) return ok({ status: 'ready' as const, database: 'ok' as const, ready, checks });
+    const errors = Object.entries(problems).map(([path, message]) => ({ path, message }));
+    return reply
+      .status(503)
+      .header('retry-after', '5')
+      .send({
+        code: ErrorCode.Unavailable,
+        msg: errorMessage[ErrorCode.Unavailable],
+        detail: `Not ready: ${errors.map((error) => error.message).join('; ')}`,
+        errors,
+        data: { ready, checks },
+      });
+  });
+}

@@ -1,0 +1,104 @@
+// HTTP for the ride and training analysis: the power model (now and month by month), a
+// ride's analysis, the efficiency trend and the best climbs; computing and storage are in
+// ../workouts/analysisStore.ts.
+import { ErrorCode } from '@xoss/api-contract';
+import { addDays, dayOf, daysBetween } from '@xoss/workout-stats';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../http.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+import {
+  efficiencyPoints,
+  ensureFacts,
+  hardestClimbs,
+  powerModelHistory,
+  powerModelOf,
+  windowCurves,
+  workoutAnalysisReply,
+} from '../workouts/analysisStore.ts';
+import { ownWorkout } from '../workouts/rows.ts';
+
+/** The longest efficiency range: 20 years of days, as the fitness chart. */
+const EFFICIENCY_MAX_DAYS = 7_320;
+/** Without `from`: the year before `to`. */
+const EFFICIENCY_DEFAULT_DAYS = 365;
+
+const badRange = (detail: string) =>
+  new ApiError(ErrorCode.ValidationFailed, detail, {
+    errors: [{ path: 'to', message: detail }],
+  });
+
+export function analysisRoutes(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+  const today = () => dayOf(new Date(services.now()));
+
+  route(app, services, 'powerModel', async ({ userId, query }) => {
+    const { from, to, curves } = await windowCurves(
+      services,
+      userId!,
+      query.window,
+      services.now(),
+    );
+    return {
+      window: query.window,
+      from,
+      to,
+      workouts: curves.workouts,
+      ...powerModelOf(curves.power),
+    };
+  });
+
+  route(app, services, 'powerModelHistory', async ({ userId, query }) => ({
+    points: await powerModelHistory(services, userId!, query.months, services.now()),
+  }));
+
+  route(app, services, 'workoutAnalysis', async ({ userId, params }) =>
+    workoutAnalysisReply(services, await ownWorkout(services, userId, params.id)),
+  );
+
+  route(app, services, 'trainingEfficiency', async ({ userId, query }) => {
+    const to = query.to ?? addDays(today(), 1);
+    const from = query.from ?? addDays(to, -EFFICIENCY_DEFAULT_DAYS);
+    const days = daysBetween(from, to);
+    if (!(days >= 1)) throw badRange('`to` must be after `from`');
+    if (days > EFFICIENCY_MAX_DAYS)
+      throw badRange(
+        `A range may span at most ${EFFICIENCY_MAX_DAYS} days; this one spans ${days}`,
+      );
+    const range = { from: new Date(`${from}T00:00:00Z`), to: new Date(`${to}T00:00:00Z`) };
+    const pending = await ensureFacts(services, userId!, range);
+    const rows = await efficiencyPoints(db, userId!, range);
+    return {
+      from,
+      to,
+      points: rows.map((row) => ({
+        workout_id: row.workout_id,
+        date: new Date(row.start_time).toISOString(),
+        efficiency_factor: row.efficiency_factor,
+        decoupling_pct: row.decoupling_pct,
+      })),
+      pending,
+    };
+  });
+
+  route(app, services, 'bestClimbs', async ({ userId, query }) => {
+    const range =
+      query.year === undefined
+        ? {}
+        : {
+            from: new Date(Date.UTC(query.year, 0, 1)),
+            to: new Date(Date.UTC(query.year + 1, 0, 1)),
+          };
+    const pending = await ensureFacts(services, userId!, range);
+    const rows = await hardestClimbs(db, userId!, range, query.limit);
+    return {
+      climbs: rows.map((row) => ({
+        ...row.climb,
+        workout_id: row.workout_id,
+        name: row.name,
+        start_time: new Date(row.start_time).toISOString(),
+      })),
+      pending,
+    };
+  });
+}

@@ -1,0 +1,60 @@
+// Export archives imported in one go: the upload goes straight to the file store, in pieces
+// (never whole in memory); the walk and the imports run on the queue.
+import type { FastifyInstance } from 'fastify';
+import { ErrorCode } from '@xoss/api-contract';
+import { BlobTooLarge } from '../blobStore.ts';
+import { ApiError } from '../http.ts';
+import { route } from '../route.ts';
+import type { Services } from '../services.ts';
+import { languageOf } from './workouts.ts';
+
+export function archiveRoutes(app: FastifyInstance, services: Services): void {
+  const { archives, config } = services;
+
+  route(app, services, 'createArchiveImport', async ({ userId, request, reply }) => {
+    if (!request.isMultipart())
+      throw new ApiError(
+        ErrorCode.ValidationFailed,
+        'Send the archive as multipart/form-data in the field "file"',
+        { errors: [{ path: 'file', message: 'Required' }] },
+      );
+    const limit = config.maxArchiveBytes;
+    const part = await request
+      .file({ limits: { fileSize: limit, files: 1, fields: 0, parts: 1 } })
+      .catch(() => undefined);
+    if (!part || part.fieldname !== 'file')
+      throw new ApiError(ErrorCode.ValidationFailed, 'Choose an export archive (.zip)', {
+        errors: [{ path: 'file', message: 'Required' }],
+      });
+    if (!part.filename.toLowerCase().endsWith('.zip')) {
+      part.file.resume();
+      throw new ApiError(
+        ErrorCode.UnsupportedFile,
+        'Only export archives (.zip) can be imported here; single rides go to the ride list',
+        { errors: [{ path: 'file', message: 'Wrong file type' }] },
+      );
+    }
+    let id: string;
+    try {
+      id = await archives.create(userId!, part.file, languageOf(request).language);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (error instanceof BlobTooLarge || code === 'FST_REQ_FILE_TOO_LARGE')
+        throw new ApiError(
+          ErrorCode.PayloadTooLarge,
+          `The archive is larger than ${Math.round(limit / 2 ** 30)} GB`,
+        );
+      throw error;
+    }
+    reply.status(202);
+    return { id };
+  });
+
+  route(app, services, 'getArchiveImport', ({ userId, params }) =>
+    archives.progress(userId!, params.id),
+  );
+
+  route(app, services, 'cancelArchiveImport', ({ userId, params }) =>
+    archives.cancel(userId!, params.id),
+  );
+}

@@ -1,0 +1,360 @@
+// The ride and training analysis as the API serves it: the power model of a window of the
+// rider's best curves, each ride's analysis (cached per ride and model), its W' balance
+// stream, heart-rate and pace curves, and the facts kept per ride (`workout_facts`: EF,
+// decoupling, climbs), computed at import and, for rides imported before, on first need.
+import type { Climb, WorkoutAnalysis } from '@xoss/api-contract';
+import { estimateFtp, fitPowerModel, type PowerModel } from '@xoss/workout-stats';
+import type { Queryable } from '../db/db.ts';
+import type { Services } from '../services.ts';
+import { allTimeCurves, comparisonCurves } from './bestCurves.ts';
+import { INLINE_SAMPLES } from './figures.ts';
+import {
+  analysisFigures,
+  extraCurveFigures,
+  factsFigures,
+  wbalFigures,
+  type RideFacts,
+} from './rideAnalysis.ts';
+import type { WorkoutRow } from './rows.ts';
+import { readStreams, unpackCurve } from './streams.ts';
+
+/** Plausible W', J: below 3 kJ or above 60 kJ the fit read noise, not a rider. */
+const W_PRIME_MIN_J = 3_000;
+const W_PRIME_MAX_J = 60_000;
+/** W' of a ride whose CP is its FTP (no model): GoldenCheetah's default, 20 kJ. */
+const DEFAULT_W_PRIME_J = 20_000;
+/** Rides analysed for their facts per request of the efficiency or climbs endpoint. */
+const FACTS_PER_REQUEST = 50;
+
+type PowerModelReason = 'no_power' | 'too_little_data' | 'implausible';
+
+/** A model as sent: every figure null, with the reason, when there is none. */
+export interface PowerModelFigures {
+  cp_w: number | null;
+  w_prime_j: number | null;
+  pmax_w: number | null;
+  eftp_w: number | null;
+  fitted_from: number | null;
+  fitted_to: number | null;
+  points_used: number | null;
+  reason: PowerModelReason | null;
+}
+
+const none = (reason: PowerModelReason): PowerModelFigures => ({
+  cp_w: null,
+  w_prime_j: null,
+  pmax_w: null,
+  eftp_w: null,
+  fitted_from: null,
+  fitted_to: null,
+  points_used: null,
+  reason,
+});
+
+/**
+ * Whether a fit describes a rider: W' between 3 and 60 kJ, CP above 0 and below the best
+ * 3-minute power (the model's asymptote is what can be held for long; above a 3-minute
+ * best it was read from too few long efforts), and Pmax above CP.
+ */
+function plausible(model: PowerModel, curve: ArrayLike<number>): boolean {
+  // The best power held for at least 3 minutes (the curve's envelope at 180 s).
+  let threeMinutes = 0;
+  for (let d = 180; d <= curve.length; d++) threeMinutes = Math.max(threeMinutes, curve[d - 1]!);
+  return (
+    model.cpW > 0 &&
+    model.cpW < threeMinutes &&
+    model.wPrimeJ >= W_PRIME_MIN_J &&
+    model.wPrimeJ <= W_PRIME_MAX_J &&
+    model.pmaxW > model.cpW
+  );
+}
+
+/** Fits the model to a best curve; nulls with the reason when none or an implausible one. */
+export function powerModelOf(curve: Float64Array | null): PowerModelFigures {
+  if (!curve || curve.length === 0) return none('no_power');
+  const model = fitPowerModel(curve);
+  if (!model) return none('too_little_data');
+  if (!plausible(model, curve)) return none('implausible');
+  return {
+    cp_w: model.cpW,
+    w_prime_j: model.wPrimeJ,
+    pmax_w: model.pmaxW,
+    eftp_w: model.eftpW,
+    fitted_from: model.fittedFrom,
+    fitted_to: model.fittedTo,
+    points_used: model.pointsUsed,
+    reason: null,
+  };
+}
+
+const DAY_MS = 86_400_000;
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The best curves of a window and the days `[from, to)` it covers. */
+export async function windowCurves(
+  services: Services,
+  userId: number,
+  window: '42d' | 'season' | 'all',
+  now: number,
+) {
+  const { db } = services;
+  const tomorrow = isoDate(Math.floor(now / DAY_MS) * DAY_MS + DAY_MS);
+  if (window === '42d')
+    return {
+      from: isoDate(now - 42 * DAY_MS),
+      to: tomorrow,
+      curves: await comparisonCurves(db, userId, 'last6weeks', now),
+    };
+  if (window === 'season') {
+    const year = new Date(now).getUTCFullYear();
+    return {
+      from: `${year}-01-01`,
+      to: `${year + 1}-01-01`,
+      curves: await comparisonCurves(db, userId, 'currentYear', now),
+    };
+  }
+  const [first] = await db.query<{ start: Date | null }>(
+    'SELECT min(start_time) AS start FROM workouts WHERE user_id = $1',
+    [userId],
+  );
+  return {
+    from: first?.start ? isoDate(new Date(first.start).getTime()) : isoDate(now),
+    to: tomorrow,
+    curves: await allTimeCurves(db, userId),
+  };
+}
+
+/**
+ * The 42-day model at the end of each of the last `months` months (the current one: now),
+ * oldest first. Each reads at most 5 week rows, 12 day rows and two days of rides.
+ */
+export async function powerModelHistory(
+  services: Services,
+  userId: number,
+  months: number,
+  now: number,
+) {
+  const today = new Date(now);
+  const points = [];
+  for (let back = months - 1; back >= 0; back--) {
+    // The first midnight after the month's last day (or now, for this month).
+    const end =
+      back === 0 ? now : Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back + 1, 1);
+    const curves = await comparisonCurves(services.db, userId, 'last6weeks', end);
+    points.push({ date: isoDate(back === 0 ? now : end - DAY_MS), ...powerModelOf(curves.power) });
+  }
+  return points;
+}
+
+/** The CP and W' a ride is analysed with, and where they come from. */
+interface RideModel {
+  source: WorkoutAnalysis['model_source'];
+  cpW: number | null;
+  wPrimeJ: number | null;
+  /** The FTP intervals are found against. */
+  ftpW: number | null;
+}
+
+/**
+ * The model of the 42 days before the ride (its own ride left out), when plausible; else
+ * the ride's FTP as CP with W' 20 kJ; else the FTP estimated from the ride's own curve.
+ */
+async function rideModel(services: Services, row: WorkoutRow): Promise<RideModel> {
+  const start = new Date(row.start_time).getTime();
+  const before = await comparisonCurves(services.db, row.user_id, 'last6weeks', start);
+  const model = powerModelOf(before.power);
+  let estimate: number | null = null;
+  if (row.ftp === null) {
+    const [curves] = await services.db.query<{ power: Uint8Array | null }>(
+      'SELECT power FROM workout_curves WHERE workout_id = $1',
+      [row.id],
+    );
+    const curve = unpackCurve(curves?.power ?? null);
+    estimate = curve ? (estimateFtp(curve) ?? null) : null;
+  }
+  const ftpW = row.ftp ?? model.eftp_w ?? estimate;
+  if (model.cp_w !== null && model.w_prime_j !== null)
+    return { source: 'model', cpW: model.cp_w, wPrimeJ: model.w_prime_j, ftpW };
+  if (row.ftp !== null) return { source: 'ftp', cpW: row.ftp, wPrimeJ: DEFAULT_W_PRIME_J, ftpW };
+  if (estimate !== null)
+    return { source: 'estimate', cpW: estimate, wPrimeJ: DEFAULT_W_PRIME_J, ftpW };
+  return { source: null, cpW: null, wPrimeJ: null, ftpW: null };
+}
+
+/** Keeps a ride's facts (in the import's transaction, or after a lazy analysis). */
+export async function storeFacts(
+  db: Queryable,
+  workoutId: number,
+  userId: number,
+  start: Date,
+  facts: RideFacts,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO workout_facts (workout_id, user_id, start_time, efficiency_factor, decoupling_pct, climbs)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (workout_id) DO UPDATE SET efficiency_factor = EXCLUDED.efficiency_factor,
+       decoupling_pct = EXCLUDED.decoupling_pct, climbs = EXCLUDED.climbs`,
+    [
+      workoutId,
+      userId,
+      start,
+      facts.efficiencyFactor,
+      facts.decouplingPct,
+      JSON.stringify(facts.climbs),
+    ],
+  );
+}
+
+/**
+ * Analyses the facts of a rider's rides imported before they were kept (no `workout_facts`
+ * row), at most `FACTS_PER_REQUEST` per call, within `[from, to)` when given; returns how
+ * many are still pending after it.
+ */
+export async function ensureFacts(
+  services: Services,
+  userId: number,
+  range: { from?: Date; to?: Date } = {},
+): Promise<number> {
+  const { db } = services;
+  const where = `w.user_id = $1 AND f.workout_id IS NULL
+     AND ($2::timestamptz IS NULL OR w.start_time >= $2) AND ($3::timestamptz IS NULL OR w.start_time < $3)`;
+  const params = [userId, range.from ?? null, range.to ?? null];
+  const rides = await db.query<Pick<WorkoutRow, 'id' | 'start_time' | 'summary' | 'timer'>>(
+    `SELECT w.id, w.start_time, w.summary, w.timer FROM workouts w
+       LEFT JOIN workout_facts f ON f.workout_id = w.id WHERE ${where}
+      ORDER BY w.start_time DESC LIMIT ${FACTS_PER_REQUEST}`,
+    params,
+  );
+  for (const ride of rides) {
+    const streams = (await readStreams(services, ride.id)) ?? {};
+    const task = { streams, timer: ride.timer, summary: ride.summary };
+    const facts =
+      (streams.time?.length ?? 0) > INLINE_SAMPLES
+        ? await services.pool.figures('facts', task)
+        : factsFigures(task);
+    // The ride may have gone meanwhile: its row is then not written (no parent to refer to).
+    await db.query(
+      `INSERT INTO workout_facts (workout_id, user_id, start_time, efficiency_factor, decoupling_pct, climbs)
+       SELECT id, user_id, start_time, $2, $3, $4 FROM workouts WHERE id = $1
+       ON CONFLICT (workout_id) DO NOTHING`,
+      [ride.id, facts.efficiencyFactor, facts.decouplingPct, JSON.stringify(facts.climbs)],
+    );
+  }
+  if (rides.length < FACTS_PER_REQUEST) return 0;
+  const [left] = await db.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM workouts w LEFT JOIN workout_facts f ON f.workout_id = w.id WHERE ${where}`,
+    params,
+  );
+  return left?.count ?? 0;
+}
+
+/**
+ * A ride's analysis. Its figures need the whole streams, so they are computed once per CP,
+ * W' and FTP (what they depend on) and kept beside the ride's facts; a long ride's go to the
+ * figures worker.
+ */
+export async function workoutAnalysisReply(
+  services: Services,
+  row: WorkoutRow,
+): Promise<WorkoutAnalysis> {
+  const model = await rideModel(services, row);
+  const key = JSON.stringify([1, model.cpW, model.wPrimeJ, model.ftpW]);
+  const head = {
+    model_source: model.source,
+    cp_w: model.cpW,
+    w_prime_j: model.wPrimeJ,
+    ftp_w: model.ftpW,
+  };
+  const [cached] = await services.db.query<{
+    analysis: WorkoutAnalysis | null;
+    key: string | null;
+  }>('SELECT analysis, analysis_key AS key FROM workout_facts WHERE workout_id = $1', [row.id]);
+  if (cached?.analysis && cached.key === key) return { ...cached.analysis, ...head };
+  const streams = (await readStreams(services, row.id)) ?? {};
+  const task = { streams, timer: row.timer, summary: row.summary, ...model };
+  const figures =
+    (streams.time?.length ?? 0) > INLINE_SAMPLES
+      ? await services.pool.figures('analysis', task)
+      : analysisFigures(task);
+  const analysis: WorkoutAnalysis = { ...head, ...figures };
+  await services.db.query(
+    `INSERT INTO workout_facts (workout_id, user_id, start_time, efficiency_factor, decoupling_pct, climbs, analysis, analysis_key)
+     SELECT id, user_id, start_time, $2, $3, $4, $5, $6 FROM workouts WHERE id = $1
+     ON CONFLICT (workout_id) DO UPDATE SET analysis = EXCLUDED.analysis, analysis_key = EXCLUDED.analysis_key`,
+    [
+      row.id,
+      figures.efficiency_factor,
+      figures.decoupling_pct,
+      JSON.stringify(figures.climbs satisfies Climb[]),
+      JSON.stringify(analysis),
+      key,
+    ],
+  );
+  return analysis;
+}
+
+/** The W' balance stream of a ride with power (with the CP and W' of its analysis). */
+export async function wbalStream(
+  services: Services,
+  row: WorkoutRow,
+): Promise<Float64Array | undefined> {
+  if (row.summary.avgPower === undefined) return undefined;
+  const model = await rideModel(services, row);
+  if (model.cpW === null || model.wPrimeJ === null) return undefined;
+  const streams = await readStreams(services, row.id);
+  if (!streams?.power) return undefined;
+  const task = { streams, timer: row.timer, cpW: model.cpW, wPrimeJ: model.wPrimeJ };
+  return streams.time!.length > INLINE_SAMPLES
+    ? services.pool.figures('wbal', task)
+    : wbalFigures(task);
+}
+
+/** Heart-rate and pace curves of a ride, computed from its streams when asked. */
+export async function extraCurves(
+  services: Services,
+  row: WorkoutRow,
+  kinds: readonly ('heart_rate' | 'pace')[],
+): Promise<{ heart_rate?: Float64Array; pace?: Float64Array }> {
+  const streams = await readStreams(services, row.id);
+  if (!streams) return {};
+  const task = { streams, timer: row.timer, kinds };
+  return (streams.time?.length ?? 0) > INLINE_SAMPLES
+    ? services.pool.figures('curves', task)
+    : extraCurveFigures(task);
+}
+
+/** The stored EF and decoupling of a rider's rides started in `[from, to)`, oldest first. */
+export function efficiencyPoints(db: Queryable, userId: number, range: { from: Date; to: Date }) {
+  return db.query<{
+    workout_id: number;
+    start_time: Date;
+    efficiency_factor: number | null;
+    decoupling_pct: number | null;
+  }>(
+    `SELECT workout_id, start_time, efficiency_factor, decoupling_pct FROM workout_facts
+      WHERE user_id = $1 AND start_time >= $2 AND start_time < $3
+        AND (efficiency_factor IS NOT NULL OR decoupling_pct IS NOT NULL)
+      ORDER BY start_time, workout_id`,
+    [userId, range.from, range.to],
+  );
+}
+
+/** A rider's hardest climbs (by score) of rides started in `[from, to)` when given. */
+export function hardestClimbs(
+  db: Queryable,
+  userId: number,
+  range: { from?: Date; to?: Date },
+  limit: number,
+) {
+  return db.query<{ workout_id: number; name: string; start_time: Date; climb: Climb }>(
+    `SELECT f.workout_id, w.name, w.start_time, c.value AS climb
+       FROM workout_facts f JOIN workouts w ON w.id = f.workout_id,
+            jsonb_array_elements(f.climbs) AS c
+      WHERE f.user_id = $1
+        AND ($2::timestamptz IS NULL OR f.start_time >= $2)
+        AND ($3::timestamptz IS NULL OR f.start_time < $3)
+      ORDER BY (c.value->>'score')::float8 DESC, f.workout_id
+      LIMIT $4`,
+    [userId, range.from ?? null, range.to ?? null, limit],
+  );
+}

@@ -1,0 +1,38 @@
+import { simulateRide } from '@xoss/workout-stats';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AnalysisPool } from './pool.ts';
+import { analysisFigures, extraCurveFigures, wbalFigures } from './rideAnalysis.ts';
+
+// Long rides are analysed in the figures worker: the same pure functions, so the same figures.
+describe('ride analysis in the figures worker', () => {
+  const pool = new AnalysisPool(1);
+  afterAll(() => pool.close());
+
+  it('gives the figures the API thread gives', async () => {
+    const ride = simulateRide({ seconds: 4000, seed: 5 });
+    const streams = {
+      time: ride.time,
+      power: ride.power!,
+      heart_rate: ride.heartRate!,
+      cadence: ride.cadence!,
+      speed: ride.speed!,
+      distance: ride.distance!,
+      altitude: ride.altitude!,
+    };
+    const task = {
+      streams,
+      timer: null,
+      cpW: 260,
+      wPrimeJ: 20_000,
+      ftpW: 250,
+      summary: { normalizedPower: 240, avgHeartRate: 150 },
+    };
+    const inline = analysisFigures(task);
+    expect(inline.intervals.length).toBeGreaterThan(0);
+    expect(inline.climbs.length).toBeGreaterThan(0);
+    expect(await pool.figures('analysis', task)).toEqual(inline);
+    expect(await pool.figures('wbal', task)).toEqual(wbalFigures(task));
+    const curves = { streams, timer: null, kinds: ['heart_rate', 'pace'] as const };
+    expect(await pool.figures('curves', curves)).toEqual(extraCurveFigures(curves));
+  });
+});

@@ -1,0 +1,188 @@
+// Reading an export archive's entries safely: names, links, sizes and bombs judged from the
+// central directory before a byte is inflated, and every read bounded.
+import { Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import yauzl from 'yauzl';
+
+/** What an archive may hold; beyond these, an entry is skipped or the archive refused. */
+export interface ZipLimits {
+  /** Entries in one zip (the central directory is read whole first). */
+  readonly maxEntries: number;
+  /** One activity file, unpacked. */
+  readonly maxEntryBytes: number;
+  /** A nested zip (Garmin Connect's `UploadedFiles_*.zip`), unpacked to a temporary file. */
+  readonly maxNestedBytes: number;
+  /** Unpacked size over packed size above which an entry is a bomb. */
+  readonly maxRatio: number;
+  /** All entries of the archive (nested ones included), unpacked. */
+  readonly maxTotalBytes: number;
+}
+
+export const DEFAULT_ZIP_LIMITS: ZipLimits = {
+  maxEntries: 100_000,
+  maxEntryBytes: 64 * 1024 * 1024,
+  maxNestedBytes: 8 * 1024 * 1024 * 1024,
+  maxRatio: 200,
+  maxTotalBytes: 32 * 1024 * 1024 * 1024,
+};
+
+/** One entry of a zip, as its central directory describes it. */
+export interface ZipEntry {
+  readonly name: string;
+  readonly packedBytes: number;
+  readonly bytes: number;
+  readonly raw: yauzl.Entry;
+  /** Why it is not read (an unsafe name, a link, a bomb), or undefined. */
+  readonly refused?: { readonly code: string; readonly message: string };
+}
+
+/** Unix file type bits of the external attributes (high 16 bits): a symbolic link. */
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+
+/** Why a name may not be used: absolute, a drive, a backslash, `..` or a control character. */
+function unsafeName(name: string): string | undefined {
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'an absolute path';
+  if (name.includes('\\')) return 'a backslash in the path';
+  if (name.split('/').includes('..')) return '".." in the path';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f]/.test(name)) return 'a control character in the name';
+  return undefined;
+}
+
+function judged(entry: yauzl.Entry, limits: ZipLimits): ZipEntry {
+  const name = Buffer.isBuffer(entry.fileName)
+    ? (entry.fileName as Buffer).toString('utf8')
+    : String(entry.fileName);
+  const base = {
+    name,
+    packedBytes: entry.compressedSize,
+    bytes: entry.uncompressedSize,
+    raw: entry,
+  };
+  const unsafe = unsafeName(name);
+  if (unsafe) return { ...base, refused: { code: 'unsafePath', message: `Skipped: ${unsafe}` } };
+  if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK)
+    return { ...base, refused: { code: 'link', message: 'Skipped: a link, not a file' } };
+  if (entry.compressedSize > 0 && entry.uncompressedSize / entry.compressedSize > limits.maxRatio)
+    return {
+      ...base,
+      refused: {
+        code: 'zipBomb',
+        message: `Skipped: it unpacks to ${Math.round(entry.uncompressedSize / entry.compressedSize)} times its size`,
+      },
+    };
+  return base;
+}
+
+/** A zip file opened for reading its entries (random access: a file on disk). */
+export class ZipReader {
+  readonly #zip: yauzl.ZipFile;
+  readonly #limits: ZipLimits;
+
+  private constructor(zip: yauzl.ZipFile, limits: ZipLimits) {
+    this.#zip = zip;
+    this.#limits = limits;
+  }
+
+  static open(path: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<ZipReader> {
+    return new Promise((resolve, reject) => {
+      yauzl.open(
+        path,
+        { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false },
+        (error, zip) => {
+          if (error)
+            reject(new ZipRefused('notZip', `The file is not a zip archive: ${error.message}`));
+          else resolve(new ZipReader(zip, limits));
+        },
+      );
+    });
+  }
+
+  /** Every entry (directories left out), judged; refuses a zip with too many. */
+  entries(): Promise<ZipEntry[]> {
+    const zip = this.#zip;
+    if (zip.entryCount > this.#limits.maxEntries)
+      return Promise.reject(
+        new ZipRefused(
+          'tooManyEntries',
+          `The archive holds ${zip.entryCount} entries; at most ${this.#limits.maxEntries} are read`,
+        ),
+      );
+    return new Promise((resolve, reject) => {
+      const entries: ZipEntry[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        const item = judged(entry, this.#limits);
+        if (!item.name.endsWith('/')) entries.push(item);
+        zip.readEntry();
+      });
+      zip.once('end', () => resolve(entries));
+      zip.once('error', (error: Error) =>
+        reject(new ZipRefused('badZip', `The archive is damaged: ${error.message}`)),
+      );
+      zip.readEntry();
+    });
+  }
+
+  /** An entry's bytes, refused past `maxBytes` (whatever its header claims). */
+  async read(entry: ZipEntry, maxBytes: number): Promise<Buffer> {
+    if (entry.bytes > maxBytes) throw tooLarge(maxBytes);
+    const chunks: Buffer[] = [];
+    await this.pipeTo(
+      entry,
+      maxBytes,
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          chunks.push(chunk);
+          done();
+        },
+      }),
+    );
+    return Buffer.concat(chunks);
+  }
+
+  /** Writes an entry through `sink` (a file), refused past `maxBytes`. */
+  async pipeTo(entry: ZipEntry, maxBytes: number, sink: NodeJS.WritableStream): Promise<void> {
+    if (entry.bytes > maxBytes) throw tooLarge(maxBytes);
+    const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => {
+      this.#zip.openReadStream(entry.raw, (error, readable) => {
+        if (error) reject(new ZipRefused('badEntry', `The entry cannot be read: ${error.message}`));
+        else resolve(readable);
+      });
+    });
+    let seen = 0;
+    const limit = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        seen += chunk.length;
+        if (seen > maxBytes) done(tooLarge(maxBytes));
+        else done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(stream, limit, sink);
+    } catch (error) {
+      if (error instanceof ZipRefused) throw error;
+      throw new ZipRefused('badEntry', `The entry cannot be unpacked: ${(error as Error).message}`);
+    }
+  }
+
+  close(): void {
+    this.#zip.close();
+  }
+}
+
+/** An archive or an entry we will not read, with its reason. */
+export class ZipRefused extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'ZipRefused';
+    this.code = code;
+  }
+}
+
+const tooLarge = (maxBytes: number) =>
+  new ZipRefused(
+    'tooLarge',
+    `Skipped: it unpacks to more than ${Math.round(maxBytes / 1048576)} MB`,
+  );
