@@ -76,7 +76,11 @@ export function ResetPassword() {
   const field = (name: Field) => (
     <>
       <label>
-        <Message id={name === 'password' ? 'login.reset.password' : 'login.reset.repeat'} />
+        {name === 'password' ? (
+          <Message id="login.reset.password" />
+        ) : (
+          <Message id="login.reset.repeat" />
+        )}
         <input
           id={`${id}-${name}`}
           className="xoss-select"

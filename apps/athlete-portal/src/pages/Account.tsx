@@ -7,6 +7,13 @@ import { api, client } from '../client.ts';
 import { leave } from '../routes.tsx';
 import { Loaded, formatDate, formText, saveFile, useFailureText } from './common.tsx';
 
+/** The labels of the password form's fields. */
+const PASSWORD_LABELS = {
+  current: 'settings.account.password.current',
+  new: 'settings.account.password.new',
+  repeat: 'settings.account.password.repeat',
+} as const;
+
 /** Where the site's login says the account is gone, after a deletion. */
 export const AFTER_DELETION = '/login?account=deleted';
 
@@ -117,7 +124,7 @@ function ChangePassword() {
   const field = (name: PasswordField, label: 'current' | 'new' | 'repeat', input: string) => (
     <>
       <label>
-        <Message id={`settings.account.password.${label}`} />
+        {t(PASSWORD_LABELS[label])}
         <input
           className="xoss-select"
           id={`account-${name}`}

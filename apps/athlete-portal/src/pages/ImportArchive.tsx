@@ -26,6 +26,15 @@ const REASONS: Readonly<Record<string, MessageId>> = {
   '10503': 'archive.reason.10503',
 };
 
+/** The heading of each state of an import. */
+const STATUS = {
+  queued: 'archive.status.queued',
+  running: 'archive.status.running',
+  done: 'archive.status.done',
+  cancelled: 'archive.status.cancelled',
+  failed: 'archive.status.failed',
+} as const;
+
 const settled = (status: ArchiveImport['status']) =>
   status === 'done' || status === 'cancelled' || status === 'failed';
 
@@ -154,9 +163,7 @@ function ArchiveProgress({ id, onAnother }: { id: string; onAnother: () => void 
   const left = total > data.done && rate > 0 ? (total - data.done) / rate : null;
   return (
     <section className="portal__card" aria-labelledby="archive-progress" aria-live="polite">
-      <h2 id="archive-progress">
-        <Message id={`archive.status.${data.status}`} />
-      </h2>
+      <h2 id="archive-progress">{t(STATUS[data.status])}</h2>
       {data.total === null ? (
         <p>
           <Message id="archive.reading" />
