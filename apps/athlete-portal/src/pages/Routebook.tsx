@@ -21,9 +21,8 @@ import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
 import { Loaded, formText, formatDate, saveFile, useFailureText, useToast } from './common.tsx';
 
-/** Where the rider's routebooks are listed (the upload page) and where one opens. */
-export const ROUTEBOOKS_PATH = '/upload/gpxFile';
-export const routebookPath = (id: number) => `/dashboard/routebooks/${id}`;
+/** Where the rider's routebooks are listed: the upload page. */
+const ROUTEBOOKS_PATH = '/upload/gpxFile';
 
 /** A file name from a routebook's title: letters, digits, spaces and dashes, never empty. */
 const fileNameOf = (title: string) =>

@@ -7,10 +7,11 @@ import { api } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
 import { Loaded, formText, formatDate, useFailureText } from './common.tsx';
-import { routebookPath } from './Routebook.tsx';
 
 /** Where a ride is imported: what a FIT file picked here was meant for. */
 const RIDES_PATH = '/dashboard/workouts/list';
+/** One routebook's page (its own chunk: the profile chart loads only there). */
+const routebookPath = (id: number) => `/dashboard/routebooks/${id}`;
 
 /**
  * What the file's first bytes say it is, before it is read as GPX: a FIT file carries
