@@ -3,7 +3,7 @@ import type { Device } from '@xoss/api-contract';
 import { Message, useT } from '@xoss/i18n/react';
 import { EmptyState } from '@xoss/ui-kit';
 import { api } from '../client.ts';
-import { Loaded } from './common.tsx';
+import { Loaded, useModelName } from './common.tsx';
 
 /** A column after model, serial and firmware: its header and each device's cell. */
 export interface DeviceColumn {
@@ -26,6 +26,7 @@ export function DeviceTable({
   columns: readonly DeviceColumn[];
 }) {
   const t = useT();
+  const modelName = useModelName();
   const devices = api.useListDevicesQuery({});
   return (
     <Loaded query={devices}>
@@ -52,7 +53,7 @@ export function DeviceTable({
             <tbody>
               {page.results.map((device, index) => (
                 <tr key={device.id}>
-                  <th scope="row">{device.model}</th>
+                  <th scope="row">{modelName(device.model)}</th>
                   <td data-label={t('devices.serial')}>{device.serial}</td>
                   <td data-label={t('devices.firmware')}>{device.firmware_version}</td>
                   {columns.map((column) => (

@@ -4,7 +4,7 @@ import { Message, useT } from '@xoss/i18n/react';
 import { Alert, ConfirmDialog, EmptyState, SubmitButton } from '@xoss/ui-kit';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, failureMessage } from '../client.ts';
-import { Loaded, formText, useFailureText, useToast } from './common.tsx';
+import { Loaded, formText, useFailureText, useModelName, useToast } from './common.tsx';
 import { DeviceTable } from './DeviceTable.tsx';
 
 const ADD_DEVICE_PATH = '/dashboard/device/add';
@@ -56,6 +56,7 @@ export function DeviceList() {
  */
 export function DeviceSettings() {
   const t = useT();
+  const modelName = useModelName();
   const toast = useToast();
   const failureText = useFailureText();
   const navigate = useNavigate();
@@ -85,7 +86,7 @@ export function DeviceSettings() {
         return (
           <>
             <h1>
-              {device.model} · {device.serial}
+              {modelName(device.model)} · {device.serial}
             </h1>
             <table className="xoss-table">
               <caption>
@@ -94,7 +95,7 @@ export function DeviceSettings() {
               <tbody>
                 <tr>
                   <th scope="row">{t('devices.model')}</th>
-                  <td>{device.model}</td>
+                  <td>{modelName(device.model)}</td>
                 </tr>
                 <tr>
                   <th scope="row">{t('devices.firmware')}</th>
@@ -149,6 +150,7 @@ export function DeviceSettings() {
  */
 export function AddDevice() {
   const t = useT();
+  const modelName = useModelName();
   const toast = useToast();
   const failureText = useFailureText();
   const navigate = useNavigate();
@@ -247,7 +249,7 @@ export function AddDevice() {
             <select className="xoss-select" name="model" defaultValue="NAV+">
               {MODELS.map((model) => (
                 <option key={model} value={model}>
-                  {model}
+                  {modelName(model)}
                 </option>
               ))}
             </select>

@@ -35,7 +35,7 @@ import { useBlocker, useSearchParams } from 'react-router';
 import { api, failureMessage } from '../client.ts';
 import { selectEmbedded, sendToApp } from '../embedded.ts';
 import { savePanelsInApp } from '../embeddedRuntime.ts';
-import { Loaded, useFailureText, useToast } from './common.tsx';
+import { Loaded, useFailureText, useModelName, useToast } from './common.tsx';
 
 /**
  * The data-layout manager (spec 2, 4): pages of the device with a live preview; select a
@@ -123,6 +123,7 @@ function Pages({
   initial: LayoutDocument;
 }) {
   const t = useT();
+  const modelName = useModelName();
   const toast = useToast();
   const failureText = useFailureText();
   const [document, setDocument] = useState(initial);
@@ -184,7 +185,7 @@ function Pages({
   return (
     <>
       <h1>
-        <Message id="devices.layouts" /> · {profile.name} ({device.serial})
+        <Message id="devices.layouts" /> · {modelName(device.model)} ({device.serial})
       </h1>
       <p>
         {fixed

@@ -247,6 +247,15 @@ describe('a FIT file picked as GPX', () => {
   });
 });
 
+describe('device names', () => {
+  it("names each model as the site does, in the rider's language", async () => {
+    stubApi({ devices: [device, { ...device, id: 5, serial: 'G2P00001', model: 'G2+' }] });
+    open('/dashboard/device/list', 'de');
+    expect(await screen.findByRole('rowheader', { name: 'XOSS G+ 2. Generation' })).toBeDefined();
+    expect(screen.getByRole('rowheader', { name: 'XOSS NAV+' })).toBeDefined();
+  });
+});
+
 describe('adding a device', () => {
   it('is an action of the device list that explains pairing in the app, with the app link', async () => {
     stubApi();

@@ -1,4 +1,4 @@
-import { formatDuration as formatDurationAs } from '@xoss/data-fields';
+import { formatDuration as formatDurationAs, type DeviceModel } from '@xoss/data-fields';
 import type { MessageId } from '@xoss/i18n';
 import { Message, useT, useTranslateKnown } from '@xoss/i18n/react';
 import { EmptyState, Loading } from '@xoss/ui-kit';
@@ -135,4 +135,24 @@ export function saveFile(blob: Blob, name: string): void {
   link.download = name;
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Each model's product name, as the site names it (one catalogue entry per product). */
+const PRODUCT_NAMES: Readonly<Record<DeviceModel, MessageId>> = {
+  NAV: 'productName.NAV',
+  'NAV+': 'productName.NAV+',
+  SPRINT: 'productName.SPRINT',
+  G2: 'productName.G2',
+  'G2+': 'productName.G2+',
+  G: 'productName.G',
+  'G+': 'productName.G+',
+};
+
+/** A device model's name in the rider's language ("XOSS G 2. Generation"); unknown: as it is. */
+export function useModelName() {
+  const t = useT();
+  return (model: string) => {
+    const id = PRODUCT_NAMES[model as DeviceModel] as MessageId | undefined;
+    return id ? `XOSS ${t(id)}` : model;
+  };
 }
