@@ -214,7 +214,9 @@ describe('the state matrix: every screen × state × width (Chromium)', { timeou
           const refused = new Map<string, number>();
           page.on('response', (response) => {
             if (response.status() !== 401) return;
-            const kind = `${response.request().method()} ${new URL(response.url()).pathname}`;
+            // Per request (its path and query): two queries of one path are two requests.
+            const url = new URL(response.url());
+            const kind = `${response.request().method()} ${url.pathname}${url.search}`;
             refused.set(kind, (refused.get(kind) ?? 0) + 1);
           });
           // Both tokens go bad while the page is open (as a session ended elsewhere: the

@@ -485,7 +485,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
     it('answers unexpected failures with a generic 500 and no internals', async () => {
       const h = await make();
       const rider = await h.user();
-      await h.db.query('DROP TABLE devices');
+      await h.db.query('DROP TABLE devices CASCADE');
       const reply = await h.server.inject({
         method: 'GET',
         url: '/api/v2/devices/',
