@@ -2,9 +2,9 @@ import type { Page } from 'playwright-core';
 
 // What every screen must hold in every state a rider meets it in (the state matrix and the
 // crawl's languages): no script error, charts that have data draw it, no table column
-// narrower than its longest word, touch targets far enough apart (WCAG 2.2 target size,
-// 2.5.8: 24 px, or a 24 px circle around a smaller one touching no other target), and no
-// sideways scrolling. Each check runs in the page (a string: the tests have no DOM types).
+// narrower than its longest unbreakable piece of text, touch targets far enough apart (WCAG
+// 2.2 target size, 2.5.8: 24 px, or a 24 px circle around a smaller one touching no other
+// target), and no sideways scrolling. Each check runs in the page (a string: the tests have no DOM types).
 
 /** Script errors and console errors of a page, from now on (network failures left out). */
 export function watchErrors(page: Page): () => string[] {
@@ -54,7 +54,12 @@ const CHECKS = `(() => {
     const style = getComputedStyle(cell);
     const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     probe.style.font = style.font;
-    for (const word of (cell.innerText || '').split(/\\s+/)) {
+    // A line may break at a space, after a hyphen and beside any Chinese, Japanese or Korean
+    // character (as browsers break them), so those are the pieces that must fit.
+    const pieces = (cell.innerText || '')
+      .split(/\\s+/)
+      .flatMap((word) => word.split(/(?<=-)|(?<=[\\u3000-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef])|(?=[\\u3000-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef])/));
+    for (const word of pieces) {
       if (!word) continue;
       probe.textContent = word;
       if (probe.getBoundingClientRect().width > room + 1)

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { textLanguages } from '@xoss/i18n';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditPage, watchErrors } from './audit.ts';
 import { launchChromium, startProduct, type RunningProduct } from './product.ts';
 
 // Finding the product as a new rider does: by following links only, on a phone 360 px wide.
@@ -129,8 +130,13 @@ async function crawl(page: Page, base: string, start: string, maxDepth: number) 
   return { reached, wide, landedOn };
 }
 
-/** The pages at `paths` wider than the window (or not in `language`), in that language. */
+/**
+ * What is wrong with the pages at `paths` in `language`: wider than the window, not in that
+ * language, or failing the state matrix's audit (script errors, blank charts, words broken
+ * in a narrow column, crowded touch targets).
+ */
 async function widePages(page: Page, base: string, paths: readonly string[], language: string) {
+  const errors = watchErrors(page);
   await page.evaluate(
     `localStorage.setItem('xoss_language', JSON.stringify({ v: ${JSON.stringify(language)}, e: null }))`,
   );
@@ -152,6 +158,9 @@ async function widePages(page: Page, base: string, paths: readonly string[], lan
     if (new URL(page.url()).pathname === '/login' && !path.startsWith('/login'))
       wide.push(`${path} sent the rider to /login`);
     if (scroll > inner) wide.push(`${path} in ${language} (${scroll} px)`);
+    for (const problem of [...(await auditPage(page)), ...errors()])
+      if (!problem.startsWith('the page scrolls sideways'))
+        wide.push(`${path} in ${language}: ${problem}`);
   }
   return wide;
 }
@@ -211,7 +220,7 @@ describe(
     // Each language in its own tab with the rider's session, a few at a time (most of a page's
     // time here is waiting for the network to go quiet).
     it.concurrent.for(textLanguages.filter((language) => language !== 'en-US'))(
-      'lays out every screen it reached in %s without sideways scrolling',
+      'lays out every screen it reached in %s: no sideways scrolling, and the audit passes',
       async (language, { expect: expectHere }) => {
         expectHere(screensToRead.length).toBeGreaterThan(riderScreens.length);
         const tab = await browser.newContext({

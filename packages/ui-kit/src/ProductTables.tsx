@@ -9,7 +9,11 @@ export interface SpecRow {
   readonly value: ReactNode;
 }
 
-/** A product's specification table (spec 9's figures): a caption and label/value rows. */
+/**
+ * A product's specification table (spec 9's figures): a caption and label/value rows. On a
+ * phone each row stacks, label above value, so a long word (German "Betriebstemperatur")
+ * never has to fit 40 % of 360 px.
+ */
 export function SpecTable({
   caption,
   rows,
@@ -18,7 +22,7 @@ export function SpecTable({
   readonly rows: readonly SpecRow[];
 }) {
   return (
-    <table className="xoss-table xoss-root">
+    <table className="xoss-table xoss-root" data-stack>
       <caption>{caption}</caption>
       <tbody>
         {rows.map((row, index) => (
