@@ -86,8 +86,9 @@ export async function createApp(
   // What a crash left: temporary files, and files whose rows never committed. Alone on the
   // embedded database nothing else writes; beside other replicas, recent files are spared.
   // (An S3 PUT leaves no temporary object: it lands whole or not at all.)
-  await local?.sweepTemporary();
-  await sweepOrphanFiles(db, blobs, { graceMs: options.databaseUrl ? 3_600_000 : 0 });
+  const graceMs = options.databaseUrl ? 3_600_000 : 0;
+  await local?.sweepTemporary({ graceMs });
+  await sweepOrphanFiles(db, blobs, { graceMs });
   let config = options.config ?? configFromEnv();
   // Without SMTP_URL, mail is written to the data folder's outbox (apps/api/README.md).
   if (!config.mailOutboxDir) config = { ...config, mailOutboxDir: join(options.dataDir, 'outbox') };

@@ -143,8 +143,29 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  /** Removes temporary files a crash left behind. */
-  async sweepTemporary(): Promise<void> {
-    await rm(join(this.root, '.tmp'), { recursive: true, force: true });
+  /**
+   * Removes temporary files a crash left behind. Those written to within `graceMs` are kept:
+   * beside other processes sharing the folder they are writes in flight (removing them made
+   * another process's upload fail as it renamed its file into place, during a rolling
+   * restart). A lone process passes 0.
+   */
+  async sweepTemporary(options: { graceMs: number; now?: number }): Promise<string[]> {
+    const folder = join(this.root, '.tmp');
+    const now = options.now ?? Date.now();
+    let names: string[];
+    try {
+      names = await readdir(folder);
+    } catch {
+      return [];
+    }
+    const removed: string[] = [];
+    for (const name of names) {
+      const path = join(folder, name);
+      const modified = options.graceMs > 0 ? (await stat(path).catch(() => undefined))?.mtimeMs : 0;
+      if (modified === undefined || now - modified < options.graceMs) continue;
+      await rm(path, { recursive: true, force: true });
+      removed.push(name);
+    }
+    return removed;
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,5 +46,23 @@ describe('sweepOrphanFiles', () => {
     expect(await blobs.list('workouts')).toEqual(['workouts/fresh.fit']);
     expect(await sweepOrphanFiles(db, blobs, { graceMs: 0 })).toEqual(['workouts/fresh.fit']);
     expect(await blobs.list('routebooks')).toEqual(['routebooks/owned.gpx']);
+  });
+
+  it("removes a crash's temporary files, but beside other replicas not one being written", async () => {
+    const root = join(dir, 'temporary');
+    const blobs = new LocalBlobStore(root);
+    mkdirSync(join(root, '.tmp'), { recursive: true });
+    for (const name of ['crashed.part', 'writing.part'])
+      writeFileSync(join(root, '.tmp', name), 'half a file');
+    const old = (Date.now() - 2 * 3_600_000) / 1000;
+    utimesSync(join(root, '.tmp', 'crashed.part'), old, old);
+
+    // Another process is still writing `writing.part`: it must still be there to be renamed.
+    expect(await blobs.sweepTemporary({ graceMs: 3_600_000 })).toEqual(['crashed.part']);
+    expect(await blobs.list('.tmp')).toEqual(['.tmp/writing.part']);
+    // Alone, every temporary file is a crash's.
+    expect(await blobs.sweepTemporary({ graceMs: 0 })).toEqual(['writing.part']);
+    expect(await blobs.list('.tmp')).toEqual([]);
+    expect(await new LocalBlobStore(join(dir, 'none')).sweepTemporary({ graceMs: 0 })).toEqual([]);
   });
 });

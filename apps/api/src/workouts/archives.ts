@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db, JobWithMetadata } from 'pg-boss';
+import type { JobWithMetadata } from 'pg-boss';
 import { ErrorCode } from '@xoss/api-contract';
 import type { BlobStore } from '../blobStore.ts';
 import type { Database } from '../db/db.ts';
@@ -21,7 +21,7 @@ import {
   sportOfStravaType,
   type StravaActivity,
 } from '../athletes/stravaCsv.ts';
-import type { ImportJobs, ImportRequest } from './importJobs.ts';
+import { queueDb, type ImportJobs, type ImportRequest } from './importJobs.ts';
 import {
   DEFAULT_ZIP_LIMITS,
   ZipReader,
@@ -172,15 +172,10 @@ export class ArchiveImports {
            VALUES ($1, $2, $3, $4, $5)`,
           [id, userId, fileKey, bytes, language ?? null],
         );
-        const queue: Db = {
-          executeSql: async (text: string, values?: unknown[]) => ({
-            rows: await tx.query(text, values ?? []),
-          }),
-        };
         await imports.boss.send(
           ARCHIVE_QUEUE,
           { archiveId: id },
-          { id, group: { id: String(userId) }, db: queue },
+          { id, group: { id: String(userId) }, db: queueDb(tx) },
         );
       });
     } catch (error) {

@@ -470,15 +470,10 @@ export class ImportJobs {
       await this.#blobs.put(fileKey, bytes);
       await this.#db.transaction(async (tx) => {
         await tx.query("UPDATE imports SET status = 'queued' WHERE id = $1", [id]);
-        const db: Db = {
-          executeSql: async (text: string, values?: unknown[]) => ({
-            rows: await tx.query(text, values ?? []),
-          }),
-        };
         await this.#boss.send(
           IMPORT_QUEUE,
           { importId: id },
-          { id, group: { id: String(userId) }, db },
+          { id, group: { id: String(userId) }, db: queueDb(tx) },
         );
       });
     } catch (error) {
@@ -805,6 +800,18 @@ export class ImportJobs {
     this.#backoff.resume?.cancel();
     await this.#boss.stop({ graceful: false, close: true, timeout: 2000 }).catch(() => undefined);
   }
+}
+
+/**
+ * A transaction as pg-boss' `Db`: a job sent through it is queued in the same transaction as
+ * the rows that describe it, so neither exists without the other.
+ */
+export function queueDb(tx: Queryable): Db {
+  return {
+    executeSql: async (text: string, values?: unknown[]) => ({
+      rows: await tx.query(text, values ?? []),
+    }),
+  };
 }
 
 /** What a rider is told when every attempt failed for a reason of ours. */
