@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type Dirent } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -152,19 +152,25 @@ export class LocalBlobStore implements BlobStore {
   async sweepTemporary(options: { graceMs: number; now?: number }): Promise<string[]> {
     const folder = join(this.root, '.tmp');
     const now = options.now ?? Date.now();
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = await readdir(folder);
-    } catch {
-      return [];
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
     }
     const removed: string[] = [];
-    for (const name of names) {
-      const path = join(folder, name);
-      const modified = options.graceMs > 0 ? (await stat(path).catch(() => undefined))?.mtimeMs : 0;
-      if (modified === undefined || now - modified < options.graceMs) continue;
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (options.graceMs > 0) {
+        // Only our own temporary files, judged by their last write (a folder's time says
+        // nothing of the files in it); one renamed into place meanwhile is not ours to judge.
+        if (!entry.isFile()) continue;
+        const modified = (await stat(path).catch(() => undefined))?.mtimeMs;
+        if (modified === undefined || now - modified < options.graceMs) continue;
+      }
       await rm(path, { recursive: true, force: true });
-      removed.push(name);
+      removed.push(entry.name);
     }
     return removed;
   }

@@ -64,5 +64,11 @@ describe('sweepOrphanFiles', () => {
     expect(await blobs.sweepTemporary({ graceMs: 0 })).toEqual(['writing.part']);
     expect(await blobs.list('.tmp')).toEqual([]);
     expect(await new LocalBlobStore(join(dir, 'none')).sweepTemporary({ graceMs: 0 })).toEqual([]);
+    // A folder there is not ours beside other processes (its time says nothing of its
+    // files); alone it goes with the rest.
+    mkdirSync(join(root, '.tmp', 'folder'));
+    utimesSync(join(root, '.tmp', 'folder'), old, old);
+    expect(await blobs.sweepTemporary({ graceMs: 3_600_000 })).toEqual([]);
+    expect(await blobs.sweepTemporary({ graceMs: 0 })).toEqual(['folder']);
   });
 });

@@ -150,8 +150,15 @@ export class PgliteThread {
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    const exited = new Promise<void>((resolve) => this.#worker.once('exit', () => resolve()));
     await this.#call({ op: 'close' });
     this.#fail(new Error('The database is closed'));
-    await this.#worker.terminate();
+    // The thread ends by itself once its database is closed and its port too. Cut short
+    // only if it does not: terminating a thread whose WebAssembly code V8 may still be
+    // compiling or freeing in the background once crashed the whole process (a V8 check on
+    // its JIT pages, SIGTRAP) in a test run that opened and closed many databases.
+    const cut = setTimeout(() => void this.#worker.terminate(), 5_000);
+    await exited;
+    clearTimeout(cut);
   }
 }
