@@ -54,11 +54,12 @@ const CHECKS = `(() => {
     const style = getComputedStyle(cell);
     const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     probe.style.font = style.font;
-    // A line may break at a space, after a hyphen and beside any Chinese, Japanese or Korean
-    // character (as browsers break them), so those are the pieces that must fit.
+    // A line may break at a space, after a hyphen not followed by a digit (not in 2024-05-01)
+    // and beside any Chinese, Japanese or Korean character, as browsers break them: those
+    // are the pieces that must fit.
     const pieces = (cell.innerText || '')
       .split(/\\s+/)
-      .flatMap((word) => word.split(/(?<=-)|(?<=[\\u3000-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef])|(?=[\\u3000-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef])/));
+      .flatMap((word) => word.split(/(?<=-)(?!\\d)|(?<=[\\u3000-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef])|(?=[\\u3000-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef])/));
     for (const word of pieces) {
       if (!word) continue;
       probe.textContent = word;

@@ -155,7 +155,7 @@ try {
     // Best of 20 runs each after 20 unmeasured ones, as a server computing curves for many
     // rides sees it: the exact curve's loops reach V8's optimised code after 6-9 runs, or in
     // some processes after more than 20 (the first runs take 30 ms; measured from the first
-    // run, one bench of three gave 10.7x where the others gave 16-18x).
+    // run, one process of three gave 10.7x where the others gave 16-18x).
     const timed = (work: () => Float64Array) => {
       let fastest = Infinity;
       let result: Float64Array = new Float64Array(0);

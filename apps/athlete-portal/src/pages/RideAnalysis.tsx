@@ -3,6 +3,7 @@ import type { MessageId } from '@xoss/i18n';
 import { useLocale, useT } from '@xoss/i18n/react';
 import { chartColors, indexAtX, type IndexRange, type StreamSeries } from '@xoss/ui-kit';
 import { useUnits } from '../units.ts';
+import { ColumnTable, type Column } from './ColumnTable.tsx';
 import { formatDuration } from './common.tsx';
 
 type Streams = StreamsReply['streams'];
@@ -114,7 +115,7 @@ export function RideIntervals({
     maximumFractionDigits: 1,
     minimumFractionDigits: 1,
   });
-  const columns = [
+  const columns: Column<Interval>[] = [
     { label: t('workouts.analysis.start'), cell: (row: Interval) => formatDuration(row.start_s) },
     {
       label: t('workouts.analysis.duration'),
@@ -135,42 +136,25 @@ export function RideIntervals({
   ];
   return (
     <section className="portal__card" aria-labelledby="ride-intervals">
-      <table className="xoss-table" data-stack>
-        <caption id="ride-intervals">
-          {t('workouts.analysis.intervals', { count: analysis.intervals.length })}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('workouts.analysis.interval')}</th>
-            {columns.map((column) => (
-              <th key={column.label} scope="col">
-                {column.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {analysis.intervals.map((row, index) => (
-            <tr key={row.start_s} data-interval={index + 1}>
-              <th scope="row">
-                <button
-                  type="button"
-                  className="xoss-button"
-                  aria-label={t('workouts.analysis.zoomToInterval', { number: index + 1 })}
-                  onClick={() => onPick(row.start_s, row.end_s)}
-                >
-                  {index + 1}
-                </button>
-              </th>
-              {columns.map((column) => (
-                <td key={column.label} data-label={column.label}>
-                  {column.cell(row)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ColumnTable
+        caption={t('workouts.analysis.intervals', { count: analysis.intervals.length })}
+        captionId="ride-intervals"
+        rowHeading={t('workouts.analysis.interval')}
+        rows={analysis.intervals}
+        rowKey={(row) => row.start_s}
+        rowData={(_, index) => ({ 'data-interval': index + 1 })}
+        rowHead={(row, index) => (
+          <button
+            type="button"
+            className="xoss-button"
+            aria-label={t('workouts.analysis.zoomToInterval', { number: index + 1 })}
+            onClick={() => onPick(row.start_s, row.end_s)}
+          >
+            {index + 1}
+          </button>
+        )}
+        columns={columns}
+      />
       {analysis.ftp_w !== null ? (
         <p className="portal__note">
           {t('workouts.analysis.intervalsNote', { ftp: Math.round(analysis.ftp_w) })}
@@ -203,43 +187,26 @@ export function RideClimbs({
   const columns = climbColumns(t, units, number);
   return (
     <section className="portal__card" aria-labelledby="ride-climbs">
-      <table className="xoss-table" data-stack>
-        <caption id="ride-climbs">
-          {t('workouts.analysis.climbs', { count: climbs.length })}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('workouts.analysis.climb')}</th>
-            {columns.map((column) => (
-              <th key={column.label} scope="col">
-                {column.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {climbs.map((climb, index) => (
-            <tr key={climb.start_s} data-active={active === index}>
-              <th scope="row">
-                <button
-                  type="button"
-                  className="xoss-button"
-                  aria-pressed={active === index}
-                  aria-label={t('workouts.analysis.zoomToClimb', { number: index + 1 })}
-                  onClick={() => onPick(index)}
-                >
-                  {index + 1}
-                </button>
-              </th>
-              {columns.map((column) => (
-                <td key={column.label} data-label={column.label}>
-                  {column.cell(climb)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ColumnTable
+        caption={t('workouts.analysis.climbs', { count: climbs.length })}
+        captionId="ride-climbs"
+        rowHeading={t('workouts.analysis.climb')}
+        rows={climbs}
+        rowKey={(climb) => climb.start_s}
+        rowData={(_, index) => ({ 'data-active': active === index })}
+        rowHead={(_, index) => (
+          <button
+            type="button"
+            className="xoss-button"
+            aria-pressed={active === index}
+            aria-label={t('workouts.analysis.zoomToClimb', { number: index + 1 })}
+            onClick={() => onPick(index)}
+          >
+            {index + 1}
+          </button>
+        )}
+        columns={columns}
+      />
     </section>
   );
 }
@@ -249,7 +216,7 @@ export function climbColumns(
   t: ReturnType<typeof useT>,
   units: ReturnType<typeof useUnits>,
   number: (digits: number) => Intl.NumberFormat,
-) {
+): Column<Climb>[] {
   return [
     {
       label: t('workouts.analysis.length'),

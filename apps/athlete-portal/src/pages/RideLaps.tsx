@@ -1,6 +1,7 @@
 import type { WorkoutDetail } from '@xoss/api-contract';
 import { useLocale, useT } from '@xoss/i18n/react';
 import { useUnits } from '../units.ts';
+import { ColumnTable, type Column } from './ColumnTable.tsx';
 import { formatDuration } from './common.tsx';
 
 /**
@@ -12,7 +13,7 @@ export function RideLaps({ workout }: { workout: WorkoutDetail }) {
   const locale = useLocale();
   const units = useUnits(locale);
   if (workout.laps.length === 0) return null;
-  const columns = [
+  const columns: Column<Lap>[] = [
     { label: t('measure.time'), cell: (lap: Lap) => duration(lap.timer_time_s) },
     { label: t('measure.distance'), cell: (lap: Lap) => units.distance(lap.distance_m) },
     { label: t('measure.speedAvg'), cell: (lap: Lap) => units.speed(lap.speed_avg_ms) },
@@ -26,31 +27,15 @@ export function RideLaps({ workout }: { workout: WorkoutDetail }) {
   ];
   return (
     <section className="portal__card" aria-labelledby="ride-laps">
-      <table className="xoss-table" data-stack>
-        <caption id="ride-laps">{t('workouts.laps', { count: workout.laps.length })}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('workouts.lap')}</th>
-            {columns.map((column) => (
-              <th key={column.label} scope="col">
-                {column.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {workout.laps.map((lap, index) => (
-            <tr key={lap.start_s}>
-              <th scope="row">{index + 1}</th>
-              {columns.map((column) => (
-                <td key={column.label} data-label={column.label}>
-                  {column.cell(lap)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ColumnTable
+        caption={t('workouts.laps', { count: workout.laps.length })}
+        captionId="ride-laps"
+        rowHeading={t('workouts.lap')}
+        rows={workout.laps}
+        rowKey={(lap) => lap.start_s}
+        rowHead={(_, index) => index + 1}
+        columns={columns}
+      />
     </section>
   );
 }

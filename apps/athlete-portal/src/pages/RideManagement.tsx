@@ -1,10 +1,9 @@
-import { useState } from 'react';
 import type { WorkoutDetail } from '@xoss/api-contract';
 import { Message, useT } from '@xoss/i18n/react';
-import { Alert, ConfirmDialog, SubmitButton } from '@xoss/ui-kit';
 import { useNavigate } from 'react-router';
 import { api, client } from '../client.ts';
 import { formText, saveFile, useFailureText, useSportName, useToast } from './common.tsx';
+import { ManageSection } from './ManageSection.tsx';
 
 /** A file name from a ride's name: letters, digits, spaces and dashes, never empty. */
 const fileNameOf = (name: string, format: string) =>
@@ -37,9 +36,6 @@ export function RideManagement({ workout }: { workout: WorkoutDetail }) {
   const navigate = useNavigate();
   const [patch, patching] = api.usePatchWorkoutMutation();
   const [remove, removing] = api.useDeleteWorkoutMutation();
-  const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
 
   const save = async (form: FormData) => {
     const result = await patch({
@@ -50,67 +46,42 @@ export function RideManagement({ workout }: { workout: WorkoutDetail }) {
         notes: formText(form, 'notes'),
       },
     });
-    if ('error' in result) {
-      setProblem(failureText(result.error, { withDetail: true }));
-      return;
-    }
-    setProblem(null);
-    setEditing(false);
+    if ('error' in result) return failureText(result.error, { withDetail: true });
     toast(t('toast.saveSuccess'));
+    return null;
   };
 
   const download = async () => {
-    setProblem(null);
     const reply = await client.transport.call('workoutFile', { params: { id: workout.id } });
-    if (!reply.ok) {
-      setProblem(failureText(reply.error));
-      return;
-    }
+    if (!reply.ok) return failureText(reply.error);
     saveFile(reply.value, fileNameOf(workout.name, workout.file_format));
+    return null;
   };
 
   const deleteRide = async () => {
     const result = await remove({ params: { id: workout.id } });
-    if ('error' in result) {
-      setProblem(failureText(result.error));
-      return;
-    }
+    if ('error' in result) return failureText(result.error);
     toast(t('workouts.deleted', { name: workout.name }));
     await navigate('/dashboard/workouts/list', { replace: true });
+    return null;
   };
 
   return (
-    <section className="portal__manage" aria-label={t('workouts.manage')}>
-      <div className="portal__actions">
-        <button
-          type="button"
-          className="xoss-button"
-          aria-expanded={editing}
-          onClick={() => setEditing(!editing)}
-        >
-          <Message id="common.edit" />
-        </button>
-        <button type="button" className="xoss-button" onClick={() => void download()}>
-          {t('workouts.downloadOriginal', { format: workout.file_format.toUpperCase() })}
-        </button>
-        <button
-          type="button"
-          className="xoss-button"
-          data-variant="danger"
-          disabled={removing.isLoading}
-          onClick={() => setConfirming(true)}
-        >
-          <Message id="workouts.delete" />
-        </button>
-      </div>
-      {editing ? (
-        <form
-          className="portal__form"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save(new FormData(event.currentTarget));
-          }}
-        >
+    <ManageSection
+      label={t('workouts.manage')}
+      editLabel={<Message id="common.edit" />}
+      downloadLabel={t('workouts.downloadOriginal', {
+        format: workout.file_format.toUpperCase(),
+      })}
+      deleteLabel={<Message id="workouts.delete" />}
+      confirmMessage={t('workouts.deleteConfirm', { name: workout.name })}
+      saving={patching.isLoading}
+      deleting={removing.isLoading}
+      onSave={save}
+      onDownload={download}
+      onDelete={deleteRide}
+      fields={
+        <>
           <label>
             <Message id="workouts.name" />
             <input
@@ -141,22 +112,8 @@ export function RideManagement({ workout }: { workout: WorkoutDetail }) {
               defaultValue={workout.notes}
             />
           </label>
-          <SubmitButton busy={patching.isLoading}>
-            <Message id="common.save" />
-          </SubmitButton>
-        </form>
-      ) : null}
-      <Alert>{problem}</Alert>
-      <ConfirmDialog
-        open={confirming}
-        tone="danger"
-        message={t('workouts.deleteConfirm', { name: workout.name })}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => {
-          setConfirming(false);
-          void deleteRide();
-        }}
-      />
-    </section>
+        </>
+      }
+    />
   );
 }

@@ -4,7 +4,6 @@ import type { Device, Routebook } from '@xoss/api-contract';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import {
   Alert,
-  ConfirmDialog,
   EmptyState,
   Loading,
   RouteMap,
@@ -20,6 +19,7 @@ import { api, client } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
 import { Loaded, formText, formatDate, saveFile, useFailureText, useToast } from './common.tsx';
+import { ManageSection } from './ManageSection.tsx';
 
 /** Where the rider's routebooks are listed: the upload page. */
 const ROUTEBOOKS_PATH = '/upload/gpxFile';
@@ -271,82 +271,49 @@ function RoutebookManagement({ book }: { book: Routebook }) {
   const navigate = useNavigate();
   const [patch, patching] = api.usePatchRoutebookMutation();
   const [remove, removing] = api.useDeleteRoutebookMutation();
-  const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
 
   const save = async (form: FormData) => {
     const title = formText(form, 'title').trim();
-    if (!title) {
-      setProblem(t('toast.checkRequired'));
-      return;
-    }
+    if (!title) return t('toast.checkRequired');
     const result = await patch({
       params: { id: book.id },
       body: { title, description: formText(form, 'description').trim() },
     });
-    if ('error' in result) {
-      setProblem(failureText(result.error, { withDetail: true }));
-      return;
-    }
-    setProblem(null);
-    setEditing(false);
+    if ('error' in result) return failureText(result.error, { withDetail: true });
     toast(t('toast.saveSuccess'));
+    return null;
   };
 
   const download = async () => {
-    setProblem(null);
     const reply = await client.download('routebookGpx', { params: { id: book.id } });
-    if (!reply.ok) {
-      setProblem(failureText(reply.error));
-      return;
-    }
+    if (!reply.ok) return failureText(reply.error);
     saveFile(reply.value, fileNameOf(book.title));
+    return null;
   };
 
   const deleteBook = async () => {
     const result = await remove({ params: { id: book.id } });
-    if ('error' in result) {
-      setProblem(failureText(result.error));
-      return;
-    }
+    if ('error' in result) return failureText(result.error);
     toast(t('routebooks.deleted', { name: book.title }));
     await navigate(ROUTEBOOKS_PATH, { replace: true });
+    return null;
   };
 
   return (
-    <section className="portal__manage" aria-label={t('routebooks.manage')}>
-      <div className="portal__actions">
-        <button
-          type="button"
-          className="xoss-button"
-          aria-expanded={editing}
-          onClick={() => setEditing(!editing)}
-        >
-          <Message id="routebooks.rename" />
-        </button>
-        <button type="button" className="xoss-button" onClick={() => void download()}>
-          <Message id="routebooks.download" />
-        </button>
-        <button
-          type="button"
-          className="xoss-button"
-          data-variant="danger"
-          disabled={removing.isLoading}
-          onClick={() => setConfirming(true)}
-        >
-          <Message id="routebooks.delete" />
-        </button>
-      </div>
-      {editing ? (
-        <form
-          className="portal__form"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save(new FormData(event.currentTarget));
-          }}
-        >
+    <ManageSection
+      label={t('routebooks.manage')}
+      editLabel={<Message id="routebooks.rename" />}
+      downloadLabel={<Message id="routebooks.download" />}
+      deleteLabel={<Message id="routebooks.delete" />}
+      confirmMessage={t('routebooks.deleteConfirm', { name: book.title })}
+      noValidate
+      saving={patching.isLoading}
+      deleting={removing.isLoading}
+      onSave={save}
+      onDownload={download}
+      onDelete={deleteBook}
+      fields={
+        <>
           <label>
             <Message id="upload.routeTitle" />
             <input
@@ -367,22 +334,8 @@ function RoutebookManagement({ book }: { book: Routebook }) {
               defaultValue={book.description}
             />
           </label>
-          <SubmitButton busy={patching.isLoading}>
-            <Message id="common.save" />
-          </SubmitButton>
-        </form>
-      ) : null}
-      <Alert>{problem}</Alert>
-      <ConfirmDialog
-        open={confirming}
-        tone="danger"
-        message={t('routebooks.deleteConfirm', { name: book.title })}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => {
-          setConfirming(false);
-          void deleteBook();
-        }}
-      />
-    </section>
+        </>
+      }
+    />
   );
 }

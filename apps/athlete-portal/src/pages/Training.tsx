@@ -17,6 +17,7 @@ import { Loaded, formatDuration, useFailureText, useSportName, useToast } from '
 import { TrainingLinks } from './TrainingLinks.tsx';
 import { POWER_EFFORTS, useEffortValue } from './RideBests.tsx';
 import { climbColumns } from './RideAnalysis.tsx';
+import { ColumnTable } from './ColumnTable.tsx';
 
 /** Rides the efficiency trend's rolling mean spans. */
 const TREND_RIDES = 5;
@@ -107,34 +108,20 @@ function BestClimbs({ year }: { year: number | null }) {
           data.climbs.length === 0 ? (
             <p>{t('training.noClimbs')}</p>
           ) : (
-            <table className="xoss-table" data-stack aria-labelledby="best-climbs">
-              <thead>
-                <tr>
-                  <th scope="col">{t('training.ride')}</th>
-                  {columns.map((column) => (
-                    <th key={column.label} scope="col">
-                      {column.label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {data.climbs.map((climb) => (
-                  <tr key={`${climb.workout_id}-${climb.start_s}`}>
-                    <th scope="row">
-                      <Link to={`/dashboard/workouts/share/${climb.workout_id}`}>{climb.name}</Link>
-                      <br />
-                      {date.format(new Date(climb.start_time))}
-                    </th>
-                    {columns.map((column) => (
-                      <td key={column.label} data-label={column.label}>
-                        {column.cell(climb)}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ColumnTable
+              labelledBy="best-climbs"
+              rowHeading={t('training.ride')}
+              rows={data.climbs}
+              rowKey={(climb) => `${climb.workout_id}-${climb.start_s}`}
+              rowHead={(climb) => (
+                <>
+                  <Link to={`/dashboard/workouts/share/${climb.workout_id}`}>{climb.name}</Link>
+                  <br />
+                  {date.format(new Date(climb.start_time))}
+                </>
+              )}
+              columns={columns}
+            />
           )
         }
       </Loaded>
