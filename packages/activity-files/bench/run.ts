@@ -153,9 +153,9 @@ try {
     const line = timeline(overview.streams, overview.timer ? { timer: overview.timer } : {});
     const watts = oneHertzSeries(overview.streams.power!, line, 'moving');
     // Best of 20 runs each after 20 unmeasured ones, as a server computing curves for many
-    // rides sees it: the exact curve's loops reach V8's optimised code after 6-9 runs, or in
-    // some processes after more than 20 (the first runs take 30 ms; measured from the first
-    // run, one process of three gave 10.7x where the others gave 16-18x).
+    // rides sees it: the exact curve's loops reach V8's fastest code after 6-20 runs (the
+    // first runs take 30 ms, some processes sit at 7.8 ms for a few runs on the way; timed
+    // from the first run, one bench gave 11.4x where warmed-up processes give 16.6-17x).
     const timed = (work: () => Float64Array) => {
       let fastest = Infinity;
       let result: Float64Array = new Float64Array(0);
