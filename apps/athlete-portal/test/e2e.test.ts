@@ -312,7 +312,18 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     const onPatch = (request: { method(): string; url(): string }) => {
       if (request.method() === 'PATCH') patches.push(request.url());
     };
+    // Saves that landed: a PATCH refused with 401 because the access token expired meanwhile
+    // (it lives 4 s here) is sent again after the refresh, and is one save.
+    const saved: string[] = [];
+    const onSaved = (response: {
+      ok(): boolean;
+      url(): string;
+      request(): { method(): string };
+    }) => {
+      if (response.request().method() === 'PATCH' && response.ok()) saved.push(response.url());
+    };
     page.on('request', onPatch);
+    page.on('response', onSaved);
     // A number the API would refuse is named under its field, and nothing is sent.
     await ftp.fill('abc');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -328,7 +339,9 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.getByRole('button', { name: 'Save' }).click();
     await page.locator('form').getByRole('status').getByText('Save Successfully').waitFor();
     page.off('request', onPatch);
-    expect(patches).toHaveLength(1);
+    page.off('response', onSaved);
+    expect(saved).toHaveLength(1);
+    expect(patches.every((url) => url === saved[0])).toBe(true);
     expect(await page.locator('.portal__field-problem').count()).toBe(0);
     expect(await ftp.getAttribute('aria-invalid')).toBeNull();
     await page.goto(`${base}/dashboard/workouts/list`);
