@@ -179,12 +179,8 @@ export function RideClimbs({
   onPick: (index: number) => void;
 }) {
   const t = useT();
-  const locale = useLocale();
-  const units = useUnits(locale);
+  const columns = useClimbColumns();
   if (climbs.length === 0) return null;
-  const number = (digits: number) =>
-    new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
-  const columns = climbColumns(t, units, number);
   return (
     <section className="portal__card" aria-labelledby="ride-climbs">
       <ColumnTable
@@ -212,11 +208,12 @@ export function RideClimbs({
 }
 
 /** A climb's columns, shared by a ride's climbs and the rider's best climbs. */
-export function climbColumns(
-  t: ReturnType<typeof useT>,
-  units: ReturnType<typeof useUnits>,
-  number: (digits: number) => Intl.NumberFormat,
-): Column<Climb>[] {
+export function useClimbColumns(): Column<Climb>[] {
+  const t = useT();
+  const locale = useLocale();
+  const units = useUnits(locale);
+  const number = (digits: number) =>
+    new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
   return [
     {
       label: t('workouts.analysis.length'),

@@ -16,7 +16,7 @@ import { useUnits } from '../units.ts';
 import { Loaded, formatDuration, useFailureText, useSportName, useToast } from './common.tsx';
 import { TrainingLinks } from './TrainingLinks.tsx';
 import { POWER_EFFORTS, useEffortValue } from './RideBests.tsx';
-import { climbColumns } from './RideAnalysis.tsx';
+import { useClimbColumns } from './RideAnalysis.tsx';
 import { ColumnTable } from './ColumnTable.tsx';
 
 /** Rides the efficiency trend's rolling mean spans. */
@@ -92,14 +92,11 @@ function EfficiencyTrend({ from, to }: { from: string | undefined; to: string })
 function BestClimbs({ year }: { year: number | null }) {
   const t = useT();
   const locale = useLocale();
-  const units = useUnits(locale);
   const climbs = api.useBestClimbsQuery({
     query: { limit: 10, ...(year === null ? {} : { year }) },
   });
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
-  const number = (digits: number) =>
-    new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
-  const columns = climbColumns(t, units, number);
+  const columns = useClimbColumns();
   return (
     <section aria-labelledby="best-climbs">
       <h2 id="best-climbs">{t('training.climbs')}</h2>
