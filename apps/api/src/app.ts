@@ -10,7 +10,7 @@ import { dumpEmbedded, openDatabase, type Database } from './db/db.ts';
 import { seedDemo } from './seed.ts';
 import { sharedSecrets } from './auth/keyStore.ts';
 import { buildServer, type StaticRoots } from './server.ts';
-import { sweepOrphanFiles } from './sweep.ts';
+import { sweepArchiveFolders, sweepOrphanFiles } from './sweep.ts';
 import { backfillBests } from './workouts/training.ts';
 
 export interface AppOptions {
@@ -89,6 +89,7 @@ export async function createApp(
   const graceMs = options.databaseUrl ? 3_600_000 : 0;
   await local?.sweepTemporary({ graceMs });
   await sweepOrphanFiles(db, blobs, { graceMs });
+  await sweepArchiveFolders(join(options.dataDir, 'tmp', 'archives'), { graceMs });
   let config = options.config ?? configFromEnv();
   // Without SMTP_URL, mail is written to the data folder's outbox (apps/api/README.md).
   if (!config.mailOutboxDir) config = { ...config, mailOutboxDir: join(options.dataDir, 'outbox') };

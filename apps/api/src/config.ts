@@ -32,6 +32,12 @@ export interface ApiConfig {
   readonly maxFitBytes: number;
   /** The largest export archive `POST /api/v2/imports/archives/` takes (4 GiB). */
   readonly maxArchiveBytes: number;
+  /** Entries of an archive and its nested zips together (`ARCHIVE_MAX_ENTRIES`, 100,000). */
+  readonly maxArchiveEntries: number;
+  /** Zips inside an archive (`ARCHIVE_MAX_ZIPS`, 1,000). */
+  readonly maxArchiveZips: number;
+  /** Temporary bytes one archive's walk may write (`ARCHIVE_TEMP_BYTES`; 2 x the archive limit). */
+  readonly maxArchiveTempBytes: number;
 
   readonly maxGpxBytes: number;
   /** Import worker threads (`IMPORT_WORKERS`); default: cores less one, 2 to 4. */
@@ -192,6 +198,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     passwordHashesPerSecond: number(env.PASSWORD_HASHES_PER_SECOND, 4),
     maxFitBytes: number(env.MAX_FIT_BYTES, 32 * 1024 * 1024),
     maxArchiveBytes: number(env.MAX_ARCHIVE_BYTES, 4 * 1024 * 1024 * 1024),
+    maxArchiveEntries: number(env.ARCHIVE_MAX_ENTRIES, 100_000),
+    maxArchiveZips: number(env.ARCHIVE_MAX_ZIPS, 1_000),
+    maxArchiveTempBytes: number(
+      env.ARCHIVE_TEMP_BYTES,
+      2 * number(env.MAX_ARCHIVE_BYTES, 4 * 1024 * 1024 * 1024) + 64 * 1024 * 1024,
+    ),
     maxGpxBytes: number(env.MAX_GPX_BYTES, 16 * 1024 * 1024),
     importWorkers: env.IMPORT_WORKERS ? number(env.IMPORT_WORKERS, 2) : undefined,
     importTimeoutMs: number(env.IMPORT_TIMEOUT_MS, 60_000),

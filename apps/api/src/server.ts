@@ -234,6 +234,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     retryLimit: config.importRetries,
     staleUploadS: config.importStaleUploadS,
     expireS: Math.ceil(config.importTimeoutMs / 1000) + 120,
+    deferWork: true,
   });
   const archives = new ArchiveImports({
     db: options.db,
@@ -243,9 +244,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     work: config.runImports,
     maxArchiveBytes: config.maxArchiveBytes,
     // An activity in an archive may be as large as one uploaded alone.
-    limits: { maxEntryBytes: config.maxFitBytes },
+    limits: {
+      maxEntryBytes: config.maxFitBytes,
+      maxEntries: config.maxArchiveEntries,
+      maxNestedZips: config.maxArchiveZips,
+      maxTempBytes: config.maxArchiveTempBytes,
+    },
+    // Unpacked on the data folder's disk, which the readiness check watches.
+    ...(options.dataDir ? { tmpDir: join(options.dataDir, 'tmp', 'archives') } : {}),
+    minFreeBytes: config.minFreeDiskBytes,
   });
-  await archives.start();
   const services: Services = {
     db: options.db,
     blobs,
@@ -258,6 +266,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     storage,
     sessions: new Sessions(options.db, config, securityLog, now),
   };
+  // Workers start once the services they run with exist (a restart with imports waiting
+  // found them before, and failed on them).
+  await imports.startWork();
+  await archives.start();
   const { keySource } = options;
   if (keySource) {
     const reload = setInterval(() => {
@@ -274,6 +286,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // A walk stopped here resumes in another process (or at the next start) where it was.
   app.addHook('onClose', () => archives.stop());
   app.decorate('importJobs', imports);
+  app.decorate('archiveImports', archives);
   if (!options.pool) app.addHook('onClose', () => pool.close());
 
   await app.register(fastifyCors, {

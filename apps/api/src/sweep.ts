@@ -1,3 +1,5 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { BlobStore } from './blobStore.ts';
 import type { Queryable } from './db/db.ts';
 
@@ -51,6 +53,36 @@ export async function sweepOrphanFiles(
       await blobs.delete(key);
       removed.push(key);
     }
+  }
+  return removed;
+}
+
+/**
+ * Removes what walks of export archives left in their temporary folder (`DATA_DIR/tmp/
+ * archives`, one folder an archive) when their process died. Beside other processes only
+ * folders untouched for `graceMs` go: a walk touches its folder every minute.
+ */
+export async function sweepArchiveFolders(
+  folder: string,
+  options: { graceMs: number; now?: number },
+): Promise<string[]> {
+  const now = options.now ?? Date.now();
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const path = join(folder, name);
+    if (options.graceMs > 0) {
+      const modified = (await stat(path).catch(() => undefined))?.mtimeMs;
+      if (modified === undefined || now - modified < options.graceMs) continue;
+    }
+    await rm(path, { recursive: true, force: true });
+    removed.push(name);
   }
   return removed;
 }

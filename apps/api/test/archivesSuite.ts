@@ -1,6 +1,9 @@
 // Export archives imported in one go (on both databases): Strava's layout, Garmin Connect's
 // nested zips, our own export back in, and hostile archives.
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { ZipFile } from 'yazl';
@@ -59,6 +62,23 @@ const corpusTcx = (name: string) =>
     new URL(`../../../packages/activity-files/test/corpus/tcx/${name}`, import.meta.url),
   );
 
+/** The smallest zip there is: an end of central directory and nothing else. */
+const EMPTY_ZIP = Buffer.concat([Buffer.from([0x50, 0x4b, 0x05, 0x06]), Buffer.alloc(18)]);
+
+/** `zip` with the central directory's unpacked size of `name` changed to `bytes` (a lie). */
+function lyingSize(zip: Buffer, name: string, bytes: number): Buffer {
+  const copy = Buffer.from(zip);
+  for (let at = copy.indexOf('PK\x01\x02', 0, 'latin1'); at !== -1;) {
+    const nameLength = copy.readUInt16LE(at + 28);
+    if (copy.subarray(at + 46, at + 46 + nameLength).toString() === name) {
+      copy.writeUInt32LE(bytes, at + 24);
+      return copy;
+    }
+    at = copy.indexOf('PK\x01\x02', at + 4, 'latin1');
+  }
+  throw new Error(`${name} is not in the zip`);
+}
+
 export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>): void {
   const make = suiteHarnesses(makeFactory);
 
@@ -81,7 +101,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         duplicates: number;
         failed: number;
         failures: { name: string; code: string; message: string }[];
-        error: { code: string } | null;
+        error: { code: string; message: string } | null;
       };
     }>().data;
   };
@@ -354,6 +374,171 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       expect(after.status).toBe('cancelled');
       expect(after.imported).toBeLessThan(24);
       expect((await rides(h, rider.access)).length).toBe(4 + after.imported);
+    }, 60_000);
+
+    it('survives a fuzz of hostile archives: each ends with its reason, the server stays up, nothing is left behind', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'xoss-archive-fuzz-'));
+      try {
+        const h = await make(
+          { maxArchiveBytes: 4 * 1024 * 1024, maxArchiveEntries: 2_000 },
+          { dataDir },
+        );
+        const rider = await h.user();
+        const ride = (i: number) => fitFile(300, 60 + i, 1_778_000_000 + i * 10_000);
+        const archive = async (zip: Buffer) => {
+          const created = await send(h, rider.access, zip);
+          expect(created.statusCode).toBe(202);
+          return finished(h, rider.access, created.json<{ data: { id: string } }>().data.id);
+        };
+        const fuzz: [string, Buffer, Record<string, unknown>][] = [
+          [
+            // The attack that crashed the server: thousands of zips inside the archive.
+            'empty nested zips past the limit of zips',
+            await zipOf(
+              Array.from({ length: 1_100 }, (_, i) => [`nested-${i}.zip`, EMPTY_ZIP] as const),
+            ),
+            { status: 'failed', error: { code: 'tooManyZips' } },
+          ],
+          [
+            // Each nested zip under the limit of entries, all of them together over it.
+            'nested zips whose entries pass the whole archive limit together',
+            await zipOf(
+              await Promise.all(
+                Array.from(
+                  { length: 5 },
+                  async (_, z) =>
+                    [
+                      `UploadedFiles_${z}.zip`,
+                      await zipOf(
+                        Array.from({ length: 500 }, (_, i) => [`${i}.txt`, 'x'] as const),
+                      ),
+                    ] as const,
+                ),
+              ),
+            ),
+            { status: 'failed', error: { code: 'tooManyEntries' } },
+          ],
+          [
+            'many tiny entries',
+            await zipOf(Array.from({ length: 2_500 }, (_, i) => [`media/${i}.txt`, ''] as const)),
+            { status: 'failed', error: { code: 'tooManyEntries' } },
+          ],
+          [
+            'a NUL byte in a name between two rides',
+            await zipOf(
+              [
+                ['activities/a.fit', ride(1)],
+                ['activities/nXl.fit', ride(2)],
+                ['activities/z.fit', ride(3)],
+              ],
+              [['activities/nXl.fit', 'activities/n\u0000l.fit']],
+            ),
+            {
+              status: 'done',
+              imported: 2,
+              failures: [{ name: 'activities/n\ufffdl.fit', code: 'unsafePath' }],
+            },
+          ],
+          [
+            'a size that lies',
+            lyingSize(
+              await zipOf([
+                ['activities/liar.fit', ride(4)],
+                ['activities/honest.fit', ride(5)],
+              ]),
+              'activities/liar.fit',
+              100,
+            ),
+            { status: 'done', imported: 1, failures: [{ code: 'badEntry' }] },
+          ],
+          [
+            'a truncated archive',
+            (await zipOf([['activities/cut.fit', ride(6)]])).subarray(0, 400),
+            { status: 'failed', error: { code: 'notZip' } },
+          ],
+        ];
+        for (const [what, zip, expected] of fuzz) {
+          const progress = await archive(zip);
+          expect(progress, what).toMatchObject(expected);
+          expect((progress.error?.message ?? 'ok').length, what).toBeGreaterThan(0);
+          const health = await h.server.inject({ method: 'GET', url: '/api/health' });
+          expect(health.statusCode, what).toBe(200);
+        }
+        // Over the size limit: 413 at once, and neither a row nor a file is kept.
+        const tooLarge = await send(h, rider.access, Buffer.concat([noise(4 * 1024 * 1024 + 1)]));
+        expect(tooLarge.statusCode).toBe(413);
+        const [{ count }] = (await h.db.query<{ count: number }>(
+          'SELECT count(*)::int AS count FROM archive_imports WHERE user_id = $1',
+          [rider.id],
+        )) as [{ count: number }];
+        expect(count).toBe(fuzz.length);
+        // Nothing left: no archive in the store, no temporary file, none counted in the quota.
+        await vi.waitFor(
+          async () => {
+            expect(await h.blobs.list('archives')).toEqual([]);
+            expect(readdirSync(join(dataDir, 'tmp', 'archives'))).toEqual([]);
+          },
+          { timeout: 10_000 },
+        );
+        const stored = await h.db.query<{ stored: number }>(
+          'SELECT stored_bytes::int AS stored FROM archive_imports WHERE user_id = $1',
+          [rider.id],
+        );
+        expect(stored.every((row) => row.stored === 0)).toBe(true);
+        // Each failure said once in the log, with its reason.
+        expect(h.logs.filter((line) => line.includes('archive import failed'))).toHaveLength(4);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }, 120_000);
+
+    it('counts a stored archive in the quota until its walk ends, and removes it when cancelled', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const zip = await zipOf([['activities/big.gpx', randomBytes(300_000)]]);
+      await h.db.query('UPDATE users SET quota_bytes = $2 WHERE id = $1', [
+        rider.id,
+        zip.length + 100_000,
+      ]);
+      // Held: no process walks it while the quota is looked at.
+      await h.server.importJobs.boss.offWork('archive-import');
+      const first = await send(h, rider.access, zip);
+      expect(first.statusCode).toBe(202);
+      const { id } = first.json<{ data: { id: string } }>().data;
+      const second = await send(h, rider.access, zip);
+      expect(second.statusCode).toBe(413);
+      expect(second.json<{ detail: string }>().detail).toMatch(/quota/);
+      expect(await h.blobs.list('archives')).toHaveLength(1);
+      const cancelled = await h.server.inject({
+        method: 'DELETE',
+        url: `/api/v2/imports/archives/${id}/`,
+        headers: bearer(rider.access),
+      });
+      expect(cancelled.json()).toMatchObject({ data: { status: 'cancelled' } });
+      expect(await h.blobs.list('archives')).toEqual([]);
+      expect((await send(h, rider.access, zip)).statusCode).toBe(202);
+    }, 60_000);
+
+    it('fails an archive whose walk keeps dying, instead of leaving it running', async () => {
+      const h = await make();
+      const rider = await h.user();
+      await h.server.importJobs.boss.offWork('archive-import');
+      const created = await send(
+        h,
+        rider.access,
+        await zipOf([['activities/a.fit', fitFile(300, 70, 1_779_000_000)]]),
+      );
+      const { id } = created.json<{ data: { id: string } }>().data;
+      // Three walks began and never ended (their processes died); the queue tries again.
+      await h.db.query("UPDATE archive_imports SET walks = 3, status = 'running' WHERE id = $1", [
+        id,
+      ]);
+      await h.server.archiveImports.start();
+      const progress = await finished(h, rider.access, id);
+      expect(progress).toMatchObject({ status: 'failed', error: { code: 'walkFailed' } });
+      expect(await h.blobs.list('archives')).toEqual([]);
+      expect(h.logs.filter((line) => line.includes('archive import failed'))).toHaveLength(1);
+      expect(await rides(h, rider.access)).toEqual([]);
     }, 60_000);
   });
 }

@@ -417,4 +417,12 @@ CREATE TABLE routebook_syncs (
 );
 CREATE INDEX routebook_syncs_device ON routebook_syncs (device_id, marked_at)
 `,
+  // 20: export archives count in the rider's quota while stored (`stored_bytes`, 0 once the
+  // walk is over, failed or cancelled), and a walk counts its tries (`walks`) so that one
+  // whose process keeps dying ends as failed instead of running for ever.
+  `
+ALTER TABLE archive_imports ADD COLUMN stored_bytes bigint NOT NULL DEFAULT 0;
+ALTER TABLE archive_imports ADD COLUMN walks integer NOT NULL DEFAULT 0;
+UPDATE archive_imports SET stored_bytes = file_bytes WHERE status IN ('queued', 'running')
+`,
 ];

@@ -18,9 +18,11 @@ export function archiveRoutes(app: FastifyInstance, services: Services): void {
         'Send the archive as multipart/form-data in the field "file"',
         { errors: [{ path: 'file', message: 'Required' }] },
       );
+    // One byte past the limit reaches the store, which refuses it there and then: at the
+    // limit itself the parser would cut the file short, and a cut archive looks whole.
     const limit = config.maxArchiveBytes;
     const part = await request
-      .file({ limits: { fileSize: limit, files: 1, fields: 0, parts: 1 } })
+      .file({ limits: { fileSize: limit + 1, files: 1, fields: 0, parts: 1 } })
       .catch(() => undefined);
     if (!part || part.fieldname !== 'file')
       throw new ApiError(ErrorCode.ValidationFailed, 'Choose an export archive (.zip)', {
@@ -45,6 +47,11 @@ export function archiveRoutes(app: FastifyInstance, services: Services): void {
           `The archive is larger than ${Math.round(limit / 2 ** 30)} GB`,
         );
       throw error;
+    }
+    if (part.file.truncated) {
+      // Never reached (the store refuses first), but a cut archive is never kept.
+      await archives.cancel(userId!, id).catch(() => undefined);
+      throw new ApiError(ErrorCode.PayloadTooLarge, 'The archive is larger than the limit');
     }
     reply.status(202);
     return { id };

@@ -1,9 +1,14 @@
 // Importing a rider's whole history from an export archive (Strava's bulk export, Garmin
 // Connect's, or ours): the archive waits in the file store; a job on its own queue walks its
 // entries and queues one import per activity on the import queue, a few at a time.
+//
+// The walk is bounded as a whole (`ZipLimits`: entries, nested zips, unpacked and temporary
+// bytes over the archive and all its nested zips), opens one file at a time, and ends every
+// archive as done, cancelled or failed with a reason the rider reads and one log line: an
+// archive that breaks a limit at once, a walk that keeps failing after `MAX_WALKS` tries.
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, statfs, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -11,10 +16,11 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobWithMetadata } from 'pg-boss';
 import { ErrorCode } from '@xoss/api-contract';
-import type { BlobStore } from '../blobStore.ts';
+import { BlobTooLarge, type BlobStore } from '../blobStore.ts';
 import type { Database } from '../db/db.ts';
 import { sha256 } from '../digest.ts';
 import { ApiError } from '../http.ts';
+import { assertFits, roomLeft } from '../quota.ts';
 import {
   CsvError,
   readStravaCsv,
@@ -23,6 +29,7 @@ import {
 } from '../athletes/stravaCsv.ts';
 import { queueDb, type ImportJobs, type ImportRequest } from './importJobs.ts';
 import {
+  ArchiveLimit,
   DEFAULT_ZIP_LIMITS,
   ZipReader,
   ZipRefused,
@@ -30,13 +37,33 @@ import {
   type ZipLimits,
 } from './zipEntries.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Export archives' walks (tests hold and restart them). */
+    readonly archiveImports: ArchiveImports;
+  }
+}
+
 const ARCHIVE_QUEUE = 'archive-import';
 
 /** Imports of one archive queued at once: the rest wait, so other riders' imports interleave. */
 const ARCHIVE_IN_FLIGHT = 8;
 
+/**
+ * Archives one process walks at once, never two of one rider (the queue's group): a rider's
+ * large archive does not hold another rider's back.
+ */
+const ARCHIVE_WALKS = 4;
+
+/** Tries of a walk (a restart, a database hiccup) before the archive is failed for good. */
+const MAX_WALKS = 3;
+
 /** What the walk reads as an activity; anything else in the archive is not one. */
 const ACTIVITY = /\.(fit|tcx|gpx)(\.gz)?$/i;
+
+/** A name as the rider reads it and the database stores it: control characters shown as "\ufffd". */
+// eslint-disable-next-line no-control-regex
+const shownName = (name: string) => name.replace(/[\u0000-\u001f\u007f]/g, '\ufffd');
 
 /** An entry that was not imported: named in the archive's failures. */
 export interface Skipped {
@@ -64,10 +91,12 @@ interface ArchiveRow {
   readonly id: string;
   readonly user_id: number;
   readonly file_key: string;
+  readonly file_bytes: number | string;
   readonly language: string | null;
   readonly status: ArchiveProgress['status'];
   readonly total: number | null;
   readonly next_entry: number;
+  readonly walks: number;
   readonly skipped: Skipped[];
   readonly error: { code: string; message: string } | null;
   readonly created_at: Date | string;
@@ -77,10 +106,73 @@ interface ArchiveRow {
 /** One activity of the archive, in the order the walk takes them (stable across restarts). */
 interface Item {
   readonly name: string;
-  readonly entry: ZipEntry;
-  /** The nested zip (Garmin Connect's) it is in, by its index in `nested`. */
+  /** The nested zip (Garmin Connect's) it is in, by its index in the walk's `nested`. */
   readonly zip?: number;
+  /** Its index among its zip's entries. */
+  readonly at: number;
   readonly refused?: { readonly code: string; readonly message: string };
+}
+
+/** What one walk holds: the archive's copy open, its nested zips unpacked (closed). */
+interface Walk {
+  readonly folder: string;
+  readonly outer: ZipReader;
+  readonly outerEntries: readonly ZipEntry[];
+  readonly nested: string[];
+  readonly items: Item[];
+  readonly csv: Map<string, StravaActivity>;
+  readonly budget: Budget;
+  /** The one nested zip open now, if any. */
+  open?: { readonly zip: number; readonly reader: ZipReader; readonly entries: ZipEntry[] };
+}
+
+const gb = (bytes: number) => `${Math.round((bytes / 2 ** 30) * 10) / 10} GB`;
+
+/** What the walk has spent of the archive's limits, refusing the archive past one. */
+class Budget {
+  entries = 0;
+  zips = 0;
+  unpacked = 0;
+  temp = 0;
+  readonly limits: ZipLimits;
+  constructor(limits: ZipLimits) {
+    this.limits = limits;
+  }
+
+  get entriesLeft(): number {
+    return this.limits.maxEntries - this.entries;
+  }
+  addEntries(count: number): void {
+    this.entries += count;
+    if (this.entries > this.limits.maxEntries)
+      throw new ArchiveLimit(
+        'tooManyEntries',
+        `The archive holds more than ${this.limits.maxEntries} entries`,
+      );
+  }
+  addZip(): void {
+    if (++this.zips > this.limits.maxNestedZips)
+      throw new ArchiveLimit(
+        'tooManyZips',
+        `The archive holds more than ${this.limits.maxNestedZips} zips inside it`,
+      );
+  }
+  addUnpacked(bytes: number): void {
+    this.unpacked += bytes;
+    if (this.unpacked > this.limits.maxTotalBytes)
+      throw new ArchiveLimit(
+        'archiveTooLarge',
+        `The archive unpacks to more than ${gb(this.limits.maxTotalBytes)}`,
+      );
+  }
+  addTemp(bytes: number): void {
+    this.temp += bytes;
+    if (this.temp > this.limits.maxTempBytes)
+      throw new ArchiveLimit(
+        'archiveTooLarge',
+        `The archive and the zips inside it take more than ${gb(this.limits.maxTempBytes)} to unpack`,
+      );
+  }
 }
 
 /** The import id of an archive's `index`-th item: the same on every walk, so queued once. */
@@ -100,8 +192,13 @@ export interface ArchiveImportsOptions {
   readonly work: boolean;
   readonly maxArchiveBytes: number;
   readonly limits?: Partial<ZipLimits>;
-  /** Where archives are unpacked while walked (a local disk). */
+  /**
+   * Where archives are unpacked while walked: `DATA_DIR/tmp/archives`, on the disk the
+   * readiness check watches (the system's temporary folder only without a data folder).
+   */
   readonly tmpDir?: string;
+  /** Free space the walk leaves on the temporary folder's disk (`MIN_FREE_DISK_BYTES`). */
+  readonly minFreeBytes?: number;
 }
 
 /**
@@ -118,7 +215,17 @@ export class ArchiveImports {
 
   constructor(options: ArchiveImportsOptions) {
     this.#options = options;
-    this.#limits = { ...DEFAULT_ZIP_LIMITS, ...options.limits };
+    this.#limits = {
+      ...DEFAULT_ZIP_LIMITS,
+      // The archive's copy and as much again in nested zips, unless told otherwise.
+      maxTempBytes: 2 * options.maxArchiveBytes + 64 * 1024 * 1024,
+      ...options.limits,
+    };
+  }
+
+  /** The folder archives are unpacked in while walked (`sweepArchiveFolders` cleans it). */
+  get tmpDir(): string {
+    return this.#options.tmpDir ?? join(tmpdir(), 'xoss-archives');
   }
 
   async start(): Promise<void> {
@@ -128,7 +235,9 @@ export class ArchiveImports {
         .createQueue(ARCHIVE_QUEUE, {
           heartbeatSeconds: 30,
           expireInSeconds: 6 * 3600,
-          retryLimit: 3,
+          // More than MAX_WALKS: the walk counts its own tries (a crash is one the queue's
+          // handler never sees end) and fails the archive itself after the last.
+          retryLimit: MAX_WALKS + 2,
           retryDelay: 5,
           deleteAfterSeconds: 7 * 86_400,
         })
@@ -136,11 +245,11 @@ export class ArchiveImports {
           if (!(await boss.getQueue(ARCHIVE_QUEUE))) throw error;
         });
     await boss.getJobById(ARCHIVE_QUEUE, randomUUID());
-    if (!this.#options.work) return;
+    if (!this.#options.work || this.#stopped.signal.aborted) return;
     this.#worker = await boss.work(
       ARCHIVE_QUEUE,
       {
-        localConcurrency: 1,
+        localConcurrency: ARCHIVE_WALKS,
         groupConcurrency: 1,
         includeMetadata: true,
         pollingIntervalSeconds: 1,
@@ -159,17 +268,37 @@ export class ArchiveImports {
         .catch(() => undefined);
   }
 
-  /** Stores an uploaded archive and queues its walk; refuses past `maxArchiveBytes`. */
+  /**
+   * Stores an uploaded archive and queues its walk. Refused with 413, keeping nothing, as
+   * soon as it passes `maxArchiveBytes` or the room left in the rider's quota (a stored
+   * archive counts in it until its walk is over).
+   */
   async create(userId: number, source: Readable, language: string | undefined): Promise<string> {
     const { db, blobs, imports, maxArchiveBytes } = this.#options;
     const id = randomUUID();
     const fileKey = `archives/${id}.zip`;
-    const bytes = await blobs.putStream(fileKey, source, { maxBytes: maxArchiveBytes });
+    const room = await roomLeft(db, userId);
+    const maxBytes = Math.min(maxArchiveBytes, Math.max(0, room.bytes));
+    let bytes: number;
+    try {
+      bytes = await blobs.putStream(fileKey, source, { maxBytes });
+    } catch (error) {
+      source.resume();
+      if (!(error instanceof BlobTooLarge)) throw error;
+      throw maxBytes < maxArchiveBytes
+        ? room.full()
+        : new ApiError(
+            ErrorCode.PayloadTooLarge,
+            `The archive is larger than ${gb(maxArchiveBytes)}`,
+          );
+    }
     try {
       await db.transaction(async (tx) => {
+        // Locks the rider's row: two archives sent at once cannot overrun the quota together.
+        await assertFits(tx, userId, bytes);
         await tx.query(
-          `INSERT INTO archive_imports (id, user_id, file_key, file_bytes, language)
-           VALUES ($1, $2, $3, $4, $5)`,
+          `INSERT INTO archive_imports (id, user_id, file_key, file_bytes, stored_bytes, language)
+           VALUES ($1, $2, $3, $4, $4, $5)`,
           [id, userId, fileKey, bytes, language ?? null],
         );
         await imports.boss.send(
@@ -188,7 +317,8 @@ export class ArchiveImports {
   /** The rider's archive's progress (404 for another rider's). */
   async progress(userId: number, id: string): Promise<ArchiveProgress> {
     const { db } = this.#options;
-    const row = await this.#row(userId, id);
+    let row = await this.#row(userId, id);
+    if (row.status === 'queued' || row.status === 'running') row = await this.#checkJob(row);
     const [counts] = await db.query<{
       pending: number;
       imported: number;
@@ -239,13 +369,33 @@ export class ArchiveImports {
     };
   }
 
+  /**
+   * An archive whose walk the queue has given up on (every try failed, or its process died
+   * each time) is failed here, so it never reads `running` for ever.
+   */
+  async #checkJob(row: ArchiveRow): Promise<ArchiveRow> {
+    const walked = row.total !== null && row.next_entry >= row.total;
+    if (walked) return row;
+    const job = await this.#options.imports.boss
+      .getJobById(ARCHIVE_QUEUE, row.id)
+      .catch(() => null);
+    if (job && job.state !== 'failed' && job.state !== 'cancelled') return row;
+    // No job at all: deleted after a week, or lost with a restored backup.
+    if (!job && Date.now() - new Date(row.created_at).getTime() < 60_000) return row;
+    await this.#fail(row, {
+      code: 'walkFailed',
+      message: 'The archive could not be read to the end: import it again',
+    });
+    return this.#row(row.user_id, row.id);
+  }
+
   /** Stops an archive: its walk ends, its queued imports are given up (imported ones stay). */
   async cancel(userId: number, id: string): Promise<ArchiveProgress> {
     const { db, blobs } = this.#options;
-    await this.#row(userId, id);
-    await db.query(
-      `UPDATE archive_imports SET status = 'cancelled', finished_at = now()
-        WHERE id = $1 AND status IN ('queued', 'running')`,
+    const row = await this.#row(userId, id);
+    const [stopped] = await db.query(
+      `UPDATE archive_imports SET status = 'cancelled', finished_at = now(), stored_bytes = 0
+        WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
       [id],
     );
     const dropped = await db.query<{ file_key: string }>(
@@ -255,6 +405,8 @@ export class ArchiveImports {
       [id],
     );
     for (const { file_key: key } of dropped) await blobs.delete(key).catch(() => undefined);
+    // The archive itself: a walk under way in another process works from its own copy.
+    if (stopped) await blobs.delete(row.file_key).catch(() => undefined);
     return this.progress(userId, id);
   }
 
@@ -267,50 +419,110 @@ export class ArchiveImports {
     return row;
   }
 
+  /** Ends an archive as failed with the rider's reason: one log line, its zip removed. */
+  async #fail(row: ArchiveRow, error: { code: string; message: string }): Promise<void> {
+    const { db, blobs, log } = this.#options;
+    const [failed] = await db.query(
+      `UPDATE archive_imports SET status = 'failed', finished_at = now(), error = $2,
+              stored_bytes = 0
+        WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
+      [row.id, JSON.stringify(error)],
+    );
+    await blobs.delete(row.file_key).catch(() => undefined);
+    if (failed)
+      log.warn(
+        { archiveId: row.id, userId: row.user_id, code: error.code, reason: error.message },
+        'archive import failed',
+      );
+  }
+
   async #run(job: JobWithMetadata<unknown>): Promise<void> {
     const archiveId = (job.data as { archiveId?: unknown } | null)?.archiveId;
     if (typeof archiveId !== 'string') return;
-    const [row] = await this.#options.db.query<ArchiveRow>(
-      'SELECT * FROM archive_imports WHERE id = $1',
+    const { db, log } = this.#options;
+    const [row] = await db.query<ArchiveRow>(
+      `UPDATE archive_imports SET walks = walks + 1
+        WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
       [archiveId],
     );
-    if (!row || row.status === 'cancelled' || row.status === 'failed' || row.status === 'done')
+    if (!row) return;
+    if (row.walks > MAX_WALKS) {
+      // Earlier tries ended without a word (their process died): no more.
+      await this.#fail(row, {
+        code: 'walkFailed',
+        message: `Reading the archive stopped ${MAX_WALKS} times: import it again, or send its activities one by one`,
+      });
       return;
+    }
     const signal = AbortSignal.any([job.signal, this.#stopped.signal]);
     try {
       await this.#walk(row, signal);
     } catch (error) {
-      if (!(error instanceof ZipRefused)) throw error; // another attempt resumes the walk
-      await this.#options.db.query(
-        `UPDATE archive_imports SET status = 'failed', finished_at = now(), error = $2 WHERE id = $1`,
-        [row.id, JSON.stringify({ code: error.code, message: error.message })],
-      );
-      await this.#options.blobs.delete(row.file_key).catch(() => undefined);
+      if (error instanceof ZipRefused) {
+        await this.#fail(row, { code: error.code, message: error.message });
+        return;
+      }
+      if (this.#stopped.signal.aborted) {
+        // Stopped with its process: not a try of its own, another process resumes it.
+        await db
+          .query('UPDATE archive_imports SET walks = walks - 1 WHERE id = $1', [row.id])
+          .catch(() => undefined);
+        throw error;
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      if (row.walks >= MAX_WALKS) {
+        log.error({ err: error, archiveId: row.id }, 'archive walk failed');
+        await this.#fail(row, {
+          code: (error as NodeJS.ErrnoException).code === 'ENOSPC' ? 'noSpace' : 'walkFailed',
+          message:
+            (error as NodeJS.ErrnoException).code === 'ENOSPC'
+              ? 'The server had no room to unpack the archive: import it again later'
+              : 'The archive could not be read to the end: import it again',
+        });
+        return;
+      }
+      log.warn({ archiveId: row.id, try: row.walks, reason }, 'archive walk failed; tried again');
+      throw error;
     }
+  }
+
+  /** Refuses what would leave the temporary folder's disk with less than its reserve. */
+  async #roomFor(folder: string, bytes: number): Promise<void> {
+    const reserve = this.#options.minFreeBytes ?? 0;
+    const stats = await statfs(folder);
+    if (stats.bavail * stats.bsize - bytes < reserve)
+      throw new ArchiveLimit(
+        'noSpace',
+        'The server has no room to unpack the archive now: import it again later',
+      );
   }
 
   /** Walks the archive from where it stopped, queueing each activity's import. */
   async #walk(row: ArchiveRow, signal: AbortSignal): Promise<void> {
     const { db, blobs, log } = this.#options;
     await db.query("UPDATE archive_imports SET status = 'running' WHERE id = $1", [row.id]);
-    const folder = join(this.#options.tmpDir ?? tmpdir(), `xoss-archive-${row.id}`);
+    const folder = join(this.tmpDir, row.id);
+    await rm(folder, { recursive: true, force: true });
     await mkdir(folder, { recursive: true });
-    const zips: ZipReader[] = [];
+    let walk: Walk | undefined;
     try {
-      const path = join(folder, 'archive.zip');
-      await pipeline(blobs.stream(row.file_key), createWriteStream(path));
-      const outer = await ZipReader.open(path, this.#limits);
-      zips.push(outer);
-      const { items, csv } = await this.#manifest(outer, zips, folder);
+      walk = await this.#manifest(row, folder);
+      const { items } = walk;
       if (row.total === null)
         await db.query('UPDATE archive_imports SET total = $2 WHERE id = $1', [
           row.id,
           items.length,
         ]);
+      let touched = Date.now();
       for (let index = row.next_entry; index < items.length; index++) {
         signal.throwIfAborted();
         if (await this.#cancelled(row.id)) return;
-        const skipped = await this.#queueItem(row, index, items[index]!, zips, csv);
+        // Beside other processes, a start spares temporary folders written within the hour.
+        if (Date.now() - touched > 60_000) {
+          touched = Date.now();
+          await utimes(folder, new Date(), new Date()).catch(() => undefined);
+        }
+        const skipped = await this.#queueItem(row, index, items[index]!, walk);
         await db.query(
           `UPDATE archive_imports SET next_entry = $2,
                   skipped = CASE WHEN $3::jsonb IS NULL THEN skipped ELSE skipped || $3::jsonb END
@@ -319,9 +531,11 @@ export class ArchiveImports {
         );
       }
       log.info({ archiveId: row.id, activities: items.length }, 'archive walked');
+      await db.query('UPDATE archive_imports SET stored_bytes = 0 WHERE id = $1', [row.id]);
       await blobs.delete(row.file_key).catch(() => undefined);
     } finally {
-      for (const zip of zips) zip.close();
+      walk?.open?.reader.close();
+      walk?.outer.close();
       await rm(folder, { recursive: true, force: true });
     }
   }
@@ -334,88 +548,127 @@ export class ArchiveImports {
     return row?.status !== 'running';
   }
 
-  /** The activities of the archive (Garmin's nested zips opened), and its activities.csv. */
-  async #manifest(
-    outer: ZipReader,
-    zips: ZipReader[],
-    folder: string,
-  ): Promise<{ items: Item[]; csv: Map<string, StravaActivity> }> {
-    const entries = await outer.entries();
-    const items: Item[] = [];
-    const csv = new Map<string, StravaActivity>();
-    let total = 0;
-    for (const entry of entries) {
-      total += entry.bytes;
-      if (total > this.#limits.maxTotalBytes)
-        throw new ZipRefused(
-          'tooLarge',
-          `The archive unpacks to more than ${Math.round(this.#limits.maxTotalBytes / 2 ** 30)} GB`,
-        );
-      if (/(^|\/)activities\.csv$/i.test(entry.name) && !entry.refused) {
-        const text = (await outer.read(entry, this.#limits.maxEntryBytes)).toString('utf8');
-        try {
-          for (const activity of readStravaCsv(text))
-            if (activity.filename) csv.set(activity.filename.replace(/^\.\//, ''), activity);
-        } catch (error) {
-          if (!(error instanceof CsvError)) throw error;
-          items.push({
-            name: entry.name,
-            entry,
-            refused: { code: 'csv', message: `activities.csv was not read: ${error.message}` },
-          });
+  /**
+   * The archive copied to `folder`, its activities listed (each nested zip unpacked beside
+   * it, listed and closed) and its activities.csv read, every limit counted over the whole.
+   */
+  async #manifest(row: ArchiveRow, folder: string): Promise<Walk> {
+    const budget = new Budget(this.#limits);
+    const path = join(folder, 'archive.zip');
+    const size = Number(row.file_bytes);
+    budget.addTemp(size);
+    await this.#roomFor(folder, size);
+    await pipeline(this.#options.blobs.stream(row.file_key), createWriteStream(path));
+    const outer = await ZipReader.open(path, this.#limits);
+    const walk: Walk = {
+      folder,
+      outer,
+      outerEntries: [],
+      nested: [],
+      items: [],
+      csv: new Map(),
+      budget,
+    };
+    try {
+      const entries = await outer.entries(budget.entriesLeft);
+      budget.addEntries(entries.length);
+      (walk as { outerEntries: readonly ZipEntry[] }).outerEntries = entries;
+      for (const [at, entry] of entries.entries()) {
+        budget.addUnpacked(entry.bytes);
+        if (/(^|\/)activities\.csv$/i.test(entry.name) && !entry.refused) {
+          await this.#readCsv(walk, entry, at);
+        } else if (/\.zip$/i.test(entry.name)) {
+          walk.items.push(...(await this.#nested(walk, entry, at)));
+        } else if (ACTIVITY.test(entry.name)) {
+          walk.items.push(item(entry.name, at, undefined, entry.refused));
         }
-      } else if (/\.zip$/i.test(entry.name)) {
-        items.push(...(await this.#nested(outer, entry, zips, folder)));
-      } else if (ACTIVITY.test(entry.name)) {
-        items.push({
-          name: entry.name,
-          entry,
-          ...(entry.refused ? { refused: entry.refused } : {}),
-        });
       }
+      return walk;
+    } catch (error) {
+      outer.close();
+      throw error;
     }
-    return { items, csv };
   }
 
-  /** The activities of a zip inside the archive (one level, as Garmin Connect's export has). */
-  async #nested(
-    outer: ZipReader,
-    entry: ZipEntry,
-    zips: ZipReader[],
-    folder: string,
-  ): Promise<Item[]> {
-    if (entry.refused) return [{ name: entry.name, entry, refused: entry.refused }];
-    const path = join(folder, `nested-${zips.length}.zip`);
+  async #readCsv(walk: Walk, entry: ZipEntry, at: number): Promise<void> {
     try {
-      await outer.pipeTo(entry, this.#limits.maxNestedBytes, createWriteStream(path));
-      const inner = await ZipReader.open(path, this.#limits);
-      zips.push(inner);
-      const at = zips.length - 1;
+      const text = (await walk.outer.read(entry, this.#limits.maxEntryBytes)).toString('utf8');
+      for (const activity of readStravaCsv(text))
+        if (activity.filename) walk.csv.set(activity.filename.replace(/^\.\//, ''), activity);
+    } catch (error) {
+      if (error instanceof ArchiveLimit) throw error;
+      if (!(error instanceof CsvError) && !(error instanceof ZipRefused)) throw error;
+      walk.items.push(
+        item(entry.name, at, undefined, {
+          code: 'csv',
+          message: `activities.csv was not read: ${error.message}`,
+        }),
+      );
+    }
+  }
+
+  /**
+   * The activities of a zip inside the archive (one level, as Garmin Connect's export has):
+   * unpacked to the temporary folder, listed and closed again (a walk holds one zip open
+   * besides the archive). A damaged nested zip is skipped with its reason; a limit of the
+   * whole archive fails the archive.
+   */
+  async #nested(walk: Walk, entry: ZipEntry, at: number): Promise<Item[]> {
+    if (entry.refused) return [item(entry.name, at, undefined, entry.refused)];
+    const { budget } = walk;
+    budget.addZip();
+    const zip = walk.nested.length;
+    const path = join(walk.folder, `nested-${zip}.zip`);
+    let inner: ZipReader | undefined;
+    try {
+      budget.addTemp(entry.bytes);
+      await this.#roomFor(walk.folder, entry.bytes);
+      await walk.outer.pipeTo(entry, this.#limits.maxNestedBytes, () => createWriteStream(path));
+      walk.nested.push(path);
+      inner = await ZipReader.open(path, this.#limits);
+      const entries = await inner.entries(budget.entriesLeft);
+      budget.addEntries(entries.length);
       const items: Item[] = [];
-      for (const item of await inner.entries()) {
-        const name = `${entry.name}/${item.name}`;
-        if (/\.zip$/i.test(item.name))
-          items.push({
-            name,
-            entry: item,
-            refused: {
+      for (const [index, innerEntry] of entries.entries()) {
+        budget.addUnpacked(innerEntry.bytes);
+        const name = `${entry.name}/${innerEntry.name}`;
+        if (/\.zip$/i.test(innerEntry.name))
+          items.push(
+            item(name, index, zip, {
               code: 'nestedTooDeep',
               message: 'Skipped: a zip inside a zip inside the archive',
-            },
-          });
-        else if (ACTIVITY.test(item.name))
-          items.push({
-            name,
-            entry: item,
-            zip: at,
-            ...(item.refused ? { refused: item.refused } : {}),
-          });
+            }),
+          );
+        else if (ACTIVITY.test(innerEntry.name))
+          items.push(item(name, index, zip, innerEntry.refused));
       }
       return items;
     } catch (error) {
-      if (!(error instanceof ZipRefused)) throw error;
-      return [{ name: entry.name, entry, refused: { code: error.code, message: error.message } }];
+      if (error instanceof ArchiveLimit || !(error instanceof ZipRefused)) throw error;
+      // Nothing of it will be read: its file goes now, not at the end of the walk.
+      if (walk.nested.length > zip) walk.nested[zip] = '';
+      await rm(path, { force: true });
+      return [item(entry.name, at, undefined, { code: error.code, message: error.message })];
+    } finally {
+      inner?.close();
     }
+  }
+
+  /** The reader and entry of an item: its nested zip opened, the one open before closed. */
+  async #source(walk: Walk, item: Item): Promise<{ reader: ZipReader; entry: ZipEntry }> {
+    if (item.zip === undefined) return { reader: walk.outer, entry: walk.outerEntries[item.at]! };
+    if (walk.open?.zip !== item.zip) {
+      walk.open?.reader.close();
+      walk.open = undefined;
+      const reader = await ZipReader.open(walk.nested[item.zip]!, this.#limits);
+      try {
+        walk.open = { zip: item.zip, reader, entries: await reader.entries() };
+      } catch (error) {
+        reader.close();
+        throw error;
+      }
+    }
+    return { reader: walk.open.reader, entry: walk.open.entries[item.at]! };
   }
 
   /** Queues one item's import (waiting while the archive has enough in flight); a skip says why. */
@@ -423,10 +676,9 @@ export class ArchiveImports {
     row: ArchiveRow,
     index: number,
     item: Item,
-    zips: readonly ZipReader[],
-    csv: ReadonlyMap<string, StravaActivity>,
+    walk: Walk,
   ): Promise<Skipped | undefined> {
-    if (item.refused) return { name: item.name, ...item.refused };
+    if (item.refused) return { name: shownName(item.name), ...item.refused };
     const { db, imports } = this.#options;
     // Queued by an earlier walk of this archive (one that died before recording its place).
     const id = itemId(row.id, index);
@@ -434,18 +686,19 @@ export class ArchiveImports {
     if (queued) return undefined;
     let bytes: Buffer;
     try {
-      bytes = await zips[item.zip ?? 0]!.read(item.entry, this.#limits.maxEntryBytes);
+      const { reader, entry } = await this.#source(walk, item);
+      bytes = await reader.read(entry, this.#limits.maxEntryBytes);
     } catch (error) {
-      if (!(error instanceof ZipRefused)) throw error;
-      return { name: item.name, code: error.code, message: error.message };
+      if (error instanceof ArchiveLimit || !(error instanceof ZipRefused)) throw error;
+      return { name: shownName(item.name), code: error.code, message: error.message };
     }
     const fileSha256 = await sha256([bytes]);
     const [twin] = await db.query<{ id: number }>(
       'SELECT id FROM workouts WHERE user_id = $1 AND file_sha256 = $2',
       [row.user_id, fileSha256],
     );
-    if (twin) return { name: item.name, code: 'duplicate', message: 'Already imported' };
-    const request = importRequest(item.name, csv.get(item.name), row.language, fileSha256);
+    if (twin) return { name: shownName(item.name), code: 'duplicate', message: 'Already imported' };
+    const request = importRequest(item.name, walk.csv.get(item.name), row.language, fileSha256);
     for (;;) {
       await this.#waitForRoom(row.id);
       try {
@@ -472,6 +725,15 @@ export class ArchiveImports {
       await sleep(200);
     }
   }
+}
+
+function item(name: string, at: number, zip: number | undefined, refused: Item['refused']): Item {
+  return {
+    name,
+    at,
+    ...(zip !== undefined ? { zip } : {}),
+    ...(refused ? { refused } : {}),
+  };
 }
 
 /** The import of one archive entry: its metadata from activities.csv when it has a row. */

@@ -131,6 +131,8 @@ export interface ImportJobsOptions {
    * `IMPORT_JOBS=off` keeps the runner for `workHere` (the demo seed) but fetches nothing.
    */
   readonly work?: boolean;
+  /** Workers start only at `startWork()`, once what the runner uses is there. */
+  readonly deferWork?: boolean;
   /** Told when a write fails for lack of space (`/api/ready` reports it). */
   readonly health?: StorageHealth | undefined;
   /** Runs `resume` after `ms` (tests drive the queue's backoff with their own). */
@@ -218,6 +220,7 @@ export class ImportJobs {
   #workerIds: string[] = [];
   /** Who asked for workers here: the configuration, and each `workHere` under way. */
   #workWanted = 0;
+  #workStarted = false;
   /**
    * Storage errors back off: the workers stop fetching for `BACKOFF_FIRST_MS * 2^step` (up to
    * `BACKOFF_MAX_MS`); one log line per step. `resume` is set while backing off.
@@ -286,11 +289,19 @@ export class ImportJobs {
     // Caches the queue's table in pg-boss: `send` inside our transaction must not need a
     // second connection (the embedded database has one, held by that transaction).
     await boss.getJobById(IMPORT_QUEUE, randomUUID());
-    if (options.runner && (options.work ?? true)) {
-      jobs.#workWanted++;
-      await jobs.#startWorkers();
-    }
+    if (!options.deferWork) await jobs.startWork();
     return jobs;
+  }
+
+  /**
+   * Starts fetching jobs (when this process has a runner and `work` is on): at `start`, or
+   * here once what the runner needs exists (`deferWork`). A second call does nothing.
+   */
+  async startWork(): Promise<void> {
+    if (this.#workStarted || !this.#options.runner || !(this.#options.work ?? true)) return;
+    this.#workStarted = true;
+    this.#workWanted++;
+    await this.#startWorkers();
   }
 
   /**

@@ -4,10 +4,15 @@ import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 
-/** What an archive may hold; beyond these, an entry is skipped or the archive refused. */
+/**
+ * What an archive may hold, counted over the whole archive (its nested zips included);
+ * beyond these an entry is skipped (one file too large, a bomb) or the archive refused.
+ */
 export interface ZipLimits {
-  /** Entries in one zip (the central directory is read whole first). */
+  /** Entries of the archive and all its nested zips together. */
   readonly maxEntries: number;
+  /** Zips inside the archive (Garmin Connect's export has a few). */
+  readonly maxNestedZips: number;
   /** One activity file, unpacked. */
   readonly maxEntryBytes: number;
   /** A nested zip (Garmin Connect's `UploadedFiles_*.zip`), unpacked to a temporary file. */
@@ -16,14 +21,18 @@ export interface ZipLimits {
   readonly maxRatio: number;
   /** All entries of the archive (nested ones included), unpacked. */
   readonly maxTotalBytes: number;
+  /** Bytes written to the temporary folder for one archive: its copy and its nested zips. */
+  readonly maxTempBytes: number;
 }
 
 export const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxEntries: 100_000,
+  maxNestedZips: 1_000,
   maxEntryBytes: 64 * 1024 * 1024,
   maxNestedBytes: 8 * 1024 * 1024 * 1024,
   maxRatio: 200,
   maxTotalBytes: 32 * 1024 * 1024 * 1024,
+  maxTempBytes: 10 * 1024 * 1024 * 1024,
 };
 
 /** One entry of a zip, as its central directory describes it. */
@@ -80,9 +89,21 @@ export class ZipReader {
   readonly #zip: yauzl.ZipFile;
   readonly #limits: ZipLimits;
 
+  /** An error the zip raised outside a read (kept so that no error event goes unheard). */
+  #failure: Error | undefined;
+
   private constructor(zip: yauzl.ZipFile, limits: ZipLimits) {
     this.#zip = zip;
     this.#limits = limits;
+    // An 'error' event with no listener ends the process: every one is heard here.
+    zip.on('error', (error: Error) => {
+      this.#failure ??= error;
+    });
+  }
+
+  /** Entries the zip's directory says it holds (known before any is read). */
+  get entryCount(): number {
+    return this.#zip.entryCount;
   }
 
   static open(path: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<ZipReader> {
@@ -99,27 +120,37 @@ export class ZipReader {
     });
   }
 
-  /** Every entry (directories left out), judged; refuses a zip with too many. */
-  entries(): Promise<ZipEntry[]> {
+  /**
+   * Every entry (directories left out), judged; refuses a zip with more than `maxEntries`
+   * (by default the limit of a whole archive) before one is read. Read once per opening.
+   */
+  entries(maxEntries = this.#limits.maxEntries): Promise<ZipEntry[]> {
     const zip = this.#zip;
-    if (zip.entryCount > this.#limits.maxEntries)
+    if (zip.entryCount > maxEntries)
       return Promise.reject(
-        new ZipRefused(
+        new ArchiveLimit(
           'tooManyEntries',
-          `The archive holds ${zip.entryCount} entries; at most ${this.#limits.maxEntries} are read`,
+          `The archive holds more than ${this.#limits.maxEntries} entries`,
         ),
       );
     return new Promise((resolve, reject) => {
       const entries: ZipEntry[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
+      const onError = (error: Error) => {
+        zip.off('entry', onEntry);
+        reject(new ZipRefused('badZip', `The archive is damaged: ${error.message}`));
+      };
+      const onEntry = (entry: yauzl.Entry) => {
         const item = judged(entry, this.#limits);
         if (!item.name.endsWith('/')) entries.push(item);
         zip.readEntry();
+      };
+      zip.on('entry', onEntry);
+      zip.once('end', () => {
+        zip.off('entry', onEntry);
+        zip.off('error', onError);
+        resolve(entries);
       });
-      zip.once('end', () => resolve(entries));
-      zip.once('error', (error: Error) =>
-        reject(new ZipRefused('badZip', `The archive is damaged: ${error.message}`)),
-      );
+      zip.once('error', onError);
       zip.readEntry();
     });
   }
@@ -131,19 +162,31 @@ export class ZipReader {
     await this.pipeTo(
       entry,
       maxBytes,
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          chunks.push(chunk);
-          done();
-        },
-      }),
+      () =>
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            chunks.push(chunk);
+            done();
+          },
+        }),
     );
     return Buffer.concat(chunks);
   }
 
-  /** Writes an entry through `sink` (a file), refused past `maxBytes`. */
-  async pipeTo(entry: ZipEntry, maxBytes: number, sink: NodeJS.WritableStream): Promise<void> {
-    if (entry.bytes > maxBytes) throw tooLarge(maxBytes);
+  /**
+   * Writes an entry through the sink `open` makes (a file), refused past `maxBytes`. The
+   * sink is made only once the entry is being read, so a refusal leaves no open file whose
+   * error nobody hears (that crashed the process at the open-files limit).
+   */
+  async pipeTo(
+    entry: ZipEntry,
+    maxBytes: number,
+    open: () => NodeJS.WritableStream,
+    refusal: (maxBytes: number) => ZipRefused = tooLarge,
+  ): Promise<void> {
+    if (entry.bytes > maxBytes) throw refusal(maxBytes);
+    if (this.#failure)
+      throw new ZipRefused('badZip', `The archive is damaged: ${this.#failure.message}`);
     const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => {
       this.#zip.openReadStream(entry.raw, (error, readable) => {
         if (error) reject(new ZipRefused('badEntry', `The entry cannot be read: ${error.message}`));
@@ -154,12 +197,12 @@ export class ZipReader {
     const limit = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         seen += chunk.length;
-        if (seen > maxBytes) done(tooLarge(maxBytes));
+        if (seen > maxBytes) done(refusal(maxBytes));
         else done(null, chunk);
       },
     });
     try {
-      await pipeline(stream, limit, sink);
+      await pipeline(stream, limit, open());
     } catch (error) {
       if (error instanceof ZipRefused) throw error;
       throw new ZipRefused('badEntry', `The entry cannot be unpacked: ${(error as Error).message}`);
@@ -178,6 +221,14 @@ export class ZipRefused extends Error {
     super(message);
     this.name = 'ZipRefused';
     this.code = code;
+  }
+}
+
+/** A limit of the whole archive broken: the archive fails, not just the entry at hand. */
+export class ArchiveLimit extends ZipRefused {
+  constructor(code: string, message: string) {
+    super(code, message);
+    this.name = 'ArchiveLimit';
   }
 }
 

@@ -117,13 +117,16 @@ describe('importing an archive', () => {
         duplicates: 0,
         failed: 0,
         failures: [],
-        error: { code: 'notZip', message: 'The file is not a zip archive' },
+        // The rider reads the reason in their language, not the API's English words.
+        error: { code: 'tooManyZips', message: 'The archive holds more than 1000 zips inside it' },
       }),
     ]);
     open();
     await screen.findByRole('heading', { name: 'The archive could not be read' });
     expect(
-      screen.getByText('The archive could not be read: The file is not a zip archive'),
+      screen.getByText(
+        'The archive could not be read: The archive holds more than 1,000 zips inside it',
+      ),
     ).toBeDefined();
   });
 });

@@ -20,6 +20,14 @@ const REASONS: Readonly<Record<string, MessageId>> = {
   nestedTooDeep: 'archive.reason.nestedTooDeep',
   csv: 'archive.reason.csv',
   badEntry: 'archive.reason.badEntry',
+  // The archive's own failures.
+  notZip: 'archive.reason.notZip',
+  badZip: 'archive.reason.badZip',
+  tooManyEntries: 'archive.reason.tooManyEntries',
+  tooManyZips: 'archive.reason.tooManyZips',
+  archiveTooLarge: 'archive.reason.archiveTooLarge',
+  noSpace: 'archive.reason.noSpace',
+  walkFailed: 'archive.reason.walkFailed',
   '10400': 'archive.reason.10400',
   '10413': 'archive.reason.10413',
   '10415': 'archive.reason.10415',
@@ -208,7 +216,12 @@ function ArchiveProgress({ id, onAnother }: { id: string; onAnother: () => void 
       )}
       {data.error ? (
         <Alert>
-          <Message id="archive.unreadable" values={{ reason: data.error.message }} />
+          <Message
+            id="archive.unreadable"
+            values={{
+              reason: REASONS[data.error.code] ? t(REASONS[data.error.code]!) : data.error.message,
+            }}
+          />
         </Alert>
       ) : null}
       {data.failures.length > 0 ? (
