@@ -12,7 +12,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { snapshot } from './apiBreaks.ts';
+import { pendingChangesets, snapshot } from './apiBreaks.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -31,6 +31,11 @@ export function publishEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 function version(): void {
+  // Nothing pending: the versions are already committed (a release after `pnpm version-packages`).
+  if (pendingChangesets(root).length === 0) {
+    console.log('No pending changesets: publishing the versions as they are.');
+    return;
+  }
   run('pnpm', ['exec', 'changeset', 'version']);
   const written = snapshot(root);
   // Changesets writes CHANGELOG.md as it likes; the repository's Prettier check must pass.

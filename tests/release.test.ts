@@ -1,0 +1,328 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The release as another team meets it (docs/packages.md): every package published by the
+// release command's publish step to a real npm registry (Verdaccio, on a loopback port with
+// a throwaway storage), then installed from it with plain npm into an empty project that
+// points only the @xoss scope at it, imported from Node, its examples (docs/examples/)
+// run and type-checked under `nodenext` and `bundler` resolution.
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const packages = [
+  'data-fields',
+  'workout-stats',
+  'activity-files',
+  'api-contract',
+  'api-client',
+  'i18n',
+  'ui-kit',
+] as const;
+/** Most bytes each packed tarball may have (`npm pack`'s `size`, gzipped): about 1.25x the
+ * first release's. i18n carries nine catalogues twice, as JSON and compiled. */
+const budgets: Record<(typeof packages)[number], number> = {
+  'data-fields': 80_000,
+  'workout-stats': 145_000,
+  'activity-files': 205_000,
+  'api-contract': 125_000,
+  'api-client': 95_000,
+  i18n: 700_000,
+  'ui-kit': 180_000,
+};
+const examples = readdirSync(join(root, 'docs/examples')).filter((file) => file.endsWith('.ts'));
+
+let work: string;
+let registry: ChildProcess | undefined;
+let url: string;
+let consumer: string;
+let published: string;
+
+/** An environment without any registry setting of the machine's. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of Object.keys(env))
+    if (/^(npm|pnpm)_config_(registry|userconfig)$|^@xoss:registry$/i.test(key)) delete env[key];
+  return { ...env, ...extra };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForRegistry(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}-/ping`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (registry?.exitCode !== null) throw new Error('Verdaccio exited at start');
+    if (Date.now() > deadline) throw new Error('Verdaccio did not answer within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** A registry document, on a connection of its own (Verdaccio closes idle kept-alive ones). */
+function metadata(path: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    get(`${url}${path}`, { agent: false }, (reply) => {
+      let body = '';
+      reply.setEncoding('utf8');
+      reply.on('data', (chunk: string) => (body += chunk));
+      reply.on('end', () =>
+        reply.statusCode === 200
+          ? resolve(JSON.parse(body))
+          : reject(new Error(`${path}: ${reply.statusCode}`)),
+      );
+    }).on('error', reject);
+  });
+}
+
+function run(command: string, args: string[], cwd: string, env = cleanEnv()): string {
+  try {
+    return execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: 'pipe' });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}\n${stderr ?? ''}`, {
+      cause: error,
+    });
+  }
+}
+
+const version = (name: string) =>
+  (
+    JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(folder, join(entry.parentPath, entry.name)));
+}
+
+beforeAll(async () => {
+  run(
+    'pnpm',
+    ['turbo', 'run', 'build', '--filter=./packages/*', '--output-logs=errors-only'],
+    root,
+  );
+  work = mkdtempSync(join(tmpdir(), 'xoss-release-'));
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}/`;
+  writeFileSync(
+    join(work, 'config.yaml'),
+    [
+      `storage: ${join(work, 'storage')}`,
+      'auth:',
+      `  htpasswd: { file: ${join(work, 'htpasswd')}, max_users: 1 }`,
+      'packages:',
+      "  '@xoss/*': { access: $all, publish: $authenticated }",
+      '  "**": { access: $all }',
+      'log: { type: stdout, format: pretty, level: error }',
+      '',
+    ].join('\n'),
+  );
+  const bin = join(root, 'node_modules/verdaccio/bin/verdaccio');
+  registry = spawn(
+    process.execPath,
+    [bin, '--config', join(work, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
+    { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await waitForRegistry();
+
+  // A user of that registry, and its token in an npm user config of its own.
+  const user = await fetch(`${url}-/user/org.couchdb.user:release`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'release', password: 'release-test-only' }),
+  });
+  const { token } = (await user.json()) as { token: string };
+  const userconfig = join(work, 'publisher.npmrc');
+  writeFileSync(userconfig, `//127.0.0.1:${port}/:_authToken=${token}\n`);
+
+  // The release command's publish step, told the registry the npm way; no git tags here.
+  published = run(
+    process.execPath,
+    ['scripts/release.ts', 'publish', '--no-git-tag'],
+    root,
+    cleanEnv({ NPM_CONFIG_REGISTRY: url, NPM_CONFIG_USERCONFIG: userconfig }),
+  );
+
+  // Another team's empty project: only the @xoss scope comes from this registry.
+  consumer = join(work, 'consumer');
+  mkdirSync(join(consumer, 'examples'), { recursive: true });
+  writeFileSync(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+  writeFileSync(join(consumer, '.npmrc'), `@xoss:registry=${url}\n`);
+  const started = Date.now();
+  run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...packages.map((name) => `@xoss/${name}@${version(name)}`),
+      '@types/react@19',
+      '@types/react-dom@19',
+    ],
+    consumer,
+  );
+  console.log(`npm install of the seven packages and their peers: ${Date.now() - started} ms`);
+  for (const file of examples)
+    copyFileSync(join(root, 'docs/examples', file), join(consumer, 'examples', file));
+}, 240_000);
+
+afterAll(async () => {
+  if (registry && registry.exitCode === null) {
+    const exited = new Promise((resolve) => registry!.once('exit', resolve));
+    registry.kill('SIGTERM');
+    await exited;
+  }
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('a release installed by another team', { timeout: 60_000 }, () => {
+  it('publishes every package to the registry named by NPM_CONFIG_REGISTRY', async () => {
+    expect(published).toContain(`Publishing to ${url}`);
+    for (const name of packages) {
+      const document = (await metadata(`@xoss%2f${name}`)) as {
+        versions: Record<string, { dependencies?: Record<string, string> }>;
+      };
+      const manifest = document.versions[version(name)];
+      expect(manifest, name).toBeDefined();
+      // pnpm turned the workspace ranges into real ones.
+      expect(JSON.stringify(manifest!.dependencies ?? {})).not.toContain('workspace:');
+    }
+  });
+
+  it('installs with plain npm and imports from Node', () => {
+    const entries = [...packages, 'api-contract/routes', 'i18n/react'];
+    const script = `for (const entry of ${JSON.stringify(entries)}) {
+      const module = await import('@xoss/' + entry);
+      if (Object.keys(module).length === 0) throw new Error(entry + ' exports nothing');
+    }`;
+    run(process.execPath, ['--input-type=module', '-e', script], consumer);
+  });
+
+  it.each(examples)('runs the example docs/examples/%s in Node', (file) => {
+    expect(run(process.execPath, [join('examples', file)], consumer).trim()).not.toBe('');
+  });
+
+  it.each(['nodenext', 'bundler'] as const)(
+    'type-checks the examples under %s resolution',
+    (resolution) => {
+      const compilerOptions = {
+        ...(resolution === 'nodenext'
+          ? { module: 'nodenext', moduleResolution: 'nodenext' }
+          : { module: 'preserve', moduleResolution: 'bundler' }),
+        target: 'es2023',
+        lib: ['es2023', 'dom'],
+        types: [],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+      };
+      const config = `tsconfig.${resolution}.json`;
+      writeFileSync(
+        join(consumer, config),
+        JSON.stringify({ compilerOptions, include: ['examples/*.ts'] }),
+      );
+      run(join(root, 'node_modules/.bin/tsc'), ['-p', config], consumer);
+    },
+  );
+
+  it('ships dist, types, README, CHANGELOG and licence, and no tests, stories or fixtures', () => {
+    for (const name of packages) {
+      const files = filesUnder(join(consumer, 'node_modules/@xoss', name));
+      expect(files, name).toEqual(
+        expect.arrayContaining([
+          'dist/index.js',
+          'dist/index.d.ts',
+          'README.md',
+          'CHANGELOG.md',
+          'LICENSE',
+        ]),
+      );
+      expect(
+        files.filter((file) =>
+          /\.test\.|\.test-d\.|\.stories\.|testing\/|fixture|^test\//.test(file),
+        ),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it('keeps each tarball within its budget', () => {
+    const packed = JSON.parse(
+      run(
+        'npm',
+        ['pack', '--dry-run', '--json', ...packages.map((name) => `./packages/${name}`)],
+        root,
+      ),
+    ) as { name: string; size: number; unpackedSize: number; entryCount: number }[];
+    for (const { name, size, unpackedSize, entryCount } of packed) {
+      const short = name.replace('@xoss/', '') as (typeof packages)[number];
+      console.log(
+        `${name}: ${(size / 1000).toFixed(1)} kB packed, ${(unpackedSize / 1000).toFixed(1)} kB unpacked, ${entryCount} files (budget ${budgets[short] / 1000} kB)`,
+      );
+    }
+    for (const { name, size } of packed)
+      expect(size, name).toBeLessThanOrEqual(
+        budgets[name.replace('@xoss/', '') as keyof typeof budgets],
+      );
+    expect(packed.map(({ name }) => name).sort()).toEqual(
+      packages.map((name) => `@xoss/${name}`).sort(),
+    );
+  });
+
+  it('bundles @xoss/data-fields for a browser without React, OpenLayers or zod', async () => {
+    const result = await build({
+      stdin: {
+        contents: "import * as fields from '@xoss/data-fields'; console.log(fields);",
+        resolveDir: consumer,
+      },
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      minify: true,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs).filter((input) => input !== '<stdin>');
+    expect(inputs.length).toBeGreaterThan(0);
+    expect(inputs.filter((input) => !input.includes('node_modules/@xoss/data-fields/'))).toEqual(
+      [],
+    );
+    const code = result.outputFiles[0]!.text;
+    expect(code).not.toMatch(/react|from\s*["']ol|zod/i);
+    console.log(`@xoss/data-fields in a browser bundle: ${(code.length / 1000).toFixed(1)} kB`);
+  });
+});
