@@ -300,6 +300,18 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
       }>(`/api/v2/workouts/${id}/power-curve/?include=heart_rate,pace&at=60`);
       expect(curves.heart_rate.values[0]).toBeCloseTo(heartRateCurve(stored.heartRate!)[59]!, 9);
       expect(curves.pace.values[0]).toBeCloseTo(paceCurve(stored.speed!)[59]!, 9);
+      // Kept once computed: the second call reads them (the streams are not read again).
+      const [kept] = await h.db.query<{ extra_at: Date | null }>(
+        'SELECT extra_at FROM workout_curves WHERE workout_id = $1',
+        [id],
+      );
+      expect(kept!.extra_at).not.toBeNull();
+      await h.db.query('UPDATE workout_curves SET heart_rate = NULL WHERE workout_id = $1', [id]);
+      const again = await r.get<{ heart_rate: object | null; pace: object }>(
+        `/api/v2/workouts/${id}/power-curve/?include=heart_rate,pace&at=60`,
+      );
+      expect(again.heart_rate).toBeNull();
+      expect(again.pace).toEqual(curves.pace);
       await r.get(`/api/v2/workouts/${id}/power-curve/?include=cadence`, 400);
 
       // A model ride 10 days before: the ride is now measured against it.

@@ -419,8 +419,12 @@ CREATE INDEX routebook_syncs_device ON routebook_syncs (device_id, marked_at)
 `,
   // 20: export archives count in the rider's quota while stored (`stored_bytes`, 0 once the
   // walk is over, failed or cancelled), and a walk counts its tries (`walks`) so that one
-  // whose process keeps dying ends as failed instead of running for ever.
+  // whose process keeps dying ends as failed instead of running for ever. A ride's heart-rate
+  // and pace curves are kept once computed (`extra_at`), as its power curve is.
   `
+ALTER TABLE workout_curves ADD COLUMN heart_rate bytea;
+ALTER TABLE workout_curves ADD COLUMN pace bytea;
+ALTER TABLE workout_curves ADD COLUMN extra_at timestamptz;
 ALTER TABLE archive_imports ADD COLUMN stored_bytes bigint NOT NULL DEFAULT 0;
 ALTER TABLE archive_imports ADD COLUMN walks integer NOT NULL DEFAULT 0;
 UPDATE archive_imports SET stored_bytes = file_bytes WHERE status IN ('queued', 'running')

@@ -16,7 +16,7 @@ import {
   type RideFacts,
 } from './rideAnalysis.ts';
 import type { WorkoutRow } from './rows.ts';
-import { readStreams, unpackCurve } from './streams.ts';
+import { packCurve, readStreams, unpackCurve } from './streams.ts';
 
 /** Plausible W', J: below 3 kJ or above 60 kJ the fit read noise, not a rider. */
 const W_PRIME_MIN_J = 3_000;
@@ -230,7 +230,7 @@ export async function ensureFacts(
     const task = { streams, timer: ride.timer, summary: ride.summary };
     const facts =
       (streams.time?.length ?? 0) > INLINE_SAMPLES
-        ? await services.pool.figures('facts', task)
+        ? await services.pool.figures('facts', task, userId)
         : factsFigures(task);
     // The ride may have gone meanwhile: its row is then not written (no parent to refer to).
     await db.query(
@@ -274,7 +274,7 @@ export async function workoutAnalysisReply(
   const task = { streams, timer: row.timer, summary: row.summary, ...model };
   const figures =
     (streams.time?.length ?? 0) > INLINE_SAMPLES
-      ? await services.pool.figures('analysis', task)
+      ? await services.pool.figures('analysis', task, row.user_id)
       : analysisFigures(task);
   const analysis: WorkoutAnalysis = { ...head, ...figures };
   await services.db.query(
@@ -305,22 +305,70 @@ export async function wbalStream(
   if (!streams?.power) return undefined;
   const task = { streams, timer: row.timer, cpW: model.cpW, wPrimeJ: model.wPrimeJ };
   return streams.time!.length > INLINE_SAMPLES
-    ? services.pool.figures('wbal', task)
+    ? services.pool.figures('wbal', task, row.user_id)
     : wbalFigures(task);
 }
 
-/** Heart-rate and pace curves of a ride, computed from its streams when asked. */
+/** Computations of heart-rate and pace curves under way, by ride: a second asker shares one. */
+const computing = new Map<number, Promise<ExtraCurves>>();
+
+type ExtraCurves = { heart_rate?: Float64Array; pace?: Float64Array };
+
+/**
+ * Heart-rate and pace curves of a ride: computed from its streams the first time they are
+ * asked for (seconds on the longest legal ride: heart rate defeats the mean-max pruning that
+ * makes power fast), then kept beside its power curve, so every later call reads a row.
+ * Simultaneous first calls share one computation, in the rider's turn of the figures worker.
+ */
 export async function extraCurves(
   services: Services,
   row: WorkoutRow,
   kinds: readonly ('heart_rate' | 'pace')[],
-): Promise<{ heart_rate?: Float64Array; pace?: Float64Array }> {
+): Promise<ExtraCurves> {
+  const pick = (curves: ExtraCurves): ExtraCurves => ({
+    ...(kinds.includes('heart_rate') && curves.heart_rate ? { heart_rate: curves.heart_rate } : {}),
+    ...(kinds.includes('pace') && curves.pace ? { pace: curves.pace } : {}),
+  });
+  const [kept] = await services.db.query<{
+    heart_rate: Uint8Array | null;
+    pace: Uint8Array | null;
+    extra_at: Date | null;
+  }>('SELECT heart_rate, pace, extra_at FROM workout_curves WHERE workout_id = $1', [row.id]);
+  if (kept?.extra_at) {
+    const heartRate = unpackCurve(kept.heart_rate);
+    const pace = unpackCurve(kept.pace);
+    return pick({ ...(heartRate ? { heart_rate: heartRate } : {}), ...(pace ? { pace } : {}) });
+  }
+  let pending = computing.get(row.id);
+  if (!pending) {
+    pending = computeExtraCurves(services, row).finally(() => computing.delete(row.id));
+    computing.set(row.id, pending);
+  }
+  return pick(await pending);
+}
+
+async function computeExtraCurves(services: Services, row: WorkoutRow): Promise<ExtraCurves> {
   const streams = await readStreams(services, row.id);
   if (!streams) return {};
-  const task = { streams, timer: row.timer, kinds };
-  return (streams.time?.length ?? 0) > INLINE_SAMPLES
-    ? services.pool.figures('curves', task)
-    : extraCurveFigures(task);
+  const task = { streams, timer: row.timer, kinds: ['heart_rate', 'pace'] as const };
+  const curves: ExtraCurves =
+    (streams.time?.length ?? 0) > INLINE_SAMPLES
+      ? await services.pool.figures('curves', task, row.user_id)
+      : extraCurveFigures(task);
+  const packed = [packCurve(curves.heart_rate ?? null), packCurve(curves.pace ?? null)];
+  const [updated] = await services.db.query(
+    `UPDATE workout_curves SET heart_rate = $2, pace = $3, extra_at = now()
+      WHERE workout_id = $1 RETURNING workout_id`,
+    [row.id, ...packed],
+  );
+  if (!updated)
+    await services.db.query(
+      `INSERT INTO workout_curves (workout_id, heart_rate, pace, extra_at)
+       SELECT $1, $2, $3, now() WHERE EXISTS (SELECT 1 FROM workouts WHERE id = $1)
+       ON CONFLICT (workout_id) DO NOTHING`,
+      [row.id, ...packed],
+    );
+  return curves;
 }
 
 /** The stored EF and decoupling of a rider's rides started in `[from, to)`, oldest first. */

@@ -220,16 +220,17 @@ export class AnalysisPool {
 
   /**
    * Computes a long ride's figures (`figures.ts`) in the figures worker: one thread beside
-   * the import threads, first come first served (each task is at most a few hundred
-   * milliseconds on the largest legal ride). Its streams go as views of shared memory when
-   * `unpackStreams` made them so, else as a copy.
+   * the import threads. Riders take turns (one task of a rider in the worker at a time,
+   * round robin among riders waiting), so one rider's many slow asks never keep another's
+   * ride page waiting. Its streams go as views of shared memory when `unpackStreams` made
+   * them so, else as a copy.
    */
-  figures<K extends keyof typeof figureTasks>(
+  async figures<K extends keyof typeof figureTasks>(
     name: K,
     task: Parameters<(typeof figureTasks)[K]>[0],
+    owner: string | number = '',
   ): Promise<ReturnType<(typeof figureTasks)[K]>> {
-    if (this.#closed)
-      return Promise.reject(new AnalysisFailed('closed', 'The import pool is closed'));
+    if (this.#closed) throw new AnalysisFailed('closed', 'The import pool is closed');
     this.#figures ??= new Piscina({
       filename: new URL('./figuresWorker.ts', import.meta.url).href,
       name: 'figures',
@@ -243,10 +244,59 @@ export class AnalysisPool {
       ],
       resourceLimits: { maxOldGenerationSizeMb: this.#figuresOptions.maxHeapMb },
     });
-    return this.#figures.run(task, {
-      name,
-      signal: AbortSignal.timeout(this.#jobTimeoutMs),
-    }) as Promise<ReturnType<(typeof figureTasks)[K]>>;
+    const figures = this.#figures;
+    const release = await this.#figureTurn(String(owner));
+    try {
+      return (await figures.run(task, {
+        name,
+        signal: AbortSignal.timeout(this.#jobTimeoutMs),
+      })) as ReturnType<(typeof figureTasks)[K]>;
+    } finally {
+      release();
+    }
+  }
+
+  /** Riders waiting for the figures worker, each with their asks in order (the map: turns). */
+  readonly #figureWaiting = new Map<string, (() => void)[]>();
+  #figureBusy = false;
+  /** Whose ask ran last: another rider waiting goes before its next one. */
+  #figureLast = '';
+
+  /** Waits for `owner`'s turn in the figures worker; the returned function ends it. */
+  #figureTurn(owner: string): Promise<() => void> {
+    return new Promise((resolve) => {
+      const start = () => {
+        this.#figureBusy = true;
+        resolve(() => {
+          this.#figureBusy = false;
+          this.#nextFigure();
+        });
+      };
+      const queue = this.#figureWaiting.get(owner) ?? [];
+      queue.push(start);
+      this.#figureWaiting.set(owner, queue);
+      if (!this.#figureBusy) this.#nextFigure();
+    });
+  }
+
+  #nextFigure(): void {
+    if (this.#figureBusy) return;
+    // The first rider in turn order, passing over the one that just ran while others wait.
+    let chosen: string | undefined;
+    for (const owner of this.#figureWaiting.keys())
+      if (owner !== this.#figureLast) {
+        chosen = owner;
+        break;
+      }
+    chosen ??= this.#figureWaiting.has(this.#figureLast) ? this.#figureLast : undefined;
+    if (chosen === undefined) return;
+    const queue = this.#figureWaiting.get(chosen)!;
+    const start = queue.shift()!;
+    // The rider goes to the back of the turn order with what it still has waiting.
+    this.#figureWaiting.delete(chosen);
+    if (queue.length > 0) this.#figureWaiting.set(chosen, queue);
+    this.#figureLast = chosen;
+    start();
   }
 
   async close(): Promise<void> {

@@ -143,7 +143,7 @@ export async function zonesOf(services: Services, row: WorkoutRow): Promise<Zone
   const task = { streams, maxHr, ftp, timer: row.timer };
   const figures =
     (streams.time?.length ?? 0) > INLINE_SAMPLES
-      ? await services.pool.figures('zones', task)
+      ? await services.pool.figures('zones', task, row.user_id)
       : zoneFigures(task);
   const zones = (distribution: ReturnType<typeof powerZoneTimes> | undefined) =>
     distribution?.zones.map((zone, index) => ({
@@ -358,7 +358,7 @@ export async function rangeReply(services: Services, row: WorkoutRow, from: numb
   };
   const figures =
     (streams?.time?.length ?? 0) > INLINE_SAMPLES
-      ? await services.pool.figures('range', task)
+      ? await services.pool.figures('range', task, row.user_id)
       : rangeFigures(task);
   if (!figures) return { from_s: from, to_s: to, samples: 0, summary: summaryReply(row.summary) };
   const { samples, whole, summary } = figures;

@@ -35,4 +35,22 @@ describe('ride analysis in the figures worker', () => {
     const curves = { streams, timer: null, kinds: ['heart_rate', 'pace'] as const };
     expect(await pool.figures('curves', curves)).toEqual(extraCurveFigures(curves));
   });
+
+  it("gives riders turns: one rider's many asks do not keep another rider waiting", async () => {
+    const ride = simulateRide({ seconds: 3000, seed: 6 });
+    const streams = { time: ride.time, heart_rate: ride.heartRate!, speed: ride.speed! };
+    const curves = { streams, timer: null, kinds: ['heart_rate', 'pace'] as const };
+    const order: string[] = [];
+    const ask = (owner: string, label: string) =>
+      pool.figures('curves', curves, owner).then(() => order.push(label));
+    await Promise.all([
+      ask('a', 'a1'),
+      ask('a', 'a2'),
+      ask('a', 'a3'),
+      ask('a', 'a4'),
+      ask('b', 'b1'),
+    ]);
+    // Rider b's one ask runs second, not after all of a's.
+    expect(order).toEqual(['a1', 'b1', 'a2', 'a3', 'a4']);
+  });
 });
