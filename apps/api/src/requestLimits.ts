@@ -9,7 +9,7 @@ import {
 import type { ApiConfig } from './config.ts';
 import type { Database } from './db/db.ts';
 import { ApiError } from './http.ts';
-import { fastifyPath } from './route.ts';
+import { fastifyPath, verifiedRiders } from './route.ts';
 
 /**
  * The rider id a bearer token claims (its `sub`), read WITHOUT checking the signature.
@@ -170,7 +170,8 @@ export class RequestLimits {
 
 /**
  * Registers the limits: every request counts once, against its rider when a route verified
- * its token, else against its address (`request.ip`, from `X-Forwarded-For` when
+ * its token (and only the rider's limit refuses it: strangers flooding the same address do
+ * not), else against its address (`request.ip`, from `X-Forwarded-For` when
  * `TRUST_PROXY` is set). So a household or an office behind one address is not limited by
  * its signed-in riders' use, and a request with a bad token still counts (its 401, against
  * the address). Register before admission: a refused request never waits for its turn.
@@ -181,10 +182,10 @@ export function requestLimits(app: FastifyInstance, limits: RequestLimits): void
     if (!request.url.startsWith('/api/') || exempt.has(routeOf(request))) return;
     const address = `address:${request.ip}`;
     const rider = claimedRider(request.headers.authorization);
-    const waitMs = Math.max(
-      limits.blockedMs(address),
-      rider ? limits.blockedMs(`rider:${rider}`) : 0,
-    );
+    // A request with a token answers for its rider, not for strangers flooding its address
+    // (an office, a carrier's NAT): its token is checked by the route, and a forged one
+    // (401) then counts against the address.
+    const waitMs = rider ? limits.blockedMs(`rider:${rider}`) : limits.blockedMs(address);
     if (waitMs > 0) {
       // Its 429 waits up to a second: a flood on N connections then costs N refusals a
       // second, not thousands (bench: 4,200 refusals a second took the loop from others).
@@ -201,8 +202,11 @@ export function requestLimits(app: FastifyInstance, limits: RequestLimits): void
     if (!rider || !request.url.startsWith('/api/') || exempt.has(routeOf(request)))
       return done(null, payload);
     // Reaching here on a signed-in route means the token was verified: its `sub` is the
-    // rider. A public route does not check it, so its request counts against the address.
-    const key = signedInRoutes.has(routeOf(request)) ? `rider:${rider}` : `address:${request.ip}`;
+    // rider. A public route checked it too when it could: a token it refused counts against
+    // the address.
+    const verified =
+      signedInRoutes.has(routeOf(request)) || verifiedRiders.get(request) !== undefined;
+    const key = verified ? `rider:${rider}` : `address:${request.ip}`;
     limits.consume(key).then(
       () => done(null, payload),
       (error: Error) => done(error),

@@ -5,6 +5,12 @@ import { deadlineConfig } from './deadline.ts';
 import { ok, parse, SerializedData } from './http.ts';
 import type { Services } from './services.ts';
 
+/**
+ * The rider whose token a route verified, by request (set before the body is read): the
+ * request limits count such a request against its rider, never against its address.
+ */
+export const verifiedRiders = new WeakMap<FastifyRequest, number | undefined>();
+
 type Parsed<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
 export interface Context<N extends EndpointName> {
@@ -33,7 +39,7 @@ export function route<N extends EndpointName>(
 ): void {
   const endpoint: (typeof endpoints)[EndpointName] = endpoints[name];
   const { sessions, config } = services;
-  const users = new WeakMap<FastifyRequest, number | undefined>();
+  const users = verifiedRiders;
   app.route({
     method: endpoint.method,
     url: fastifyPath(endpoint.path),

@@ -93,6 +93,45 @@ export function defineFairShareSuite(
       expect(finished.lastIndexOf('read')).toBeLessThan(finished.lastIndexOf('login'));
     });
 
+    it('limits strangers flooding an address without refusing the signed-in riders behind it', async () => {
+      const h = await make({ ...small, trustProxy: true });
+      const rider = await h.user();
+      const office = { 'x-forwarded-for': '203.0.113.77' };
+      const flood = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          h.server.inject({ url: '/api/v2/posts/', headers: office }),
+        ),
+      );
+      expect(count(statuses(flood), 429)).toBe(25);
+      const started = Date.now();
+      const own = await Promise.all([
+        ...Array.from({ length: 8 }, () =>
+          h.server.inject({
+            url: '/api/v2/workouts/',
+            headers: { ...office, ...bearer(rider.access) },
+          }),
+        ),
+        // A public page asked with a valid token counts against the rider too.
+        ...Array.from({ length: 4 }, () =>
+          h.server.inject({
+            url: '/api/v2/posts/',
+            headers: { ...office, ...bearer(rider.access) },
+          }),
+        ),
+      ]);
+      expect(statuses(own)).toEqual(Array.from({ length: 12 }, () => 200));
+      // Not held back by the address's refusals (each of those waits up to a second).
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // A stranger on the address is still refused, and so is a forged token there.
+      expectLimited(await h.server.inject({ url: '/api/v2/posts/', headers: office }));
+      const [head, body] = rider.access.split('.');
+      const forged = await h.server.inject({
+        url: '/api/v2/posts/',
+        headers: { ...office, authorization: `Bearer ${head}.${body}.${'A'.repeat(43)}` },
+      });
+      expectLimited(forged);
+    });
+
     it('counts a forged token against its address, never against the rider it names', async () => {
       const h = await make(small);
       const victim = await h.user();
