@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
+import { serveBackups } from './backup.ts';
 
 const run = promisify(execFile);
 const script = fileURLToPath(new URL('./createUser.ts', import.meta.url));
@@ -23,4 +24,32 @@ it('creates a user in a fresh data folder (no ENOENT), and refuses the same e-ma
   await expect(
     run(process.execPath, [script, 'new@example.com', 'New Rider'], { env }),
   ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('exists already') as string });
+}, 60_000);
+
+it('refuses a data folder a running server holds, with what to do instead', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'xoss-create-user-')), 'data');
+  dirs.push(dir);
+  mkdirSync(dir, { recursive: true });
+  // What a running embedded server listens on in its data folder.
+  const running = await serveBackups({
+    dataDir: dir,
+    dump: () => Promise.reject(new Error('not here')),
+    hold: () => () => Promise.resolve(),
+    log: { error: () => undefined, warn: () => undefined },
+  });
+  const { DATABASE_URL: _embedded, ...rest } = process.env;
+  const env = { ...rest, DATA_DIR: dir, XOSS_PASSWORD: 'long enough secret' };
+  try {
+    await expect(
+      run(process.execPath, [script, 'live@example.com', 'Live Rider'], { env }),
+    ).rejects.toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining('Another server runs on') as string,
+    });
+  } finally {
+    await running.close();
+  }
+  const created = await run(process.execPath, [script, 'live@example.com', 'Live Rider'], { env });
+  expect(created.stdout).toMatch(/^Created user \d+ <live@example\.com>/);
 }, 60_000);

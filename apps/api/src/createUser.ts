@@ -7,6 +7,7 @@ import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_MIN_LENGTH } from '@xoss/api-contract';
 import { hashPassword, normalizePassword } from './auth/passwords.ts';
+import { serveBackups } from './backup.ts';
 import { openDatabase, type Database } from './db/db.ts';
 
 /** Creates a user; throws when the e-mail is taken or the password is too short. */
@@ -37,12 +38,31 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const password = process.env.XOSS_PASSWORD ?? (await text(process.stdin)).replace(/\r?\n$/, '');
   const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-  const dbDir = join(resolve(process.env.DATA_DIR ?? join(repoRoot, 'data')), 'db');
+  const dataDir = resolve(process.env.DATA_DIR ?? join(repoRoot, 'data'));
+  const dbDir = join(dataDir, 'db');
   // A fresh data folder (before the first `pnpm start`) is created, as the server does.
   if (!process.env.DATABASE_URL) await mkdir(dbDir, { recursive: true });
+  // The embedded database has one owner: a running server's folder is refused (a second
+  // process on it damages it), and a server started meanwhile finds the folder taken.
+  const claim = process.env.DATABASE_URL
+    ? undefined
+    : await serveBackups({
+        dataDir,
+        dump: () => Promise.reject(new Error('create-user holds the data folder')),
+        hold: () => () => Promise.resolve(),
+        log: { error: () => undefined, warn: () => undefined },
+      }).catch((error: unknown) => {
+        console.error(
+          `${(error as Error).message}. The embedded database takes one process at a time: stop the server, create the user, start it again (or use DATABASE_URL with PostgreSQL).`,
+        );
+        process.exit(1);
+      });
   const db = await openDatabase(
     process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : { dataDir: dbDir },
-  );
+  ).catch(async (error: unknown) => {
+    await claim?.close();
+    throw error;
+  });
   try {
     const id = await createUser(db, email, username, password);
     console.log(`Created user ${id} <${email}>`);
@@ -51,5 +71,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exitCode = 1;
   } finally {
     await db.close();
+    await claim?.close();
   }
 }

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { databaseAnswers } from './content/store.ts';
 import type { Database } from './db/db.ts';
 import { ok } from './http.ts';
+import { bearerMatches } from './metrics.ts';
 import type { StorageHealth } from './storageHealth.ts';
 import type { ImportJobs } from './workouts/importJobs.ts';
 
@@ -138,14 +139,41 @@ export class Readiness {
   }
 }
 
+/** Loopback addresses: the process's own machine (its probes, an operator's shell). */
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+/**
+ * What a stranger may read of the checks: each one's `ok` (what a load balancer needs),
+ * not the disk's free bytes or the queue's state.
+ */
+function outline(checks: ReadyChecks): Record<CheckName, { ok: boolean }> {
+  return {
+    database: { ok: checks.database.ok },
+    fileStore: { ok: checks.fileStore.ok },
+    queue: { ok: checks.queue.ok },
+    disk: { ok: checks.disk.ok },
+  };
+}
+
 /**
  * `GET /api/ready`: 200 with every check, or 503 (`Retry-After`) in the error envelope
  * with the failing checks in `errors` and every check in `data`: a load balancer reads
- * the status, a person reads which check failed.
+ * the status, a person reads which check failed. The checks' details (free bytes, the
+ * queue's back-off) only for the operator: from this machine (the socket's own address,
+ * not a forwarded one) or with the metrics token.
  */
-export function readyRoute(app: FastifyInstance, readiness: Readiness): void {
-  app.get(routes.ready.path, async (_request, reply) => {
-    const { ready, checks, problems } = await readiness.check();
+export function readyRoute(
+  app: FastifyInstance,
+  readiness: Readiness,
+  operator: { readonly token: string | undefined } = { token: undefined },
+): void {
+  app.get(routes.ready.path, async (request, reply) => {
+    const { ready, checks: all, problems } = await readiness.check();
+    const trusted =
+      LOOPBACK.test(request.socket.remoteAddress ?? '') ||
+      (operator.token !== undefined &&
+        bearerMatches(request.headers.authorization, operator.token));
+    const checks = trusted ? all : outline(all);
     if (ready) return ok({ status: 'ready' as const, database: 'ok' as const, ready, checks });
     const errors = Object.entries(problems).map(([path, message]) => ({ path, message }));
     return reply

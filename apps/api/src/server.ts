@@ -410,6 +410,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       minFreeBytes: config.minFreeDiskBytes,
       onChecked: (checks) => metrics.readyChecks(checks),
     }),
+    { token: config.metricsToken },
   );
   // Reset links name the public origin, never the request's Host header (`publicOriginOf`).
   authRoutes(app, services, { linkOrigin: () => publicOriginOf(app, config), securityLog });

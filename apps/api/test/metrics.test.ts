@@ -208,6 +208,32 @@ describe('operator metrics and readiness', { timeout: 120_000 }, () => {
           disk: { ok: true, freeBytes: expect.any(Number) as number, minFreeBytes: 1 },
         },
       });
+      // From elsewhere, each check's state only; the details with the operator's token.
+      const stranger = { remoteAddress: '203.0.113.9' };
+      expect(
+        (await h.server.inject({ url: '/api/ready', ...stranger })).json<{ data: unknown }>().data,
+      ).toEqual({
+        status: 'ready',
+        database: 'ok',
+        ready: true,
+        checks: {
+          database: { ok: true },
+          fileStore: { ok: true },
+          queue: { ok: true },
+          disk: { ok: true },
+        },
+      });
+      const operator = await h.server.inject({
+        url: '/api/ready',
+        ...stranger,
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(operator.json<{ data: typeof data }>().data).toMatchObject({
+        checks: {
+          queue: { backingOff: false },
+          disk: { freeBytes: expect.any(Number) as number, minFreeBytes: 1 },
+        },
+      });
 
       failing = true;
       for (let poll = 0; poll < 3; poll++) {

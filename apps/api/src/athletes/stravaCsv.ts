@@ -83,14 +83,16 @@ export const STRAVA_COLUMNS = [
 ] as const;
 
 /**
- * One CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break. A cell a
- * spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) and that is not a
- * number gets a leading apostrophe, which `readStravaCsv` takes off again.
+ * One CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break. A text a
+ * spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) gets a leading
+ * apostrophe, which `readStravaCsv` takes off again, unless the whole text is one plain
+ * number ("-2"): "-2+3+cmd|..." starts like a number and is still a formula (OWASP's CSV
+ * injection rule).
  */
 function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d/.test(text))
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+(\.\d+)?$/.test(text))
     text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -113,6 +113,16 @@ describe('what a share link shows of a ride', () => {
     }
     // The zone in the middle is crossed twice.
     expect(gaps).toBeGreaterThan(50);
+    // Distance starts at 0 at the first point shown, and keeps the ride's own increments.
+    const shown = shared.distance!.findIndex((value) => value !== null);
+    expect(shared.distance![shown]).toBe(0);
+    const at = (k: number) => visibility.first + k;
+    const later = shared.distance!.findLastIndex((value) => value !== null);
+    expect(shared.distance![later]).toBeCloseTo(
+      streams.distance![at(later)]! - streams.distance![at(shown)]!,
+      0,
+    );
+    expect(streams.distance![at(shown)]).toBeGreaterThan(300);
     // The owner's streams are untouched.
     expect(streams.latitude!.some((value) => Number.isNaN(value))).toBe(false);
   });

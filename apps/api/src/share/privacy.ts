@@ -247,6 +247,16 @@ export function sharedStreams(
     if (!shows.power && POWER_STREAMS.has(name)) continue;
     out[name] = column.subarray(first, last + 1);
   }
+  // Distance counts from the first point shown: the hidden start's length (how far the door
+  // is from it) is not told.
+  const distance = out.distance;
+  if (distance) {
+    let from = 0;
+    while (from < distance.length && (hidden[first + from] || !Number.isFinite(distance[from]!)))
+      from++;
+    const offset = from < distance.length ? distance[from]! : (distance[0] ?? 0);
+    out.distance = distance.map((value) => Math.max(0, value - offset));
+  }
   return {
     streams: out,
     withheld: { mask: hidden.subarray(first, last + 1), names: PLACING_STREAMS },
