@@ -76,16 +76,24 @@ export {
 } from './training.ts';
 export {
   EFTP_SHARE_OF_20_MIN,
+  PMAX_MAX_SHARE_OF_1S,
   POWER_MODEL_FROM_S,
   POWER_MODEL_TO_S,
-  SUBMAXIMAL_SHARE,
   WORK_MODEL_FROM_S,
   WORK_MODEL_TO_S,
+  W_PRIME_MAX_J,
+  W_PRIME_MIN_J,
+  checkPowerModel,
   fitPowerModel,
+  fitRiderPowerModel,
   fitTwoParameterModel,
   powerModelAt,
   type PowerModel,
+  type PowerModelBounds,
+  type PowerModelCheck,
   type PowerModelOptions,
+  type PowerModelReason,
+  type RiderPowerModel,
   type TwoParameterModel,
 } from './powerModel.ts';
 export {

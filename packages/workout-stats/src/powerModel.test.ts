@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   EFTP_SHARE_OF_20_MIN,
+  checkPowerModel,
   fitPowerModel,
+  fitRiderPowerModel,
   fitTwoParameterModel,
   powerModelAt,
 } from './powerModel.ts';
-import { seededRandom } from './simulate.ts';
 
 // A mean-max curve that follows the 3-parameter model exactly, `curve[d - 1]` = P(d).
-function modelCurve(cpW: number, wPrimeJ: number, pmaxW: number, seconds = 3600): Float64Array {
+function modelCurve(cpW: number, wPrimeJ: number, pmaxW: number, seconds = 1800): Float64Array {
   return Float64Array.from({ length: seconds }, (_, i) =>
     powerModelAt({ cpW, wPrimeJ, pmaxW }, i + 1),
   );
@@ -32,35 +33,15 @@ describe('fitPowerModel', () => {
     expect(model.fittedTo).toBe(1200);
   });
 
-  it('gives eFTP as 95 % of the model’s 20-minute power', () => {
-    const model = fitPowerModel(modelCurve(250, 20000, 1000))!;
-    const twentyMinutes = 250 + 20000 / (1200 + 20000 / 750);
-    within(model.eftpW, EFTP_SHARE_OF_20_MIN * twentyMinutes, 0.005);
-    expect(model.eftpW).toBeGreaterThan(245);
-    expect(model.eftpW).toBeLessThan(255);
-  });
-
-  it('fits the envelope when many durations are sub-maximal', () => {
-    const random = seededRandom(11);
-    // Half the durations 5-30 % below what the rider can do (efforts not ridden all out).
-    const curve = modelCurve(270, 22000, 1100).map((watts) =>
-      random() < 0.5 ? watts * (0.95 - random() * 0.25) : watts,
-    );
-    const model = fitPowerModel(curve)!;
-    // The fit reads the envelope, where a lowered duration takes the next one's power
-    // (slightly under the model at short durations): W′ and Pmax move a little more than CP.
-    within(model.cpW, 270, 0.01);
-    within(model.wPrimeJ, 22000, 0.03);
-    within(model.pmaxW, 1100, 0.03);
-    expect(model.pointsUsed).toBeLessThan(67);
-  });
-
-  it('sets sub-maximal long efforts aside rather than lowering CP', () => {
-    // The 10-20 minute bests 15 % under the model: the rider never went hard that long.
-    const curve = modelCurve(300, 18000, 1200).map((watts, i) => (i >= 599 ? watts * 0.85 : watts));
-    const model = fitPowerModel(curve)!;
-    within(model.cpW, 300, 0.01);
-    expect(model.fittedTo).toBeLessThan(600);
+  it('gives eFTP as 95 % of the model’s 20-minute power, capped at CP', () => {
+    // A small W′: 95 % of the 20-minute power is below CP.
+    const low = fitPowerModel(modelCurve(250, 8000, 1000))!;
+    const k = 8000 / 750;
+    within(low.eftpW, EFTP_SHARE_OF_20_MIN * (250 + 8000 / (1200 + k)), 0.005);
+    expect(low.eftpW).toBeLessThan(low.cpW);
+    // A large W′: 95 % of 266 W is 253 W, above CP, so eFTP is CP.
+    const high = fitPowerModel(modelCurve(250, 20000, 1000))!;
+    expect(high.eftpW).toBe(high.cpW);
   });
 
   it('returns null with too little data', () => {
@@ -72,6 +53,50 @@ describe('fitPowerModel', () => {
 
   it('returns null for a curve no hyperbola rises to (flat power)', () => {
     expect(fitPowerModel(new Float64Array(3600).fill(200))).toBeNull();
+  });
+});
+
+describe('fitRiderPowerModel', () => {
+  it('keeps a model inside the rider’s bests', () => {
+    const curve = modelCurve(250, 20000, 1000);
+    const { model, reason, failed } = fitRiderPowerModel(curve);
+    expect(reason).toBeNull();
+    expect(failed).toEqual([]);
+    within(model!.cpW, 250, 0.01);
+  });
+
+  it('says a window without hard efforts has none (CP below the best hour)', () => {
+    // Hard efforts up to 10 min, then an hour ridden at 270 W: above the fit's CP of 250 W.
+    const curve = modelCurve(250, 20000, 1000, 7200).map((watts, i) =>
+      i >= 600 ? Math.max(watts * 0.9, i < 3600 ? 270 : 0) : watts,
+    );
+    const { model, reason, failed, fit } = fitRiderPowerModel(curve);
+    expect(fit).not.toBeNull();
+    expect(fit!.cpW).toBeLessThan(270);
+    expect(model).toBeNull();
+    expect(reason).toBe('no_hard_efforts');
+    expect(failed).toContain('cp_below_60min');
+  });
+
+  it('rejects a Pmax far above the best second and a W′ out of range', () => {
+    const curve = modelCurve(250, 20000, 1000);
+    const checks = checkPowerModel({ cpW: 250, wPrimeJ: 2000, pmaxW: 5000 }, curve);
+    expect(checks.failed).toEqual(['pmax_above_1s', 'w_prime_range']);
+    expect(checks.bounds.best1sW).toBeCloseTo(
+      powerModelAt({ cpW: 250, wPrimeJ: 20000, pmaxW: 1000 }, 1),
+      9,
+    );
+    expect(checkPowerModel({ cpW: 400, wPrimeJ: 20000, pmaxW: 900 }, curve).failed).toEqual([
+      'cp_above_10min',
+    ]);
+    expect(checkPowerModel({ cpW: 250, wPrimeJ: 20000, pmaxW: 700 }, curve).failed).toEqual([
+      'pmax_below_5s',
+    ]);
+  });
+
+  it('needs 10 minutes of curve and a 3-minute effort', () => {
+    expect(fitRiderPowerModel(modelCurve(250, 20000, 1000, 500)).reason).toBe('too_little_data');
+    expect(fitRiderPowerModel(new Float64Array(0)).reason).toBe('too_little_data');
   });
 });
 

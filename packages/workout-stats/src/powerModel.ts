@@ -5,10 +5,13 @@ export const POWER_MODEL_TO_S = 1200;
 /** Durations of the 2-parameter (work) fit, in seconds: 3 to 20 minutes. */
 export const WORK_MODEL_FROM_S = 180;
 export const WORK_MODEL_TO_S = 1200;
-/** A point this far below the model (share of the model's power) is sub-maximal. */
-export const SUBMAXIMAL_SHARE = 0.03;
-/** eFTP as a share of the model's 20-minute power (Allen & Coggan's 95 % rule). */
+/** eFTP as a share of the model's 20-minute power (Allen & Coggan's 95 % rule), capped at CP. */
 export const EFTP_SHARE_OF_20_MIN = 0.95;
+/** The checks of `checkPowerModel`: Pmax at most this many times the best 1 s power. */
+export const PMAX_MAX_SHARE_OF_1S = 1.3;
+/** W' a rider can have, J: 3 to 60 kJ. */
+export const W_PRIME_MIN_J = 3_000;
+export const W_PRIME_MAX_J = 60_000;
 
 // Sampled durations grow by this ratio, so each decade of durations weighs the same.
 const DURATION_RATIO = 1.1;
@@ -22,7 +25,6 @@ const K_MIN = 0.05;
 const K_MAX = 2000;
 const K_GRID = 64;
 const GOLDEN_STEPS = 60;
-const MAX_REJECTION_ROUNDS = 12;
 
 /** The 3-parameter critical power model fitted to a power curve. */
 export interface PowerModel {
@@ -32,9 +34,9 @@ export interface PowerModel {
   readonly wPrimeJ: number;
   /** The model's power at a duration of 0, W. */
   readonly pmaxW: number;
-  /** Estimated FTP, W: 95 % of the model's 20-minute power. */
+  /** Estimated FTP, W: 95 % of the model's 20-minute power, never above CP. */
   readonly eftpW: number;
-  /** Points of the curve the final fit used (after sub-maximal points were set aside). */
+  /** Durations of the curve the fit used. */
   readonly pointsUsed: number;
   /** Shortest and longest durations used, seconds. */
   readonly fittedFrom: number;
@@ -176,26 +178,6 @@ function bestK(points: Points, active: Uint8Array): number {
   return Math.exp((lo + hi) / 2);
 }
 
-/**
- * Sets aside active points more than `SUBMAXIMAL_SHARE` below the model; how many. At least
- * half the points (and 8) are kept: a curve that far from the model's shape (a ride without
- * hard efforts) is fitted as it is rather than reduced to a few points.
- */
-function rejectSubmaximal(points: Points, active: Uint8Array, fit: LinearFit, k: number): number {
-  let rejected = 0;
-  let remaining = active.reduce((a, b) => a + b, 0);
-  const keep = Math.max(MIN_POINTS_3P, Math.ceil(points.t.length / 2));
-  for (let i = 0; i < points.t.length && remaining > keep; i++) {
-    const model = fit.cp + fit.wPrime / (points.t[i]! + k);
-    if (active[i] && points.p[i]! < model * (1 - SUBMAXIMAL_SHARE)) {
-      active[i] = 0;
-      rejected++;
-      remaining--;
-    }
-  }
-  return rejected;
-}
-
 function activeRange(points: Points, active: Uint8Array): [number, number, number] {
   let from = Infinity;
   let to = -Infinity;
@@ -229,15 +211,16 @@ export function powerModelAt(
  *
  * @remarks
  * Reads the envelope of the curve (best power over at least `d` s) at durations from 2 s to
- * 20 min growing by 10 % (about 70 points), and minimises the sum of squared relative
- * errors: for a fixed k = W'/(Pmax − CP) the model is linear in CP and W' (closed form), so
- * k is found by a log grid and golden-section search. Sub-maximal points: after each fit,
- * points more than 3 % below the model are set aside and the model refitted, until none is
- * (at least half the points and 8 are kept), so the fit follows the envelope of the rider's best
- * efforts, as GoldenCheetah's and intervals.icu's envelope fits do. eFTP is 95 % of the
- * model's 20-minute power (Allen & Coggan's 20-minute test rule, read off the fitted curve).
+ * 20 min growing by 10 % (d, then round(1.1·d), or d + 1 where that does not grow; the
+ * last duration always), and minimises the sum of squared relative errors over all of them:
+ * for a fixed k = W'/(Pmax − CP) the model is linear in CP and W' (closed form), so k is
+ * found by a log grid and golden-section search. No point is set aside: whether the fit
+ * describes the rider is `checkPowerModel`'s question. eFTP is 95 % of the model's
+ * 20-minute power (Allen & Coggan's 20-minute test rule read off the fitted curve), capped
+ * at CP: an FTP is never above the power the model says can be held indefinitely.
  * `null` when fewer than 8 durations exist, the curve is shorter than 3 minutes, or the fit
- * is not physical (CP, W' or Pmax − CP not positive).
+ * is not physical (CP, W' or Pmax − CP not positive). Use `fitRiderPowerModel` for a fit
+ * with its checks and the reason when there is none.
  *
  * @example
  * const model = fitPowerModel(meanMaxCurve(power)); // { cpW, wPrimeJ, pmaxW, eftpW, ... }
@@ -254,13 +237,8 @@ export function fitPowerModel(
   const active = new Uint8Array(points.t.length).fill(1);
   if (points.t.length < MIN_POINTS_3P || points.t[points.t.length - 1]! < MIN_LONGEST_3P_S)
     return null;
-  let k = bestK(points, active);
-  let fit = fitForK(points, active, k);
-  for (let round = 0; round < MAX_REJECTION_ROUNDS; round++) {
-    if (rejectSubmaximal(points, active, fit, k) === 0) break;
-    k = bestK(points, active);
-    fit = fitForK(points, active, k);
-  }
+  const k = bestK(points, active);
+  const fit = fitForK(points, active, k);
   if (!(fit.cp > 0 && fit.wPrime > 0)) return null;
   const [fittedFrom, fittedTo, pointsUsed] = activeRange(points, active);
   const pmaxW = fit.cp + fit.wPrime / k;
@@ -269,11 +247,120 @@ export function fitPowerModel(
     cpW: fit.cp,
     wPrimeJ: fit.wPrime,
     pmaxW,
-    eftpW: EFTP_SHARE_OF_20_MIN * twentyMinutes,
+    eftpW: Math.min(fit.cp, EFTP_SHARE_OF_20_MIN * twentyMinutes),
     pointsUsed,
     fittedFrom,
     fittedTo,
   };
+}
+
+/** Why a window has no power model. */
+export type PowerModelReason = 'too_little_data' | 'no_hard_efforts' | 'implausible';
+
+/** A bound a fit broke (see `checkPowerModel`). */
+export type PowerModelCheck =
+  'pmax_above_1s' | 'pmax_below_5s' | 'cp_above_10min' | 'cp_below_60min' | 'w_prime_range';
+
+/** The rider's bests a fit is checked against, W (the curve's envelope; undefined beyond it). */
+export interface PowerModelBounds {
+  readonly best1sW: number | undefined;
+  readonly best5sW: number | undefined;
+  readonly best10minW: number | undefined;
+  readonly best60minW: number | undefined;
+}
+
+/** A fit with its checks: the model, or `null` with the reason. */
+export interface RiderPowerModel {
+  /** The model when it passed every check. */
+  readonly model: PowerModel | null;
+  /** Why there is no model; `null` when there is one. */
+  readonly reason: PowerModelReason | null;
+  /** The fit before its checks (`null` when none could be made). */
+  readonly fit: PowerModel | null;
+  /** The checks the fit failed. */
+  readonly failed: readonly PowerModelCheck[];
+  readonly bounds: PowerModelBounds;
+}
+
+/** The best power over at least `d` s (the envelope at `d`); undefined when the curve is shorter. */
+function bestOver(curve: ArrayLike<number>, d: number): number | undefined {
+  let best = -Infinity;
+  for (let i = d - 1; i < curve.length; i++) {
+    const value = curve[i]!;
+    if (Number.isFinite(value) && value > best) best = value;
+  }
+  return best > 0 ? best : undefined;
+}
+
+/**
+ * The checks of a fitted model against the bests of the curve it was fitted to.
+ *
+ * @remarks
+ * A model describes the rider when its Pmax lies in the rider's observed peak range (at most
+ * 1.3 × the best 1 s power, at least the best 5 s power), its CP between the best 60-minute
+ * power (when the curve reaches an hour) and the best 10-minute power, and its W' between
+ * 3 and 60 kJ. A CP below what the window held for an hour means its 2-20 minute bests
+ * were not hard efforts: the model's asymptote came from efforts the rider could have
+ * ridden longer.
+ */
+export function checkPowerModel(
+  model: Pick<PowerModel, 'cpW' | 'wPrimeJ' | 'pmaxW'>,
+  curve: ArrayLike<number>,
+): { readonly failed: PowerModelCheck[]; readonly bounds: PowerModelBounds } {
+  const bounds: PowerModelBounds = {
+    best1sW: bestOver(curve, 1),
+    best5sW: bestOver(curve, 5),
+    best10minW: bestOver(curve, 600),
+    best60minW: bestOver(curve, 3600),
+  };
+  const failed: PowerModelCheck[] = [];
+  if (bounds.best1sW !== undefined && model.pmaxW > PMAX_MAX_SHARE_OF_1S * bounds.best1sW)
+    failed.push('pmax_above_1s');
+  if (bounds.best5sW !== undefined && model.pmaxW < bounds.best5sW) failed.push('pmax_below_5s');
+  if (bounds.best10minW !== undefined && model.cpW > bounds.best10minW)
+    failed.push('cp_above_10min');
+  if (bounds.best60minW !== undefined && model.cpW < bounds.best60minW)
+    failed.push('cp_below_60min');
+  if (!(model.wPrimeJ >= W_PRIME_MIN_J && model.wPrimeJ <= W_PRIME_MAX_J))
+    failed.push('w_prime_range');
+  return { failed, bounds };
+}
+
+/**
+ * `fitPowerModel` with its checks (`checkPowerModel`): the model when it describes the
+ * rider, else `null` and the reason.
+ *
+ * @remarks
+ * Reasons: `too_little_data` (no fit: under 8 durations or no 3-minute effort; a window
+ * whose curve does not reach 10 minutes cannot be checked against a 10-minute best either),
+ * `no_hard_efforts` (the fit's CP is below the window's best hour: its 2-20 minute bests
+ * were not hard efforts, as on a long endurance ride), `implausible` (any other bound
+ * broken). The checks follow intervals.icu's description of its Morton 3-parameter fit (a
+ * maximal effort of about 5 s, one of 3-5 minutes and one of 10-30 minutes) and the
+ * physiological range of W' that GoldenCheetah's CP plot and WKO's model accept.
+ *
+ * @example
+ * const { model, reason } = fitRiderPowerModel(curve); // model null with reason 'no_hard_efforts'
+ */
+export function fitRiderPowerModel(
+  curve: ArrayLike<number>,
+  options: PowerModelOptions = {},
+): RiderPowerModel {
+  const fit = curve.length >= 600 ? fitPowerModel(curve, options) : null;
+  if (!fit)
+    return {
+      model: null,
+      reason: 'too_little_data',
+      fit,
+      failed: [],
+      bounds: checkPowerModel({ cpW: 0, wPrimeJ: 0, pmaxW: 0 }, curve).bounds,
+    };
+  const { failed, bounds } = checkPowerModel(fit, curve);
+  if (failed.length === 0) return { model: fit, reason: null, fit, failed, bounds };
+  const reason: PowerModelReason = failed.includes('cp_below_60min')
+    ? 'no_hard_efforts'
+    : 'implausible';
+  return { model: null, reason, fit, failed, bounds };
 }
 
 /**

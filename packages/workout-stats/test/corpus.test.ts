@@ -1,0 +1,59 @@
+// The analysis on real rides of the corpus, each figure against an independent computation
+// written here (see corpusRides.ts).
+import { describe, expect, it } from 'vitest';
+import { meanMaxCurve } from '../src/meanMax.ts';
+import { fitRiderPowerModel, PMAX_MAX_SHARE_OF_1S } from '../src/powerModel.ts';
+import { oneHertzSeries } from '../src/timeline.ts';
+import { corpusRide, modelPoints, POWER_RIDES, referenceMortonFit } from './corpusRides.ts';
+
+const curveOf = (file: string) => {
+  const { overview, line } = corpusRide(file);
+  return meanMaxCurve(oneHertzSeries(overview.streams.power!, line, 'moving'));
+};
+const bestOver = (curve: Float64Array, d: number) =>
+  curve.length < d ? undefined : Math.max(...curve.subarray(d - 1));
+
+describe('power model on real rides', () => {
+  const fits = POWER_RIDES.map((file) => [file, curveOf(file)] as const);
+
+  it.each(fits)('%s: a model within the rider’s bests, or a reason', (_, curve) => {
+    const { model, reason, fit } = fitRiderPowerModel(curve);
+    if (!model) {
+      expect(reason).not.toBeNull();
+      return;
+    }
+    expect(reason).toBeNull();
+    expect(model.pmaxW).toBeLessThanOrEqual(PMAX_MAX_SHARE_OF_1S * bestOver(curve, 1)!);
+    expect(model.pmaxW).toBeGreaterThanOrEqual(bestOver(curve, 5)!);
+    expect(model.cpW).toBeLessThanOrEqual(bestOver(curve, 600)!);
+    const hour = bestOver(curve, 3600);
+    if (hour !== undefined) expect(model.cpW).toBeGreaterThanOrEqual(hour);
+    expect(model.wPrimeJ).toBeGreaterThanOrEqual(3000);
+    expect(model.wPrimeJ).toBeLessThanOrEqual(60000);
+    expect(model.eftpW).toBeLessThanOrEqual(model.cpW);
+    expect(fit).toBe(model);
+  });
+
+  it.each(fits)('%s: CP and W′ within 3 % of an independent least-squares fit', (_, curve) => {
+    const { fit } = fitRiderPowerModel(curve);
+    if (!fit) return;
+    const { t, p } = modelPoints(curve);
+    const reference = referenceMortonFit(t, p);
+    expect(Math.abs(fit.cpW - reference.cpW) / reference.cpW).toBeLessThanOrEqual(0.03);
+    expect(Math.abs(fit.wPrimeJ - reference.wPrimeJ) / reference.wPrimeJ).toBeLessThanOrEqual(0.03);
+  });
+
+  it('answers for most rides with hard efforts and says why for the others', () => {
+    const results = new Map(fits.map(([file, curve]) => [file, fitRiderPowerModel(curve)]));
+    const answered = [...results.values()].filter((result) => result.model).length;
+    expect(answered).toBeGreaterThanOrEqual(5);
+    // A 6.5-hour endurance ride alone: its 2-20 minute bests were not hard.
+    expect(results.get('fitparse-2019-02-17-062644-ELEMNT-297E-195-0.fit')!.reason).toBe(
+      'no_hard_efforts',
+    );
+    // A trainer ride whose curve is no hyperbola: Pmax below its own 5 s best.
+    expect(results.get('fitparse-sample-activity-indoor-trainer.fit')!.failed).toContain(
+      'pmax_below_5s',
+    );
+  });
+});
