@@ -118,7 +118,11 @@ const targets: [string, number, number][] = [];
     5,
   ]);
   targets.push(["W' balance", best(20, () => wPrimeBalance(realistic, 260, 20000)), 20]);
-  targets.push(["matches burnt (from W' balance)", best(20, () => matchesBurnt(wbal, 20000)), 20]);
+  targets.push([
+    "matches burnt (from W' balance)",
+    best(20, () => matchesBurnt(realistic, wbal, 260)),
+    20,
+  ]);
   targets.push([
     "intervals (with HR, cadence, W' balance)",
     best(20, () => findIntervals(realistic, 250, { heartRate, cadence, wbal })),

@@ -97,8 +97,8 @@ export {
   type TwoParameterModel,
 } from './powerModel.ts';
 export {
-  MATCH_GAP_S,
-  MATCH_SHARE,
+  MATCH_MIN_J,
+  MATCH_SMOOTH_S,
   matchesBurnt,
   wPrimeBalance,
   type Match,

@@ -62,33 +62,48 @@ describe('wPrimeBalance', () => {
 const rest = (seconds: number) => new Array<number>(seconds).fill(100);
 const hard = (seconds: number) => new Array<number>(seconds).fill(350); // 100 J/s above CP
 
-describe('matchesBurnt', () => {
-  it('counts efforts that spend at least 10 % of W′, with their bounds and low point', () => {
-    // 60 s hard spends 6 kJ (30 %); 10 s hard spends 1 kJ (5 %, no match).
-    const power = [...rest(100), ...hard(60), ...rest(600), ...hard(10), ...rest(60)];
+describe('matchesBurnt (GoldenCheetah’s rule)', () => {
+  it('worked example: two 60 s efforts at 400 W apart by 20 s at 100 W are two matches', () => {
+    // CP 250 W, W′ 20 kJ. Seconds 0-59 at 100 W (full balance), 60-119 at 400 W: the
+    // balance falls 150 J a second, to 19 850 J after second 60 and 11 000 J after 119.
+    // From second 120 at 100 W the 25 s mean is 400 − 12·k W after k easy seconds: under
+    // CP from k = 13 (second 132), when the raw power is under CP too, so the match closes
+    // and its end moves back to 119, the last second at or above CP. It cost
+    // 19 850 − 11 000 = 8 850 J.
+    const power = [...rest(60), ...new Array<number>(60).fill(400), ...rest(20)];
+    power.push(...new Array<number>(60).fill(400), ...rest(120));
     const wbal = wPrimeBalance(power, 250, 20000);
-    const matches = matchesBurnt(wbal, 20000);
-    expect(matches).toHaveLength(1);
-    expect(matches[0]).toMatchObject({ start: 100, end: 159, minIndex: 159 });
-    expect(matches[0]!.spentJ).toBeCloseTo(6000, 6);
-    expect(matches[0]!.minJ).toBeCloseTo(14000, 6);
-    expect(matchesBurnt(wbal, 20000, { share: 0.04 })).toHaveLength(2);
+    const matches = matchesBurnt(power, wbal, 250);
+    expect(matches).toHaveLength(2);
+    expect(matches[0]).toMatchObject({ start: 60, end: 119, minIndex: 119 });
+    expect(matches[0]!.spentJ).toBeCloseTo(8850, 6);
+    expect(matches[0]!.minJ).toBeCloseTo(11000, 6);
+    // The second starts at 140, where the power is at CP again: the 25 s mean had dropped
+    // below CP, so the 20 s recovery ended the first (a 25 s join would have kept one).
+    expect(matches[1]).toMatchObject({ start: 140, end: 199 });
+    expect(matches[1]!.spentJ).toBeCloseTo(wbal[140]! - wbal[199]!, 9);
   });
 
-  it('joins efforts apart by a short recovery and splits them across a long one', () => {
-    const joined = [...hard(30), ...rest(10), ...hard(30)];
-    const one = matchesBurnt(wPrimeBalance(joined, 250, 20000), 20000);
-    expect(one).toHaveLength(1);
-    expect(one[0]).toMatchObject({ start: 0, end: 69, minIndex: 69 });
-    const apart = [...hard(30), ...rest(40), ...hard(30)];
-    const two = matchesBurnt(wPrimeBalance(apart, 250, 20000), 20000);
-    expect(two.map((match) => [match.start, match.end])).toEqual([
-      [0, 29],
-      [70, 99],
-    ]);
+  it('keeps one match across a recovery shorter than the 25 s mean notices', () => {
+    // 5 s at 100 W inside 120 s at 400 W: the 25 s mean never falls under CP.
+    const power = [...rest(30), ...new Array<number>(60).fill(400), ...rest(5)];
+    power.push(...new Array<number>(60).fill(400), ...rest(100));
+    const matches = matchesBurnt(power, wPrimeBalance(power, 250, 20000), 250);
+    expect(matches.map((match) => [match.start, match.end])).toEqual([[30, 154]]);
+  });
+
+  it('counts a match from 2 kJ: 20 s at 350 W spends 1.9 kJ after its first second', () => {
+    const power = [...rest(60), ...hard(20), ...rest(60), ...hard(25), ...rest(60)];
+    const matches = matchesBurnt(power, wPrimeBalance(power, 250, 20000), 250);
+    // 20 s: 19 seconds of 100 J after the first one, 1 900 J; 25 s: 2 400 J.
+    expect(matches.map((match) => Math.round(match.spentJ))).toEqual([2400]);
+    expect(matchesBurnt(power, wPrimeBalance(power, 250, 20000), 250, { minJ: 1000 })).toHaveLength(
+      2,
+    );
   });
 
   it('finds no match on a ride below CP', () => {
-    expect(matchesBurnt(wPrimeBalance(rest(600), 250, 20000), 20000)).toEqual([]);
+    const power = rest(600);
+    expect(matchesBurnt(power, wPrimeBalance(power, 250, 20000), 250)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
-/** Share of W' an effort must spend to count as a match burnt (10 %: see `matchesBurnt`). */
-export const MATCH_SHARE = 0.1;
-/** Recoveries of at most this many seconds inside an effort do not end its match. */
-export const MATCH_GAP_S = 25;
+/** A match costs at least this much W', J (GoldenCheetah's "W'bal Matches > 2kJ"). */
+export const MATCH_MIN_J = 2000;
+/** Seconds of the trailing mean power that keeps a match open (GoldenCheetah's 25 s). */
+export const MATCH_SMOOTH_S = 25;
 
 /** Options of `wPrimeBalance`. */
 export interface WPrimeBalanceOptions {
@@ -42,71 +42,77 @@ export function wPrimeBalance(
   return out;
 }
 
-/** One match burnt: a stretch of W' expenditure. Indices are seconds of the series. */
+/** One match burnt; indices are seconds of the series. */
 export interface Match {
-  /** First second the balance fell. */
+  /** First second of the effort (power or its 25 s mean at or above CP). */
   readonly start: number;
-  /** Last second it fell (inclusive). */
+  /** Last second at or above CP before the effort ended (inclusive). */
   readonly end: number;
-  /** W' spent: the balance before `start` minus the lowest balance of the match, J. */
+  /** W' spent: the balance at `start` minus the balance at `end`, J. */
   readonly spentJ: number;
-  /** The second of the lowest balance and that balance, J. */
+  /** The second of the lowest balance of the match and that balance, J. */
   readonly minIndex: number;
   readonly minJ: number;
 }
 
 /** Options of `matchesBurnt`. */
 export interface MatchOptions {
-  /** Share of W' an effort must spend to count; `MATCH_SHARE` (0.1) by default. */
-  readonly share?: number;
-  /** Longest recovery, in seconds, that does not split an effort; `MATCH_GAP_S` (25). */
-  readonly gapS?: number;
-}
-
-/** Stretches in which the balance falls, joined across recoveries of at most `gapS` s. */
-function fallingStretches(wbal: ArrayLike<number>, initialJ: number, gapS: number) {
-  const stretches: [number, number][] = [];
-  let previous = initialJ;
-  for (let i = 0; i < wbal.length; i++) {
-    const value = wbal[i]!;
-    if (value < previous) {
-      const last = stretches[stretches.length - 1];
-      if (last && i - last[1] - 1 <= gapS) last[1] = i;
-      else stretches.push([i, i]);
-    }
-    previous = value;
-  }
-  return stretches;
+  /** Least W' a match spends, J; `MATCH_MIN_J` (2000). */
+  readonly minJ?: number;
 }
 
 /**
- * The matches burnt of a ride: efforts above CP that spent at least `share` of W'.
+ * The matches burnt of a 1 Hz ride, by GoldenCheetah's rule (WPrime.cpp, "FIND MATCHES").
  *
  * @remarks
- * GoldenCheetah's WPrime.cpp counts a match where power (raw or 25 s smoothed) is at or
- * above CP, and draws the matches that cost 2 kJ or more, 10 % of its default W' of 20 kJ.
- * From the balance alone: a match is a run of seconds in which the balance falls (power above
- * CP), runs apart by at most 25 s of recovery joined (a gear change, a corner), kept when the
- * balance before it minus its lowest point is at least `share × W'` (10 % by default, as
- * GoldenCheetah's 2 kJ of 20 kJ; riders who think of a match as a quarter of W' pass 0.25).
+ * A match opens at the first second whose power, or whose 25 s trailing mean power, is at
+ * or above CP; it stays open until a second at which both are below CP (so a recovery ends
+ * it once the 25 s mean has fallen under CP too: a coasting corner of a few seconds inside
+ * a hard effort does not); its end is then moved back to the last second at or above CP.
+ * It costs the W' balance at its first second minus the balance at its last, and counts
+ * when that is at least 2 kJ (GoldenCheetah's "W'bal Matches > 2kJ"). An effort still open
+ * when the ride ends is closed there (GoldenCheetah drops it). `wbal` is
+ * `wPrimeBalance(power, cp, w')`; missing power readings count as 0 W.
  *
  * @example
- * matchesBurnt(wPrimeBalance(power, 250, 20000), 20000); // [{ start, end, spentJ, ... }]
+ * matchesBurnt(power, wPrimeBalance(power, 250, 20000), 250); // [{ start, end, spentJ, ... }]
  */
 export function matchesBurnt(
+  power: ArrayLike<number>,
   wbal: ArrayLike<number>,
-  wPrimeJ: number,
+  cpW: number,
   options: MatchOptions = {},
 ): Match[] {
-  if (!(wPrimeJ > 0)) throw new RangeError("W' must be positive");
-  const threshold = (options.share ?? MATCH_SHARE) * wPrimeJ;
+  if (!(cpW > 0)) throw new RangeError('CP must be positive');
+  const minJ = options.minJ ?? MATCH_MIN_J;
+  const n = Math.min(power.length, wbal.length);
+  const watts = (i: number) => {
+    const value = power[i]!;
+    return Number.isFinite(value) ? value : 0;
+  };
   const matches: Match[] = [];
-  for (const [start, end] of fallingStretches(wbal, wPrimeJ, options.gapS ?? MATCH_GAP_S)) {
-    const before = start > 0 ? wbal[start - 1]! : wPrimeJ;
+  const close = (start: number, stop: number) => {
+    let end = stop;
+    while (end > start && watts(end) < cpW) end--;
+    if (end <= start) return;
     let minIndex = start;
     for (let i = start + 1; i <= end; i++) if (wbal[i]! < wbal[minIndex]!) minIndex = i;
-    const spentJ = before - wbal[minIndex]!;
-    if (spentJ >= threshold) matches.push({ start, end, spentJ, minIndex, minJ: wbal[minIndex]! });
+    const spentJ = wbal[start]! - wbal[end]!;
+    if (spentJ >= minJ) matches.push({ start, end, spentJ, minIndex, minJ: wbal[minIndex]! });
+  };
+  let sum = 0;
+  let start = -1;
+  for (let i = 0; i < n; i++) {
+    sum += watts(i);
+    if (i >= MATCH_SMOOTH_S) sum -= watts(i - MATCH_SMOOTH_S);
+    const smooth = sum / Math.min(i + 1, MATCH_SMOOTH_S);
+    const raw = watts(i);
+    if (start < 0 && (smooth >= cpW || raw >= cpW)) start = i;
+    else if (start >= 0 && smooth < cpW && raw < cpW) {
+      close(start, i - 1);
+      start = -1;
+    }
   }
+  if (start >= 0) close(start, n - 1);
   return matches;
 }
