@@ -52,16 +52,43 @@ describe('findIntervals', () => {
       [
         [300, 0.5],
         [120, 1.0],
-        [40, 0.3],
+        [90, 0.3],
         [120, 1.0],
         [300, 0.5],
       ],
       2,
       0.05,
     );
-    expect(findIntervals(long, FTP).map((i) => [i.startS, i.endS])).toEqual([
+    // Two efforts, each within a second of its segment (the 2 s ramps between segments).
+    const found = findIntervals(long, FTP);
+    expect(found).toHaveLength(2);
+    [
       [300, 420],
-      [460, 580],
+      [510, 630],
+    ].forEach(([start, end], i) => {
+      expect(Math.abs(found[i]!.startS - start!)).toBeLessThanOrEqual(1);
+      expect(Math.abs(found[i]!.endS - end!)).toBeLessThanOrEqual(1);
+    });
+  });
+
+  it('keeps 30/15 s repetitions apart and a trimmed 29 s repetition at 190 % of FTP', () => {
+    const power = workout(
+      [
+        [300, 0.5],
+        [30, 1.9],
+        [15, 0.4],
+        [30, 1.9],
+        [15, 0.4],
+        [29, 1.9],
+        [300, 0.5],
+      ],
+      2,
+      0.02,
+    );
+    expect(findIntervals(power, FTP).map((i) => [i.startS, i.endS])).toEqual([
+      [300, 330],
+      [345, 375],
+      [390, 419],
     ]);
   });
 

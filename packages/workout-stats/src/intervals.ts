@@ -4,8 +4,18 @@ import { normalizedPower } from './normalizedPower.ts';
 export const INTERVAL_THRESHOLD_SHARE = 0.88;
 /** Shortest interval, seconds. */
 export const INTERVAL_MIN_S = 30;
-/** Dips below the threshold of at most this many seconds do not split an interval. */
+/** Shortest interval whose mean power is at least `INTERVAL_SHORT_SHARE` of FTP, seconds. */
+export const INTERVAL_SHORT_MIN_S = 15;
+/** Share of FTP from which a short repetition (15-30 s) counts: 150 %. */
+export const INTERVAL_SHORT_SHARE = 1.5;
+/** Dips below the threshold of at most this many seconds never split an interval. */
 export const INTERVAL_MERGE_GAP_S = 10;
+/** A longer dip (up to `INTERVAL_MERGE_MAX_S`) does not split an interval when it lasts at most this share of the longer side. */
+export const INTERVAL_MERGE_SHARE = 0.25;
+/** Longest dip that can join two efforts, seconds. */
+export const INTERVAL_MERGE_MAX_S = 60;
+/** An interval's edges reach out to where the smoothed power falls below this share of FTP (75 %: tempo). */
+export const INTERVAL_EDGE_SHARE = 0.75;
 /** Power is smoothed by a centred mean over this many seconds before the threshold. */
 export const INTERVAL_SMOOTH_S = 5;
 
@@ -64,35 +74,69 @@ function centredMean(values: ArrayLike<number>, window: number): Float64Array {
   return out;
 }
 
-/** Runs of seconds at or above `level`, as [start, end) pairs, joined across short dips. */
-function hardRuns(smooth: Float64Array, level: number, mergeGapS: number): [number, number][] {
+/** Runs of seconds at or above `level`, as [start, end) pairs. */
+function hardRuns(smooth: Float64Array, level: number): [number, number][] {
   const runs: [number, number][] = [];
   let start = -1;
   for (let i = 0; i <= smooth.length; i++) {
     const hard = i < smooth.length && smooth[i]! >= level;
     if (hard && start < 0) start = i;
     if (hard || start < 0) continue;
-    const last = runs[runs.length - 1];
-    if (last && start - last[1] <= mergeGapS) last[1] = i;
-    else runs.push([start, i]);
+    runs.push([start, i]);
     start = -1;
   }
   return runs;
 }
 
 /**
- * Moves a run's bounds to raw seconds: outwards over raw seconds at or above the level that
- * the smoothing cut off (at most half its window), then inwards past raw seconds below it.
+ * Joins runs across dips: a dip joins its two runs when it lasts at most `mergeGapS`, or at
+ * most a quarter of the longer side and 60 s (a coasting corner in a 20-minute effort),
+ * and the joined stretch still averages the threshold.
  */
-function exactBounds(power: ArrayLike<number>, [start, end]: [number, number], level: number) {
-  const reach = Math.floor(INTERVAL_SMOOTH_S / 2);
-  const hard = (i: number) => finiteOrZero(power[i]) >= level;
+function joinRuns(
+  runs: [number, number][],
+  sums: Float64Array,
+  level: number,
+  mergeGapS: number,
+): [number, number][] {
+  const joined: [number, number][] = [];
+  for (const run of runs) {
+    const last = joined[joined.length - 1];
+    if (last) {
+      const gap = run[0] - last[1];
+      const mean = (sums[run[1]]! - sums[last[0]]!) / (run[1] - last[0]);
+      const longer = Math.max(last[1] - last[0], run[1] - run[0]);
+      const allowed = Math.min(INTERVAL_MERGE_MAX_S, INTERVAL_MERGE_SHARE * longer);
+      const short = gap <= Math.max(mergeGapS, allowed);
+      if (short && mean >= level) {
+        last[1] = run[1];
+        continue;
+      }
+    }
+    joined.push([run[0], run[1]]);
+  }
+  return joined;
+}
+
+/**
+ * Moves an effort's edges outwards over seconds whose smoothed power is still at least
+ * `edge` (the build-up and fade of a structured interval), never past `floor` or `ceiling`
+ * (the neighbours), then inwards past raw seconds below `edge`.
+ */
+function widen(
+  power: ArrayLike<number>,
+  smooth: Float64Array,
+  [start, end]: [number, number],
+  edge: number,
+  floor: number,
+  ceiling: number,
+) {
   let from = start;
   let to = end;
-  while (from > Math.max(0, start - reach) && hard(from - 1)) from--;
-  while (to < Math.min(power.length, end + reach) && hard(to)) to++;
-  while (from < to && !hard(from)) from++;
-  while (to > from && !hard(to - 1)) to--;
+  while (from > floor && smooth[from - 1]! >= edge) from--;
+  while (to < ceiling && smooth[to]! >= edge) to++;
+  while (from < to && finiteOrZero(power[from]) < edge) from++;
+  while (to > from && finiteOrZero(power[to - 1]) < edge) to--;
   return [from, to] as const;
 }
 
@@ -148,14 +192,22 @@ export function describeInterval(
  *
  * @remarks
  * Modelled on how intervals.icu describes its interval detection (efforts above a share of
- * FTP, a minimum length, short dips inside an effort ignored). The rule:
+ * FTP, a minimum length, short dips inside an effort ignored), with rules that keep the
+ * work laps of a structured session whole:
  * 1. power is smoothed by a centred 5 s mean (a single noisy second neither starts nor
  *    breaks an effort; centred, so the bounds do not shift);
  * 2. seconds whose smoothed power is at least `thresholdShare × FTP` (88 %, the bottom of
- *    sweet spot) are hard; runs of hard seconds apart by a dip of at most `mergeGapS` (10 s)
- *    are one effort;
- * 3. each effort's bounds are moved to its first and last second whose raw power reaches
- *    the threshold (the smoothing may have cut up to 2 s off or added them), and it is kept when it lasts at least `minDurationS` (30 s).
+ *    sweet spot) are hard;
+ * 3. two runs of hard seconds are one effort when the dip between them lasts at most
+ *    `mergeGapS` (10 s) or at most a quarter of the longer side and at most 60 s (a 40 s
+ *    descent inside a 20-minute effort; not the 15 s between 30 s repetitions, nor the
+ *    minutes between structured intervals), and the joined stretch still averages the
+ *    threshold;
+ * 4. each effort's edges reach out over seconds whose smoothed power is at least 75 % of
+ *    FTP (the build-up and fade of a lap), then move in to the first and last raw second
+ *    at that level;
+ * 5. an effort is kept when it lasts at least `minDurationS` (30 s), or at least 15 s with
+ *    a mean of 150 % of FTP or more (30/15 s and 40/20 s repetitions).
  * Heart rate, cadence and W' balance given in the options fill each interval
  * (`describeInterval`).
  *
@@ -169,12 +221,27 @@ export function findIntervals(
 ): WorkoutInterval[] {
   if (!(ftpW > 0)) throw new RangeError('FTP must be positive');
   const level = (options.thresholdShare ?? INTERVAL_THRESHOLD_SHARE) * ftpW;
+  const edge = Math.min(level, INTERVAL_EDGE_SHARE * ftpW);
   const minDuration = options.minDurationS ?? INTERVAL_MIN_S;
   const smooth = centredMean(power, INTERVAL_SMOOTH_S);
+  const sums = new Float64Array(power.length + 1);
+  for (let i = 0; i < power.length; i++) sums[i + 1] = sums[i]! + finiteOrZero(power[i]);
+  const efforts = joinRuns(
+    hardRuns(smooth, level),
+    sums,
+    level,
+    options.mergeGapS ?? INTERVAL_MERGE_GAP_S,
+  );
   const intervals: WorkoutInterval[] = [];
-  for (const run of hardRuns(smooth, level, options.mergeGapS ?? INTERVAL_MERGE_GAP_S)) {
-    const [from, to] = exactBounds(power, run, level);
-    if (to - from >= minDuration) intervals.push(describeInterval(power, from, to, options));
+  let floor = 0;
+  for (let e = 0; e < efforts.length; e++) {
+    const ceiling = e + 1 < efforts.length ? efforts[e + 1]![0] : power.length;
+    const [from, to] = widen(power, smooth, efforts[e]!, edge, floor, ceiling);
+    floor = Math.max(floor, to);
+    const seconds = to - from;
+    const mean = seconds > 0 ? (sums[to]! - sums[from]!) / seconds : 0;
+    const short = seconds >= INTERVAL_SHORT_MIN_S && mean >= INTERVAL_SHORT_SHARE * ftpW;
+    if (seconds >= minDuration || short) intervals.push(describeInterval(power, from, to, options));
   }
   return intervals;
 }

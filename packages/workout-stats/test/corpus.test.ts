@@ -1,6 +1,7 @@
 // The analysis on real rides of the corpus, each figure against an independent computation
 // written here (see corpusRides.ts).
 import { describe, expect, it } from 'vitest';
+import { findIntervals } from '../src/intervals.ts';
 import { meanMaxCurve } from '../src/meanMax.ts';
 import { fitRiderPowerModel, PMAX_MAX_SHARE_OF_1S } from '../src/powerModel.ts';
 import { oneHertzSeries } from '../src/timeline.ts';
@@ -56,4 +57,42 @@ describe('power model on real rides', () => {
       'pmax_below_5s',
     );
   });
+});
+
+/**
+ * The work laps of a structured session: laps at 88 % of FTP or more of which at least
+ * three have the same duration (within 10 %): repetitions, not a single hard lap.
+ */
+function structuredLaps(
+  laps: readonly { start: number; timerS?: number; avgPower?: number }[],
+  ftp: number,
+) {
+  const work = laps.filter((lap) => (lap.avgPower ?? 0) >= 0.88 * ftp && (lap.timerS ?? 0) >= 15);
+  return work.filter(
+    (lap) =>
+      work.filter((other) => Math.abs(other.timerS! - lap.timerS!) <= 0.1 * lap.timerS!).length >=
+      3,
+  );
+}
+
+describe('intervals on structured sessions', () => {
+  it.each(['fitparse-rs-hrv-activity.fit', 'jimmykane-garmin-stamina.fit'])(
+    '%s: each work lap is one interval within 10 s of its edges',
+    (file) => {
+      const { overview, line } = corpusRide(file);
+      const ftp = overview.ftpWatts!;
+      const laps = structuredLaps(overview.laps!, ftp);
+      expect(laps.length).toBeGreaterThanOrEqual(3);
+      // Recorded every second without pauses: timer seconds are seconds from the start.
+      expect(Math.abs(line.timerS - line.elapsedS)).toBeLessThanOrEqual(5);
+      const intervals = findIntervals(oneHertzSeries(overview.streams.power!, line, 'timer'), ftp);
+      for (const lap of laps) {
+        const end = lap.start + lap.timerS!;
+        const inside = intervals.filter((i) => i.startS < end && i.endS > lap.start);
+        expect(inside).toHaveLength(1);
+        expect(Math.abs(inside[0]!.startS - lap.start)).toBeLessThanOrEqual(10);
+        expect(Math.abs(inside[0]!.endS - end)).toBeLessThanOrEqual(10);
+      }
+    },
+  );
 });
