@@ -31,6 +31,27 @@ function ride(sections: readonly [number, number][], noise = 1, seed = 9) {
 }
 
 describe('findClimbs', () => {
+  it('counts only the seconds the timer ran: a 300 s pause mid-climb changes nothing', () => {
+    const { distance, elevation, time, power } = ride([
+      [5000, 0],
+      [2000, 6],
+      [5000, 0],
+    ]);
+    // The timer stops for 300 s halfway up (a café): one sample stands for 301 s, 1 running.
+    const middle = distance.findIndex((d) => d > 6000);
+    const paused = time.map((t, i) => (i > middle ? t + 300 : t));
+    const pausedPower = power.map((w, i) => (i === middle ? 0 : w));
+    const runningS = time.map(() => 1);
+    const plain = findClimbs(distance, elevation, time, power)[0]!;
+    const moving = findClimbs(distance, elevation, paused, pausedPower, { runningS })[0]!;
+    expect(moving.durationS).toBe(plain.durationS);
+    expect(moving.vamMh).toBeCloseTo(plain.vamMh, 9);
+    // Without the timer the pause counts: 300 s more, and the 0 W sample weighs 301 s.
+    const counted = findClimbs(distance, elevation, paused, pausedPower)[0]!;
+    expect(counted.durationS).toBe(plain.durationS + 300);
+    expect(counted.avgPowerW!).toBeLessThan(moving.avgPowerW! - 50);
+  });
+
   it('finds a 2 km 6 % climb in flat noise, with length and gain within 5 %', () => {
     const { distance, elevation, time, power } = ride([
       [5000, 0],

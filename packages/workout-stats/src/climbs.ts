@@ -45,6 +45,12 @@ export interface ClimbOptions {
   readonly minScore?: number;
   /** Largest dip inside one climb, metres; `CLIMB_DIP_M` (10). */
   readonly dipM?: number;
+  /**
+   * Seconds of running timer each sample stands for (`timeline(streams, { timer }).running`
+   * of a whole ride): a climb's duration, VAM and power then count only the seconds the
+   * timer ran. Without it, every second between samples counts.
+   */
+  readonly runningS?: ArrayLike<number>;
 }
 
 /** The samples with a finite distance and elevation: their indices, distances and elevations. */
@@ -118,16 +124,25 @@ function categoryOf(score: number): ClimbCategory | undefined {
   return CATEGORIES.find(([least]) => score >= least)?.[1];
 }
 
+/** Seconds sample `i` stands for: the running timer's when given, else the gap to the next. */
+function secondsOf(time: ArrayLike<number>, runningS: ArrayLike<number> | undefined, i: number) {
+  const dt = time[i + 1]! - time[i]!;
+  if (!runningS) return dt;
+  const running = runningS[i]!;
+  return Number.isFinite(running) ? Math.min(running, Math.max(0, dt)) : 0;
+}
+
 function meanPower(
   power: ArrayLike<number>,
   time: ArrayLike<number>,
   start: number,
   end: number,
+  runningS: ArrayLike<number> | undefined,
 ): number | undefined {
   let work = 0;
   let seconds = 0;
   for (let i = start; i < end; i++) {
-    const dt = time[i + 1]! - time[i]!;
+    const dt = secondsOf(time, runningS, i);
     const watts = power[i]!;
     if (!(dt > 0) || !Number.isFinite(watts)) continue;
     work += watts * dt;
@@ -147,7 +162,8 @@ function meanPower(
  * flat approaches do not count. A leg is a climb when it is at least 300 m long, averages at
  * least 3 % and scores (length in metres × average grade in %) at least 8000: Strava's
  * category 4 threshold, with its 3 % least grade; the score gives the category (4: 8000,
- * 3: 16000, 2: 32000, 1: 64000, HC: 80000).
+ * 3: 16000, 2: 32000, 1: 64000, HC: 80000). Duration, VAM and mean power count the seconds
+ * the timer ran when `options.runningS` gives them (a climb paused at a café is not slower).
  *
  * @example
  * findClimbs(streams.distance!, streams.altitude!, streams.time, streams.power);
@@ -176,8 +192,14 @@ export function findClimbs(
       continue;
     const startIndex = index[start]!;
     const endIndex = index[end]!;
-    const durationS = timeS[endIndex]! - timeS[startIndex]!;
-    const avgPowerW = power ? meanPower(power, timeS, startIndex, endIndex) : undefined;
+    let durationS = 0;
+    for (let i = startIndex; i < endIndex; i++) {
+      const seconds = secondsOf(timeS, options.runningS, i);
+      if (seconds > 0) durationS += seconds;
+    }
+    const avgPowerW = power
+      ? meanPower(power, timeS, startIndex, endIndex, options.runningS)
+      : undefined;
     climbs.push({
       startIndex,
       endIndex,

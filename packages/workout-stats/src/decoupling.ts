@@ -1,6 +1,8 @@
+import { normalizedPower } from './normalizedPower.ts';
+
 /** Seconds of warm-up left out of decoupling: heart rate lags power at the start. */
 export const DECOUPLING_WARMUP_S = 600;
-/** Fewest steady seconds (after the warm-up, without coasting) decoupling needs. */
+/** Fewest seconds after the warm-up decoupling needs. */
 export const DECOUPLING_MIN_S = 1200;
 
 /** Options of `decoupling`. */
@@ -11,31 +13,21 @@ export interface DecouplingOptions {
   readonly minSteadyS?: number;
 }
 
-/**
- * The steady seconds: after the warm-up, with power above 0 (not coasting nor stopped) and a
- * heart-rate reading (above 0).
- */
-function steadySeconds(
-  power: ArrayLike<number>,
-  hr: ArrayLike<number>,
-  warmupS: number,
-): Int32Array {
-  const n = Math.min(power.length, hr.length);
-  const kept = new Int32Array(Math.max(0, n - warmupS));
-  let count = 0;
-  for (let i = warmupS; i < n; i++) if (power[i]! > 0 && hr[i]! > 0) kept[count++] = i;
-  return kept.subarray(0, count);
-}
-
-/** Mean power over mean heart rate of the given seconds. */
-function ratio(power: ArrayLike<number>, hr: ArrayLike<number>, seconds: Int32Array): number {
-  let watts = 0;
+/** Efficiency factor of seconds [from, to): NP (zeros included) over mean heart rate (readings only). */
+function efOf(power: ArrayLike<number>, hr: ArrayLike<number>, from: number, to: number) {
+  const watts = Float64Array.from({ length: to - from }, (_, i) => {
+    const value = power[from + i]!;
+    return Number.isFinite(value) ? value : 0;
+  });
   let beats = 0;
-  for (const i of seconds) {
-    watts += power[i]!;
-    beats += hr[i]!;
-  }
-  return watts / beats;
+  let count = 0;
+  for (let i = from; i < to; i++)
+    if (hr[i]! > 0) {
+      beats += hr[i]!;
+      count++;
+    }
+  const np = normalizedPower(watts);
+  return np !== undefined && count > 0 ? efficiencyFactor(np, beats / count) : undefined;
 }
 
 /**
@@ -44,12 +36,13 @@ function ratio(power: ArrayLike<number>, hr: ArrayLike<number>, seconds: Int32Ar
  *
  * @remarks
  * Joe Friel's aerobic decoupling (TrainingPeaks' Pw:HR): under 5 % on a long steady ride
- * means the aerobic base holds. The steady part is the ride after its first 10 minutes
- * (heart rate lags power while warming up), without seconds of zero power (coasting,
- * stops: heart rate then falls on its own) or without a heart-rate reading; it is split
- * into two halves of equal numbers of seconds (an odd middle second left out), and each half's ratio is its mean power over
- * its mean heart rate. Positive: heart rate drifted up against power. `undefined` with fewer
- * than 20 steady minutes. Both series are 1 Hz, second for second.
+ * means the aerobic base holds. The ride after its first 10 minutes (heart rate lags power
+ * while warming up) is split into two halves of equal seconds (an odd middle second left
+ * out), and each half's EF is the one of `efficiencyFactor`: its normalized power, zeros
+ * included (coasting is part of the ride, as NP counts it), over its mean heart rate,
+ * seconds without a reading left out. Positive: heart rate drifted up against power.
+ * `undefined` with fewer than 20 minutes after the warm-up. Both series are 1 Hz timer
+ * series, second for second.
  *
  * @example
  * decoupling(power, heartRate); // 3.2 (%)
@@ -59,18 +52,23 @@ export function decoupling(
   hr: ArrayLike<number>,
   options: DecouplingOptions = {},
 ): number | undefined {
-  const steady = steadySeconds(power, hr, options.warmupS ?? DECOUPLING_WARMUP_S);
-  if (steady.length < (options.minSteadyS ?? DECOUPLING_MIN_S) || steady.length < 2)
-    return undefined;
-  const half = Math.floor(steady.length / 2);
-  const first = ratio(power, hr, steady.subarray(0, half));
-  const second = ratio(power, hr, steady.subarray(steady.length - half));
+  const n = Math.min(power.length, hr.length);
+  const from = Math.min(n, options.warmupS ?? DECOUPLING_WARMUP_S);
+  const seconds = n - from;
+  if (seconds < (options.minSteadyS ?? DECOUPLING_MIN_S) || seconds < 60) return undefined;
+  const half = Math.floor(seconds / 2);
+  const first = efOf(power, hr, from, from + half);
+  const second = efOf(power, hr, n - half, n);
+  if (first === undefined || second === undefined) return undefined;
   return ((first - second) / first) * 100;
 }
 
 /**
  * Efficiency factor: normalized power over mean heart rate, W per beat per minute (Friel;
- * TrainingPeaks' EF). `undefined` without a positive heart rate.
+ * TrainingPeaks' EF and GoldenCheetah's "Efficiency Factor"). The one treatment of zeros:
+ * NP includes zero-power seconds (timer series), the mean heart rate leaves out seconds
+ * without a reading. `decoupling` compares this EF of the two halves of a ride.
+ * `undefined` without a positive heart rate.
  *
  * @example
  * efficiencyFactor(210, 140); // 1.5
