@@ -117,6 +117,7 @@ export async function createApp(
   const stopped = new AbortController();
   server.addHook('onClose', async () => {
     stopped.abort();
+    await server.mailer.stop();
     await server.importJobs.stop();
     // Mail jobs read the database (a reset link is stored before it is sent).
     await server.mailer.idle();

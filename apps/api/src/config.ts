@@ -95,6 +95,8 @@ export interface ApiConfig {
   readonly smtpUrl: string | undefined;
   /** The sender of the mails (`MAIL_FROM`); default no-reply at the public origin's host. */
   readonly mailFrom: string;
+  /** First wait before a failed mail is tried again, in seconds (`MAIL_RETRY_DELAY_S`, 10; it doubles). */
+  readonly mailRetryDelayS: number;
   /** The folder of unsent mails without `SMTP_URL`: `DATA_DIR/outbox`, set by `createApp`. */
   readonly mailOutboxDir: string | undefined;
   /** Password-reset mails one e-mail address may be sent per `loginWindowS`. */
@@ -243,6 +245,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     passwordResetsPerEmail: number(env.PASSWORD_RESETS_PER_EMAIL, 3),
     passwordResetsPerIp: number(env.PASSWORD_RESETS_PER_IP, 20),
     metricsToken: metricsToken(env.METRICS_TOKEN),
+    mailRetryDelayS: number(env.MAIL_RETRY_DELAY_S, 10),
     // Room for a few hundred uploads and the database's own growth while an operator reacts.
     minFreeDiskBytes: number(env.MIN_FREE_DISK_BYTES, 512 * 1024 * 1024),
   };

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { createTransport, type Transporter } from 'nodemailer';
+import type { Job, PgBoss } from 'pg-boss';
 import type { ApiConfig } from './config.ts';
 
 declare module 'fastify' {
@@ -10,6 +11,15 @@ declare module 'fastify' {
     /** The mails of this process (tests wait for them with `idle()`; closing does too). */
     readonly mailer: Mailer;
   }
+}
+
+/** The queue of mail jobs, in the database beside the import queue. */
+const MAIL_QUEUE = 'mail';
+
+/** A queued mail job: what to do (a registered handler) with what. */
+interface MailJob {
+  readonly kind: string;
+  readonly data: Record<string, unknown>;
 }
 
 /** One plain-text mail. */
@@ -70,6 +80,81 @@ export class Mailer {
     return file;
   }
 
+  readonly #handlers = new Map<string, (data: Record<string, unknown>) => Promise<void>>();
+  #boss: PgBoss | undefined;
+  #worker: string | undefined;
+
+  /**
+   * Sends queued mail jobs from the database (`enqueue`): a job that fails (the mail server
+   * down, the outbox's disk full) is tried again with a growing delay, for about a day, so
+   * a mail a rider was promised is not lost. Every process sends them.
+   */
+  async useQueue(boss: PgBoss, options: { retryDelayS?: number } = {}): Promise<void> {
+    const retryDelay = Math.max(1, Math.round(options.retryDelayS ?? 10));
+    if (!(await boss.getQueue(MAIL_QUEUE)))
+      await boss
+        .createQueue(MAIL_QUEUE, {
+          notify: true,
+          retryLimit: 20,
+          retryDelay,
+          retryBackoff: true,
+          retryDelayMax: 3600,
+          expireInSeconds: 300,
+          deleteAfterSeconds: 7 * 86_400,
+        })
+        .catch(async (error: unknown) => {
+          if (!(await boss.getQueue(MAIL_QUEUE))) throw error;
+        });
+    this.#boss = boss;
+    this.#worker = await boss.work<MailJob>(
+      MAIL_QUEUE,
+      // A job waiting to be tried again is not announced: polled for, as often as it waits.
+      { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: Math.min(5, retryDelay) },
+      async (jobs: Job<MailJob>[]) => {
+        for (const job of jobs) {
+          const handler = this.#handlers.get(job.data.kind);
+          if (!handler) {
+            this.#log.error({ kind: job.data.kind }, 'a mail job of an unknown kind: dropped');
+            continue;
+          }
+          const run = handler(job.data.data);
+          const tracked = run.catch(() => undefined);
+          this.#pending.add(tracked);
+          try {
+            await run;
+          } catch (error) {
+            this.#log.warn(
+              { err: error, jobId: job.id },
+              'a mail job failed: it is tried again later',
+            );
+            throw error;
+          } finally {
+            this.#pending.delete(tracked);
+          }
+        }
+      },
+    );
+  }
+
+  /** What a job of `kind` does (registered before jobs are sent). */
+  handle(kind: string, handler: (data: Record<string, unknown>) => Promise<void>): void {
+    this.#handlers.set(kind, handler);
+  }
+
+  /**
+   * Queues a mail job in the database, inside the caller's request: when it cannot be kept
+   * (the database's disk full), the request fails (503) instead of promising a mail that is
+   * then lost. Without a queue (a test's bare server), it runs after the reply.
+   */
+  async enqueue(kind: string, data: Record<string, unknown>): Promise<void> {
+    if (!this.#boss) {
+      const handler = this.#handlers.get(kind);
+      if (handler) this.later(() => handler(data));
+      return;
+    }
+    await this.#boss.send(MAIL_QUEUE, { kind, data } satisfies MailJob);
+  }
+
   /** Runs a mail job after the caller's reply; a failure is logged, never thrown. */
   later(job: () => Promise<void>): void {
     const run = (async () => {
@@ -82,9 +167,30 @@ export class Mailer {
     this.#pending.add(run);
   }
 
-  /** Resolves once every job started so far has finished (closing waits for them). */
-  async idle(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  /**
+   * Resolves once every job started so far has finished, queued ones included while the
+   * queue runs (tests wait for their mail; closing waits for jobs under way).
+   */
+  async idle(options: { queued?: boolean } = { queued: true }): Promise<void> {
+    for (let round = 0; round < 200; round++) {
+      while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+      if (!options.queued || !this.#boss || this.#worker === undefined) return;
+      const waiting = await this.#boss
+        .findJobs(MAIL_QUEUE, { queued: true })
+        .then((jobs) => jobs.filter((job) => job.state !== 'retry').length)
+        .catch(() => 0);
+      if (waiting === 0 && this.#pending.size === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Stops taking queued jobs (before the database closes); jobs under way finish. */
+  async stop(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (worker && this.#boss)
+      await this.#boss.offWork(MAIL_QUEUE, { id: worker, wait: true }).catch(() => undefined);
+    await this.idle({ queued: false });
   }
 
   close(): void {

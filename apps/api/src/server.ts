@@ -414,6 +414,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   );
   // Reset links name the public origin, never the request's Host header (`publicOriginOf`).
   authRoutes(app, services, { linkOrigin: () => publicOriginOf(app, config), securityLog });
+  // Mail the server promised survives a restart or a full disk: it waits in the queue.
+  await app.mailer.useQueue(imports.boss, { retryDelayS: config.mailRetryDelayS });
   athleteDataRoutes(app, services);
   archiveRoutes(app, services);
   workoutRoutes(app, services);

@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PASSWORD, bearer, suiteHarnesses, type DatabaseFactory, type Harness } from './harness.ts';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -201,6 +201,45 @@ export function defineAccountSuite(makeFactory: () => Promise<DatabaseFactory>):
       const log = h.logs.join('');
       expect(log).toContain(mails[0]!.file);
       expect(log).not.toContain(token);
+    });
+
+    it('keeps a promised mail through a full disk, and refuses the request when it cannot be kept', async () => {
+      const blocked = join(mkdtempSync(join(tmpdir(), 'xoss-outbox-')), 'outbox');
+      folders.push(dirname(blocked));
+      // The outbox cannot be written (a file stands where its folder goes), as on a full disk.
+      writeFileSync(blocked, '');
+      const h = await make({
+        mailOutboxDir: blocked,
+        publicOrigin: 'https://xoss.example',
+        mailRetryDelayS: 1,
+      });
+      await h.user('patient@example.com');
+      expect((await requestReset(h, 'patient@example.com')).statusCode).toBe(202);
+      await vi.waitFor(
+        () => expect(h.logs.join('')).toContain('a mail job failed: it is tried again later'),
+        { timeout: 10_000 },
+      );
+      // Room again: the queue's next try writes it.
+      rmSync(blocked);
+      await vi.waitFor(() => expect(outbox(blocked)).toHaveLength(1), {
+        timeout: 30_000,
+        interval: 250,
+      });
+      expect(outbox(blocked)[0]!.text).toMatch(/^To: patient@example\.com$/m);
+
+      // The database cannot keep the job (its disk full): 503, not a 202 whose mail is lost.
+      const send = vi.spyOn(h.server.importJobs.boss, 'send').mockRejectedValue(
+        Object.assign(new Error('could not extend file: No space left on device'), {
+          code: '53100',
+        }),
+      );
+      try {
+        const refused = await requestReset(h, 'patient@example.com');
+        expect(refused.statusCode).toBe(503);
+        expect(refused.headers['retry-after']).toBeDefined();
+      } finally {
+        send.mockRestore();
+      }
     });
 
     it('sets the password with the link once and ends every session at once', async () => {

@@ -257,7 +257,15 @@ export function defineSessionsSuite(makeFactory: () => Promise<DatabaseFactory>)
         expect(tag(page.body, 'og:image')).toBe(
           `https://rides.example/api/v2/share/workouts/${shareId}/preview.png`,
         );
-        expect(tag(page.body, 'og:url')).toBe(`https://rides.example${url}`);
+        // The canonical address names the share, not the ride's internal id.
+        expect(tag(page.body, 'og:url')).toBe(
+          `https://rides.example/dashboard/workouts/share/ride?share=${shareId}`,
+        );
+        const canonical = await server.inject({
+          method: 'GET',
+          url: `/dashboard/workouts/share/ride?share=${shareId}`,
+        });
+        expect(tag(canonical.body, 'og:image')).toBe(tag(page.body, 'og:image'));
         expect(page.body).not.toContain('evil.example');
       } finally {
         await server.close();
@@ -267,7 +275,7 @@ export function defineSessionsSuite(makeFactory: () => Promise<DatabaseFactory>)
 
     it('uses the address it listens on when no origin is configured, not the Host header', async () => {
       const h = await make();
-      const { url, portal } = await sharedPage(h);
+      const { url, shareId, portal } = await sharedPage(h);
       const server = await buildServer({
         db: h.db,
         blobs: h.blobs,
@@ -280,7 +288,9 @@ export function defineSessionsSuite(makeFactory: () => Promise<DatabaseFactory>)
         const address = server.server.address();
         if (address === null || typeof address === 'string') throw new Error('no port');
         const page = await server.inject({ method: 'GET', url, headers: { host: 'evil.example' } });
-        expect(tag(page.body, 'og:url')).toBe(`http://127.0.0.1:${address.port}${url}`);
+        expect(tag(page.body, 'og:url')).toBe(
+          `http://127.0.0.1:${address.port}/dashboard/workouts/share/ride?share=${shareId}`,
+        );
         expect(page.body).not.toContain('evil.example');
       } finally {
         await server.close();

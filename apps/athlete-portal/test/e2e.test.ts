@@ -232,7 +232,8 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     const field = page.getByLabel(/^Share link: anyone/);
     await field.waitFor();
     const link = await field.inputValue();
-    expect(link).toMatch(/\/dashboard\/workouts\/share\/\d+\?share=[\w-]{16,}$/);
+    // The link names the share only, not the ride's internal id.
+    expect(link).toMatch(/\/dashboard\/workouts\/share\/ride\?share=[\w-]{16,}$/);
 
     const visitor = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const view = await visitor.newPage();
@@ -267,7 +268,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await view.getByRole('slider', { name: 'Ride charts' }).waitFor();
     const shared = (await (
       await fetch(
-        link.replace(/\/dashboard\/workouts\/share\/\d+\?share=/, '/api/v2/share/workouts/') +
+        link.replace(/\/dashboard\/workouts\/share\/ride\?share=/, '/api/v2/share/workouts/') +
           '/streams/?points=50',
       )
     ).json()) as { data: { streams: Record<string, unknown> } };
@@ -288,7 +289,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     expect(
       await gone.getByRole('link', { name: 'Go to the XOSS home page' }).getAttribute('href'),
     ).toBe('/');
-    expect(new URL(view.url()).pathname).toMatch(/^\/dashboard\/workouts\/share\/\d+$/);
+    expect(new URL(view.url()).pathname).toBe('/dashboard/workouts/share/ride');
     await visitor.close();
   });
 

@@ -7,6 +7,9 @@ import type { Mailer } from '../mail.ts';
 import { SharedLimiter } from './rateLimit.ts';
 import type { SecurityLog, Sessions } from './sessions.ts';
 
+/** The mail job of a reset request. */
+const RESET_MAIL = 'passwordReset';
+
 /** How long a reset link works. */
 const RESET_TTL_S = 30 * 60;
 
@@ -63,6 +66,9 @@ export class PasswordResets {
     this.#now = options.now;
     this.#linkOrigin = options.linkOrigin;
     this.#limits = new SharedLimiter(options.db, options.config.loginWindowS * 1000, options.now);
+    this.#mailer.handle(RESET_MAIL, (data) =>
+      this.#mail(String(data.account), typeof data.ip === 'string' ? data.ip : ''),
+    );
   }
 
   #seconds(): number {
@@ -84,7 +90,8 @@ export class PasswordResets {
         { headers: { 'retry-after': String(waitS) } },
       );
     }
-    this.#mailer.later(() => this.#mail(account, ip));
+    // Queued in the request (refused with 503 when it cannot be kept), mailed by the queue.
+    await this.#mailer.enqueue(RESET_MAIL, { account, ip });
   }
 
   async #mail(account: string, ip: string): Promise<void> {

@@ -43,7 +43,7 @@ export function authRoutes(
   app.decorate('mailer', mailer);
   // Mail jobs still running finish before the server (and then the database) closes.
   app.addHook('onClose', async () => {
-    await mailer.idle();
+    await mailer.stop();
     mailer.close();
   });
   const resets = new PasswordResets({

@@ -167,7 +167,8 @@ const escapeHtml = (text: string) =>
       ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
   );
 
-const SHARE_PAGE = /^\/dashboard\/workouts\/share\/\d+\/?$/;
+/** A share page: `ride` (the link riders copy) or, in older links, the ride's id. */
+const SHARE_PAGE = /^\/dashboard\/workouts\/share\/(\d+|ride)\/?$/;
 const SHARE_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 /**
@@ -187,7 +188,8 @@ export async function shareCardTags(
   const reply = await sharedReply(services, await sharedView(services, shareId));
   const text = cardText(reply);
   const image = `${origin}/api/v2/share/workouts/${shareId}/preview.png`;
-  const page = `${origin}${parsed.pathname}?share=${shareId}`;
+  // The canonical address names the share only, never the ride's internal id.
+  const page = `${origin}/dashboard/workouts/share/ride?share=${shareId}`;
   const tags: [string, string, string][] = [
     ['property', 'og:type', 'article'],
     ['property', 'og:site_name', 'XOSS'],

@@ -402,7 +402,7 @@ function Ride({
       {owner ? <CompareWith id={owner.id} /> : null}
       {owner?.shared && owner.share_id ? (
         <>
-          <ShareLink id={owner.id} shareId={owner.share_id} />
+          <ShareLink shareId={owner.share_id} />
           <ShareChoices workout={owner} />
         </>
       ) : null}
@@ -449,11 +449,14 @@ function CompareWith({ id }: { id: number }) {
   );
 }
 
-/** The address anyone can open while sharing is on, with a button to copy it. */
-function ShareLink({ id, shareId }: { id: number; shareId: string }) {
+/**
+ * The address anyone can open while sharing is on, with a button to copy it. It names the
+ * share only (`share/ride?share=…`), not the ride's internal id.
+ */
+function ShareLink({ shareId }: { shareId: string }) {
   const t = useT();
   const toast = useToast();
-  const href = `${window.location.origin}/dashboard/workouts/share/${id}?share=${shareId}`;
+  const href = `${window.location.origin}/dashboard/workouts/share/ride?share=${shareId}`;
   return (
     <p className="portal__share">
       <label>
