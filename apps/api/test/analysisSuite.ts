@@ -271,7 +271,7 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
         })),
       );
       expect(first.matches).toEqual(
-        matchesBurnt(wbal, 20_000).map((m) => ({
+        matchesBurnt(power, wbal, 250).map((m) => ({
           start_s: m.start,
           end_s: m.end + 1,
           joules: m.spentJ,
@@ -320,7 +320,7 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
       expect(second.model_source).toBe('model');
       expect(Math.abs(second.cp_w - MODEL.cpW) / MODEL.cpW).toBeLessThan(0.02);
       expect(second.matches).toEqual(
-        matchesBurnt(wPrimeBalance(power, second.cp_w, second.w_prime_j), second.w_prime_j).map(
+        matchesBurnt(power, wPrimeBalance(power, second.cp_w, second.w_prime_j), second.cp_w).map(
           (m) => ({ start_s: m.start, end_s: m.end + 1, joules: m.spentJ, min_j: m.minJ }),
         ),
       );

@@ -3,7 +3,7 @@
 // stream, heart-rate and pace curves, and the facts kept per ride (`workout_facts`: EF,
 // decoupling, climbs), computed at import and, for rides imported before, on first need.
 import type { Climb, WorkoutAnalysis } from '@xoss/api-contract';
-import { estimateFtp, fitPowerModel, type PowerModel } from '@xoss/workout-stats';
+import { estimateFtp, fitRiderPowerModel } from '@xoss/workout-stats';
 import type { Queryable } from '../db/db.ts';
 import type { Services } from '../services.ts';
 import { allTimeCurves, comparisonCurves } from './bestCurves.ts';
@@ -18,9 +18,6 @@ import {
 import type { WorkoutRow } from './rows.ts';
 import { packCurve, readStreams, unpackCurve } from './streams.ts';
 
-/** Plausible W', J: below 3 kJ or above 60 kJ the fit read noise, not a rider. */
-const W_PRIME_MIN_J = 3_000;
-const W_PRIME_MAX_J = 60_000;
 /** W' of a ride whose CP is its FTP (no model): GoldenCheetah's default, 20 kJ. */
 const DEFAULT_W_PRIME_J = 20_000;
 /** Rides analysed for their facts per request of the efficiency or climbs endpoint. */
@@ -52,29 +49,16 @@ const none = (reason: PowerModelReason): PowerModelFigures => ({
 });
 
 /**
- * Whether a fit describes a rider: W' between 3 and 60 kJ, CP above 0 and below the best
- * 3-minute power (the model's asymptote is what can be held for long; above a 3-minute
- * best it was read from too few long efforts), and Pmax above CP.
+ * Fits the model to a best curve and checks it against the rider's own bests (workout-stats'
+ * `fitRiderPowerModel`: Pmax within the best 5 s and 1.3 x the best 1 s, CP between the
+ * best hour and the best 10 minutes, W' 3-60 kJ); nulls with the reason otherwise. A window
+ * without hard efforts of 2-20 minutes reads as too little data: the fit would only describe
+ * easy riding.
  */
-function plausible(model: PowerModel, curve: ArrayLike<number>): boolean {
-  // The best power held for at least 3 minutes (the curve's envelope at 180 s).
-  let threeMinutes = 0;
-  for (let d = 180; d <= curve.length; d++) threeMinutes = Math.max(threeMinutes, curve[d - 1]!);
-  return (
-    model.cpW > 0 &&
-    model.cpW < threeMinutes &&
-    model.wPrimeJ >= W_PRIME_MIN_J &&
-    model.wPrimeJ <= W_PRIME_MAX_J &&
-    model.pmaxW > model.cpW
-  );
-}
-
-/** Fits the model to a best curve; nulls with the reason when none or an implausible one. */
 export function powerModelOf(curve: Float64Array | null): PowerModelFigures {
   if (!curve || curve.length === 0) return none('no_power');
-  const model = fitPowerModel(curve);
-  if (!model) return none('too_little_data');
-  if (!plausible(model, curve)) return none('implausible');
+  const { model, reason } = fitRiderPowerModel(curve);
+  if (!model) return none(reason === 'implausible' ? 'implausible' : 'too_little_data');
   return {
     cp_w: model.cpW,
     w_prime_j: model.wPrimeJ,

@@ -63,12 +63,14 @@ function timerClock(line: Timeline, time: ArrayLike<number>) {
 }
 
 /** The climbs of a ride as sent and stored: times in seconds from its start. */
-function rideClimbs(streams: RideStreams): ClimbReply[] {
+function rideClimbs(streams: RideStreams, line: Timeline): ClimbReply[] {
   const { distance, altitude, time, power } = streams;
   if (!distance || !altitude) return [];
   // Seconds from the first sample, whether or not `time` was rebased already.
   const first = time[0] ?? 0;
-  return findClimbs(distance, altitude, time, power).map((climb) => ({
+  // Duration, VAM and power count the seconds the timer ran (a café stop is not climbing).
+  const runningS = line.from === 0 ? line.running : undefined;
+  return findClimbs(distance, altitude, time, power, runningS ? { runningS } : {}).map((climb) => ({
     start_s: time[climb.startIndex]! - first,
     end_s: time[climb.endIndex]! - first,
     start_distance_m: distance[climb.startIndex]!,
@@ -103,7 +105,7 @@ export function rideFacts(
     summary.normalizedPower !== undefined && summary.avgHeartRate !== undefined
       ? finite(efficiencyFactor(summary.normalizedPower, summary.avgHeartRate))
       : null;
-  return { efficiencyFactor: efficiency, decouplingPct, climbs: rideClimbs(streams) };
+  return { efficiencyFactor: efficiency, decouplingPct, climbs: rideClimbs(streams, line) };
 }
 
 /** A task of the figures worker (or the API's thread): streams and how to count them. */
@@ -194,7 +196,7 @@ export function analysisFigures(task: AnalysisTask): AnalysisFigures {
     })),
     matches:
       wbal && task.wPrimeJ
-        ? matchesBurnt(wbal, task.wPrimeJ).map((match) => ({
+        ? matchesBurnt(power, wbal, task.cpW!).map((match) => ({
             start_s: clock.elapsed(match.start),
             end_s: clock.elapsed(match.end) + 1,
             joules: match.spentJ,
