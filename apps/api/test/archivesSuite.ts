@@ -492,6 +492,34 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       }
     }, 120_000);
 
+    it("gives riders' archives turns: a long archive does not hold another rider's short one", async () => {
+      const h = await make();
+      const busy = await h.user();
+      const quick = await h.user();
+      // Hundreds of small entries that each fail on their own.
+      const long = await zipOf(
+        Array.from({ length: 600 }, (_, i) => [`activities/${i}.gpx`, `<gpx>${i}</gpx>`] as const),
+      );
+      const longId = (await send(h, busy.access, long)).json<{ data: { id: string } }>().data.id;
+      await vi.waitFor(
+        async () => expect((await progressOf(h, busy.access, longId)).status).toBe('running'),
+        { timeout: 20_000, interval: 100 },
+      );
+      const short = await zipOf([['activities/one.fit', fitFile(300, 77, 1_779_500_000)]]);
+      const shortId = (await send(h, quick.access, short)).json<{ data: { id: string } }>().data.id;
+      const done = await finished(h, quick.access, shortId);
+      expect(done).toMatchObject({ status: 'done', imported: 1 });
+      // The long one is still under way: the short one did not wait for it.
+      const meanwhile = await progressOf(h, busy.access, longId);
+      expect(meanwhile.status).toBe('running');
+      expect(meanwhile.done).toBeLessThan(600);
+      await h.server.inject({
+        method: 'DELETE',
+        url: `/api/v2/imports/archives/${longId}/`,
+        headers: bearer(busy.access),
+      });
+    }, 60_000);
+
     it('counts a stored archive in the quota until its walk ends, and removes it when cancelled', async () => {
       const h = await make();
       const rider = await h.user();

@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
 import { LocalBlobStore } from '../src/blobStore.ts';
 import { configFromEnv } from '../src/config.ts';
+import { createUser } from '../src/createUser.ts';
 import { openDatabase } from '../src/db/db.ts';
 import { DEMO_USER, seedDemo } from '../src/seed.ts';
 import { buildServer } from '../src/server.ts';
@@ -47,6 +49,62 @@ describe('the demo seed with IMPORT_JOBS=off', { timeout: 180_000 }, () => {
       expect(running!.n).toBe(0);
     } finally {
       await server.close();
+      await db.close();
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a restart with imports waiting', { timeout: 120_000 }, () => {
+  it('runs them once the services they need exist (no ReferenceError at start)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xoss-restart-queued-'));
+    const db = await openDatabase();
+    const pool = new AnalysisPool(1);
+    const blobs = new LocalBlobStore(join(dir, 'files'));
+    const logs: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logs.push(chunk.toString());
+        done();
+      },
+    });
+    try {
+      // A process that only queues: two rides wait when it stops.
+      const queueing = await buildServer({
+        db,
+        blobs,
+        config: configFromEnv({ IMPORT_JOBS: 'off' }),
+        pool,
+      });
+      const userId = await createUser(db, 'queued@example.com', 'Queued', 'queued rider secret');
+      for (const at of [1_775_000_000, 1_775_100_000])
+        await queueing.importJobs.enqueue(userId, fitFile(600, 70, at), { name: `Ride ${at}` });
+      await queueing.close();
+      // The next start finds them waiting and runs them at once.
+      const restarted = await buildServer({
+        db,
+        blobs,
+        config: configFromEnv({}),
+        pool,
+        logger: { level: 'info', stream },
+      });
+      try {
+        await vi.waitFor(
+          async () => {
+            const [rides] = await db.query<{ n: number }>(
+              'SELECT count(*)::int AS n FROM workouts WHERE user_id = $1',
+              [userId],
+            );
+            expect(rides!.n).toBe(2);
+          },
+          { timeout: 60_000, interval: 200 },
+        );
+      } finally {
+        await restarted.close();
+      }
+      expect(logs.join('')).not.toMatch(/before initialization|ReferenceError/);
+    } finally {
       await db.close();
       await pool.close();
       rmSync(dir, { recursive: true, force: true });
