@@ -1,6 +1,6 @@
 import { MAX_HOLD_S, haversineMetres, type RideStreams } from '@xoss/workout-stats';
 import type { ActivityLap, ActivityOverview } from './fit/streams.ts';
-import type { GpxRoute } from './gpx/parse.ts';
+import type { GpxRoute } from './gpx/types.ts';
 import type { TcxActivity } from './tcx/parse.ts';
 
 // The spec's sport types of Training Center's three sports.

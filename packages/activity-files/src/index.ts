@@ -29,14 +29,8 @@ export {
 } from './fit/streams.ts';
 export { activityFromStreams, type ActivityMetadata } from './fit/fromStreams.ts';
 export { fitRecordings } from './fit/recordings.ts';
-export {
-  parseGpx,
-  type GpxLimits,
-  type GpxPart,
-  type GpxPoints,
-  type GpxRoute,
-  type GpxWaypoint,
-} from './gpx/parse.ts';
+export { parseGpx } from './gpx/parse.ts';
+export type { GpxLimits, GpxPart, GpxPoints, GpxRoute, GpxWaypoint } from './gpx/types.ts';
 export { simplifyLine } from './gpx/simplify.ts';
 export {
   parseTcx,

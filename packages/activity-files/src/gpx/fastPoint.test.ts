@@ -2,8 +2,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decimal } from '../xml/reader.ts';
-import { decimalAt, timeAt } from './fastPoint.ts';
-import { parseGpxForTesting, type GpxLimits } from './parse.ts';
+import { decimalAt, timeAt } from './fastValues.ts';
+import { parseGpxForTesting } from './parse.ts';
+import type { GpxLimits } from './types.ts';
 
 // The fast path for plain points must read exactly what the general reader reads: the same
 // route, or the same error (code, message, line and column), for any input and any limits.

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseGpx, type GpxRoute } from './parse.ts';
+import { parseGpx } from './parse.ts';
+import type { GpxRoute } from './types.ts';
 import { simplifyLine } from './simplify.ts';
 
 const track = `<?xml version="1.0" encoding="UTF-8"?>

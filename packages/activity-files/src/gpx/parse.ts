@@ -19,75 +19,8 @@ import {
   type PointTemplate,
 } from './fastPoint.ts';
 import { simplifyLine } from './simplify.ts';
-
-/** Limits of `parseGpx`; each is checked while reading, so no input can exhaust them. */
-export interface GpxLimits {
-  /** Largest input in bytes (UTF-8), checked before parsing. Default 64 MiB. */
-  readonly maxBytes?: number;
-  /** Deepest element nesting. Default 32. */
-  readonly maxDepth?: number;
-  readonly maxAttributes?: number;
-  readonly maxAttributeLength?: number;
-  /** Longest text of one element (name, description), in characters. Default 1 Mi. */
-  readonly maxTextLength?: number;
-  readonly maxPoints?: number;
-  /** Time budget in milliseconds. Default 2000. */
-  readonly timeBudgetMs?: number;
-  /** Tolerance of the preview line, in metres. Default 10. */
-  readonly simplifyToleranceM?: number;
-}
-
-/** Track or route points as columns (NaN = absent): degrees, metres, Unix seconds, bpm, rpm, W, °C. */
-export interface GpxPoints {
-  readonly length: number;
-  readonly latitude: Float64Array;
-  readonly longitude: Float64Array;
-  readonly elevation: Float64Array;
-  readonly time: Float64Array;
-  readonly heartRate: Float64Array;
-  readonly cadence: Float64Array;
-  readonly power: Float64Array;
-  readonly temperature: Float64Array;
-}
-
-/** A track segment or a route: a named range of `points`. */
-export interface GpxPart {
-  readonly kind: 'track' | 'route';
-  readonly name?: string;
-  readonly start: number;
-  readonly end: number;
-}
-
-export interface GpxWaypoint {
-  readonly latitude: number;
-  readonly longitude: number;
-  readonly elevation?: number;
-  readonly name?: string;
-}
-
-/** A parsed GPX file with what a route preview and an upload need. */
-export interface GpxRoute {
-  /** The file's (or first track's or route's) name and description, as plain text. */
-  readonly name?: string;
-  readonly description?: string;
-  readonly points: GpxPoints;
-  readonly parts: readonly GpxPart[];
-  readonly waypoints: readonly GpxWaypoint[];
-  /** Metres along the points, within each part. */
-  readonly distanceM: number;
-  readonly elevationGainM: number;
-  readonly elevationLossM: number;
-  readonly bounds: {
-    readonly minLatitude: number;
-    readonly minLongitude: number;
-    readonly maxLatitude: number;
-    readonly maxLongitude: number;
-  };
-  /** Whether points carry times (recorded tracks do; planned routes do not). */
-  readonly hasTime: boolean;
-  /** Indices into `points` of a simplified line for previews. */
-  readonly preview: Uint32Array;
-}
+import { Columns } from './columns.ts';
+import type { GpxLimits, GpxPart, GpxRoute, GpxWaypoint } from './types.ts';
 
 // Limits are about resources (bytes, time, points, depth), not the shape of harmless
 // content: Strava writes a long xsi:schemaLocation, apps write long descriptions.
@@ -115,72 +48,6 @@ const TEXT_ELEMENTS = new Set([
   'atemp',
   'temp',
 ]);
-
-class Columns {
-  length = 0;
-  private capacity = 1024;
-  latitude = new Float64Array(this.capacity);
-  longitude = new Float64Array(this.capacity);
-  elevation = new Float64Array(this.capacity);
-  time = new Float64Array(this.capacity);
-  heartRate = new Float64Array(this.capacity);
-  cadence = new Float64Array(this.capacity);
-  power = new Float64Array(this.capacity);
-  temperature = new Float64Array(this.capacity);
-
-  push(
-    latitude: number,
-    longitude: number,
-    elevation: number,
-    time: number,
-    heartRate: number,
-    cadence: number,
-    power: number,
-    temperature: number,
-  ): void {
-    if (this.length === this.capacity) {
-      this.capacity *= 2;
-      for (const key of [
-        'latitude',
-        'longitude',
-        'elevation',
-        'time',
-        'heartRate',
-        'cadence',
-        'power',
-        'temperature',
-      ] as const) {
-        const grown = new Float64Array(this.capacity);
-        grown.set(this[key]);
-        this[key] = grown;
-      }
-    }
-    const i = this.length++;
-    this.latitude[i] = latitude;
-    this.longitude[i] = longitude;
-    this.elevation[i] = elevation;
-    this.time[i] = time;
-    this.heartRate[i] = heartRate;
-    this.cadence[i] = cadence;
-    this.power[i] = power;
-    this.temperature[i] = temperature;
-  }
-
-  finish(): GpxPoints {
-    const n = this.length;
-    return {
-      length: n,
-      latitude: this.latitude.slice(0, n),
-      longitude: this.longitude.slice(0, n),
-      elevation: this.elevation.slice(0, n),
-      time: this.time.slice(0, n),
-      heartRate: this.heartRate.slice(0, n),
-      cadence: this.cadence.slice(0, n),
-      power: this.power.slice(0, n),
-      temperature: this.temperature.slice(0, n),
-    };
-  }
-}
 
 interface OpenPoint {
   kind: 'trkpt' | 'rtept' | 'wpt';
