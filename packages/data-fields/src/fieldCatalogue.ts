@@ -1,3 +1,4 @@
+// A data table kept whole: the catalogue of the 49 fields, from which `FieldKey` is typed.
 import type { Category } from './categories.ts';
 import { fieldIcon } from './icons.ts';
 
