@@ -60,11 +60,11 @@ const recordColumnOf: Readonly<Record<string, RecordColumnName | SensorColumnNam
 export const SCALED = 0;
 export const TIMESTAMP = 1;
 export const SEMICIRCLES = 2;
-export const BALANCE = 3;
+const BALANCE = 3;
 // The 3-byte compressed speed and distance of low-memory devices (speed 12 bits in 1/100 m/s,
 // distance 12 bits in 1/16 m, rolling over at 256 m).
 export const COMPRESSED_SPEED_DISTANCE = 4;
-export type RecordMode =
+type RecordMode =
   | typeof SCALED
   | typeof TIMESTAMP
   | typeof SEMICIRCLES
