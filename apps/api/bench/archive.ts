@@ -12,9 +12,9 @@ import { gzipSync } from 'node:zlib';
 import { decodeFit, encodeFit, type FitActivity, type FitMessage } from '@xoss/activity-files';
 import { ZipFile } from 'yazl';
 import { createApp } from '../src/app.ts';
-import { analyseActivity } from '../src/workouts/analyse.ts';
-import { configFromEnv } from '../src/config.ts';
-import { createUser } from '../src/createUser.ts';
+import { analyseActivity } from '../src/analysis/analyse.ts';
+import { configFromEnv } from '../src/platform/config.ts';
+import { createUser } from '../src/commands/createUser.ts';
 import { multipartBody } from '../src/testing/multipart.ts';
 
 const RIDES = Number(process.env.ARCHIVE_RIDES ?? 1000);

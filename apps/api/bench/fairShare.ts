@@ -19,8 +19,8 @@ import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
 import autocannon from 'autocannon';
 import { createApp } from '../src/app.ts';
-import { configFromEnv } from '../src/config.ts';
-import { createUser } from '../src/createUser.ts';
+import { configFromEnv } from '../src/platform/config.ts';
+import { createUser } from '../src/commands/createUser.ts';
 import { MAX_PRIVACY_ZONES } from '../src/share/store.ts';
 import { multipartBody } from '../src/testing/multipart.ts';
 

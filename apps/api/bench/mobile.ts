@@ -22,10 +22,10 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { mergeCurves, simulateRide } from '@xoss/workout-stats';
-import { createUser } from '../src/createUser.ts';
-import type { Database } from '../src/db/db.ts';
+import { createUser } from '../src/commands/createUser.ts';
+import type { Database } from '../src/platform/db/db.ts';
 import { multipartBody } from '../src/testing/multipart.ts';
-import { DEMO_USER } from '../src/seed.ts';
+import { DEMO_USER } from '../src/commands/seed.ts';
 import { launchChromium, startProduct } from '../test/product.ts';
 
 const RUNS = Number(process.env.MOBILE_RUNS ?? 3);

@@ -4,7 +4,7 @@
 // loading, and the time from releasing a zoom drag to the zoomed charts and statistics painted.
 // One warm-up load, then five cold loads (fresh browser context each); medians and worst cases printed against the portal's targets (drawn in under 1.5 s, no task over 200 ms, zoom under 100 ms)
 // (drawn < 1500 ms, no task > 200 ms, zoom < 100 ms).
-import { DEMO_USER } from '../src/seed.ts';
+import { DEMO_USER } from '../src/commands/seed.ts';
 import { launchChromium, startProduct } from '../test/product.ts';
 
 const RUNS = 5;

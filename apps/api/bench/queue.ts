@@ -1,5 +1,5 @@
 /// <reference types="node" />
-// The import queue's own cost (pg-boss, as `workouts/importJobs.ts` sets it up) on the
+// The import queue's own cost (pg-boss, as `imports/importJobs.ts` sets it up) on the
 // embedded database and on PostgreSQL: 20 jobs one after another (median and p99 from send
 // to the handler running: what every import waits for the queue) and 300 jobs sent at once
 // (jobs/s until every handler has run). `node --conditions=@xoss/source bench/queue.ts`.
@@ -25,7 +25,7 @@ async function measure(label: string, connection: ConstructorOptions) {
   await boss.createQueue('bench', { notify: true, heartbeatSeconds: 10 });
   await boss.getJobById('bench', randomUUID());
   const waiting = new Map<number, () => void>();
-  // As `workouts/importJobs.ts` does: one worker per thread, told to fetch again at once.
+  // As `imports/importJobs.ts` does: one worker per thread, told to fetch again at once.
   for (let i = 0; i < 2; i++) {
     const self = { id: '' };
     self.id = await boss.work<{ n: number }>(

@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
 import autocannon from 'autocannon';
-import { createUser } from '../src/createUser.ts';
-import { openDatabase } from '../src/db/db.ts';
+import { createUser } from '../src/commands/createUser.ts';
+import { openDatabase } from '../src/platform/db/db.ts';
 import { multipartBody } from '../src/testing/multipart.ts';
 import { startPostgres } from '../test/postgres.ts';
 

@@ -13,8 +13,8 @@ import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
 import autocannon from 'autocannon';
 import { createApp } from '../src/app.ts';
-import { configFromEnv } from '../src/config.ts';
-import { DEMO_USER } from '../src/seed.ts';
+import { configFromEnv } from '../src/platform/config.ts';
+import { DEMO_USER } from '../src/commands/seed.ts';
 import { multipartBody } from '../src/testing/multipart.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'xoss-api-bench-'));

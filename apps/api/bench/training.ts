@@ -9,13 +9,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalBlobStore } from '../src/blobStore.ts';
-import { configFromEnv } from '../src/config.ts';
-import { createUser } from '../src/createUser.ts';
-import { openDatabase, type Database } from '../src/db/db.ts';
+import { LocalBlobStore } from '../src/platform/blobStore.ts';
+import { configFromEnv } from '../src/platform/config.ts';
+import { createUser } from '../src/commands/createUser.ts';
+import { openDatabase, type Database } from '../src/platform/db/db.ts';
 import { buildServer } from '../src/server.ts';
-import { AnalysisPool } from '../src/workouts/pool.ts';
-import { addToDay, dayOf, rideDelta, storeBests } from '../src/workouts/training.ts';
+import { AnalysisPool } from '../src/imports/pool.ts';
+import { addToDay, dayOf, rideDelta, storeBests } from '../src/training/days.ts';
 
 const DAY_MS = 86_400_000;
 const LIMIT_MS = 50;

@@ -2,16 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { DeletionHold, serveBackups } from './backup.ts';
-import { LocalBlobStore, type BlobStore } from './blobStore.ts';
-import { S3BlobStore, type S3Options } from './s3BlobStore.ts';
-import { configFromEnv, type ApiConfig } from './config.ts';
-import { dumpEmbedded, openDatabase, type Database } from './db/db.ts';
-import { seedDemo } from './seed.ts';
+import { DeletionHold, serveBackups } from './platform/backup.ts';
+import { LocalBlobStore, type BlobStore } from './platform/blobStore.ts';
+import { S3BlobStore, type S3Options } from './platform/s3BlobStore.ts';
+import { configFromEnv, type ApiConfig } from './platform/config.ts';
+import { dumpEmbedded, openDatabase, type Database } from './platform/db/db.ts';
+import { seedDemo } from './commands/seed.ts';
 import { sharedSecrets } from './auth/keyStore.ts';
 import { buildServer, type StaticRoots } from './server.ts';
-import { sweepArchiveFolders, sweepOrphanFiles } from './sweep.ts';
-import { backfillBests } from './workouts/training.ts';
+import { sweepArchiveFolders, sweepOrphanFiles } from './platform/sweep.ts';
+import { backfillBests } from './training/days.ts';
 
 export interface AppOptions {
   /** Folder for the embedded database and the local blob store. */
@@ -52,7 +52,7 @@ export async function createApp(
 ): Promise<{ server: FastifyInstance; db: Database }> {
   if (!options.databaseUrl) await mkdir(join(options.dataDir, 'db'), { recursive: true });
   const local = options.s3 ? undefined : new LocalBlobStore(join(options.dataDir, 'files'));
-  // The embedded setup is backed up through its running server (backup.ts): a snapshot of the
+  // The embedded setup is backed up through its running server (platform/backup.ts): a snapshot of the
   // database, then the files copied while deletes wait. Listening first also keeps a second
   // server off a data folder in use (two processes on one embedded database corrupt it).
   const held = options.databaseUrl || !local ? undefined : new DeletionHold(local);

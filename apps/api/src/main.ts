@@ -1,9 +1,9 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.ts';
-import { logFormatFromEnv, loggerFromEnv, requestLogLevel } from './logging.ts';
-import { s3OptionsFromEnv } from './s3BlobStore.ts';
-import { DEMO_USER } from './seed.ts';
+import { logFormatFromEnv, loggerFromEnv, requestLogLevel } from './platform/logging.ts';
+import { s3OptionsFromEnv } from './platform/s3BlobStore.ts';
+import { DEMO_USER } from './commands/seed.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const port = Number(process.env.PORT ?? 8080);

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { LocalBlobStore } from './blobStore.ts';
-import { configFromEnv } from './config.ts';
-import { openDatabase, type Database } from './db/db.ts';
+import { LocalBlobStore } from './platform/blobStore.ts';
+import { configFromEnv } from './platform/config.ts';
+import { openDatabase, type Database } from './platform/db/db.ts';
 import { buildServer, prerenderedPage } from './server.ts';
-import { AnalysisPool } from './workouts/pool.ts';
+import { AnalysisPool } from './imports/pool.ts';
 
 describe('API server', () => {
   let dir: string;

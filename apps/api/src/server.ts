@@ -18,33 +18,33 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { runAfterReply } from './afterReply.ts';
-import { fairAdmission } from './admission.ts';
-import { RequestLimits, requestLimits } from './requestLimits.ts';
-import { requestDeadlines } from './deadline.ts';
+import { runAfterReply } from './http/afterReply.ts';
+import { fairAdmission } from './http/admission.ts';
+import { RequestLimits, requestLimits } from './http/requestLimits.ts';
+import { requestDeadlines } from './http/deadline.ts';
 import { Sessions } from './auth/sessions.ts';
-import { helmetOptions, staticHeaders } from './securityHeaders.ts';
-import type { BlobStore } from './blobStore.ts';
-import type { ApiConfig } from './config.ts';
-import type { Database } from './db/db.ts';
-import { ApiError, refuseDeepJson, sendError } from './http.ts';
+import { helmetOptions, staticHeaders } from './http/securityHeaders.ts';
+import type { BlobStore } from './platform/blobStore.ts';
+import type { ApiConfig } from './platform/config.ts';
+import type { Database } from './platform/db/db.ts';
+import { ApiError, refuseDeepJson, sendError } from './http/envelope.ts';
 import { authRoutes } from './routes/auth.ts';
 import { articleIdError, contentRoutes } from './routes/content.ts';
 import { deviceRoutes } from './routes/devices.ts';
 import { routebookRoutes } from './routes/routebooks.ts';
 import { shareCardTags, shareRoutes } from './routes/share.ts';
 import { workoutRoutes } from './routes/workouts.ts';
-import { runImport } from './workouts/store.ts';
+import { runImport } from './rides/store.ts';
 import { trainingRoutes } from './routes/training.ts';
 import type { Services } from './services.ts';
 import { KEY_RELOAD_MS, type SecretSet } from './auth/keyStore.ts';
-import { AnalysisPool, defaultPoolSize } from './workouts/pool.ts';
-import { ImportJobs } from './workouts/importJobs.ts';
-import { ArchiveImports } from './workouts/archives.ts';
+import { AnalysisPool, defaultPoolSize } from './imports/pool.ts';
+import { ImportJobs } from './imports/importJobs.ts';
+import { ArchiveImports } from './imports/archives.ts';
 import { archiveRoutes } from './routes/archives.ts';
-import { StorageHealth, storageFullError, storageFullPart } from './storageHealth.ts';
-import { ApiMetrics, metricsRoutes } from './metrics.ts';
-import { Readiness, readyRoute } from './readiness.ts';
+import { StorageHealth, storageFullError, storageFullPart } from './platform/storageHealth.ts';
+import { ApiMetrics, metricsRoutes } from './platform/metrics.ts';
+import { Readiness, readyRoute } from './platform/readiness.ts';
 import { athleteDataRoutes } from './routes/athleteData.ts';
 
 /** Where the built front ends are; any of them may be missing (then only the API answers). */
@@ -73,7 +73,7 @@ export interface ServerOptions {
 
 /**
  * One line per request, when it is answered, at the level asked for (debug when a person
- * reads the log, see logging.ts), instead of Fastify's two at info. A request that failed
+ * reads the log, see platform/logging.ts), instead of Fastify's two at info. A request that failed
  * is still an error line.
  */
 class RequestLog extends LogController {

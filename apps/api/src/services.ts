@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Sessions } from './auth/sessions.ts';
-import type { BlobStore } from './blobStore.ts';
-import type { ApiConfig } from './config.ts';
-import type { Database } from './db/db.ts';
-import type { StorageHealth } from './storageHealth.ts';
-import type { ArchiveImports } from './workouts/archives.ts';
-import type { ImportJobs } from './workouts/importJobs.ts';
-import type { AnalysisPool } from './workouts/pool.ts';
+import type { BlobStore } from './platform/blobStore.ts';
+import type { ApiConfig } from './platform/config.ts';
+import type { Database } from './platform/db/db.ts';
+import type { StorageHealth } from './platform/storageHealth.ts';
+import type { ArchiveImports } from './imports/archives.ts';
+import type { ImportJobs } from './imports/importJobs.ts';
+import type { AnalysisPool } from './imports/pool.ts';
 
 /** What route modules share. */
 export interface Services {

@@ -10,9 +10,9 @@ import {
   wPrimeBalance,
 } from '@xoss/workout-stats';
 import { describe, expect, it } from 'vitest';
-import { powerModelOf } from '../src/workouts/analysisStore.ts';
-import { rideStreamsOf } from '../src/workouts/analyse.ts';
-import { readStreams } from '../src/workouts/streams.ts';
+import { powerModelOf } from '../src/analysis/analysisStore.ts';
+import { rideStreamsOf } from '../src/analysis/series.ts';
+import { readStreams } from '../src/rides/streams.ts';
 import { bearer, PASSWORD, upload, type Harness } from './harness.ts';
 
 /** 06:00 UTC of a day of 2026 (the harness's clock is 2026-11-01). */

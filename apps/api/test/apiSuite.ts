@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { createHmac } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { jwtKeys, keyId, signJwt } from '../src/auth/jwt.ts';
-import { demoGpx } from '../src/seed.ts';
+import { demoGpx } from '../src/commands/seed.ts';
 import { MAX_PRIVACY_ZONES } from '../src/share/store.ts';
 import {
   activityFromStreams,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { ZipFile } from 'yazl';
-import { demoGpx } from '../src/seed.ts';
+import { demoGpx } from '../src/commands/seed.ts';
 import {
   bearer,
   fitFile,

@@ -1,7 +1,7 @@
 // A rider's own data: the export archive, and deleting the account (on both databases).
 import { describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { demoGpx } from '../src/seed.ts';
+import { demoGpx } from '../src/commands/seed.ts';
 import {
   PASSWORD,
   bearer,

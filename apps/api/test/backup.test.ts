@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/db.ts';
-import { demoGpx } from '../src/seed.ts';
+import { openDatabase } from '../src/platform/db/db.ts';
+import { demoGpx } from '../src/commands/seed.ts';
 import { fitFile } from './harness.ts';
 import {
   folderFiles,
@@ -57,7 +57,7 @@ async function command(
   dataDir: string,
   dir: string,
 ): Promise<{ code: number | null; output: string }> {
-  const proc = runScript('backupCommand.ts', { DATA_DIR: dataDir }, [name, dir]);
+  const proc = runScript('commands/backupCommand.ts', { DATA_DIR: dataDir }, [name, dir]);
   const code = await proc.exited;
   return { code, output: proc.output() };
 }
@@ -69,10 +69,11 @@ describe('backups of the embedded setup', { timeout: 240_000 }, () => {
       ['one@example.com', 'One'],
       ['two@example.com', 'Two'],
     ] as const) {
-      const created = runScript('createUser.ts', { DATA_DIR: source, XOSS_PASSWORD: PASSWORD }, [
-        email,
-        name,
-      ]);
+      const created = runScript(
+        'commands/createUser.ts',
+        { DATA_DIR: source, XOSS_PASSWORD: PASSWORD },
+        [email, name],
+      );
       expect(await created.exited, created.output()).toBe(0);
     }
     let { proc, base } = await startProduct(source);

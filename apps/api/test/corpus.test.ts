@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { decodeFit } from '@xoss/activity-files';
 import { timeline } from '@xoss/workout-stats';
 import { describe, expect, it } from 'vitest';
-import { analyseActivity, type Analysis } from '../src/workouts/analyse.ts';
-import { rangeFigures } from '../src/workouts/figures.ts';
+import { analyseActivity, type Analysis } from '../src/analysis/analyse.ts';
+import { rangeFigures } from '../src/analysis/figures.ts';
 
 interface Entry {
   readonly file: string;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { WorkoutListItem } from '@xoss/api-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { DEMO_USER } from '../src/seed.ts';
+import { DEMO_USER } from '../src/commands/seed.ts';
 
 // The demo rider is the first thing a visitor of `pnpm start` sees: figures a real amateur
 // with FTP 250 W could have ridden, or every figure of the product looks wrong.

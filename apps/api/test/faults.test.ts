@@ -98,7 +98,7 @@ function defineFaultSuite(
       };
       // Temporary files a start must have removed: all of them alone; beside other processes
       // (a database URL) not a fresh `.part`, which may be another process's write in flight
-      // (the one the kill cut off goes at a start an hour later: src/sweep.test.ts).
+      // (the one the kill cut off goes at a start an hour later: src/platform/sweep.test.ts).
       const temporary = () => {
         const folder = join(dataDir, 'files', '.tmp');
         const names = existsSync(folder) ? readdirSync(folder) : [];
@@ -131,7 +131,7 @@ function defineFaultSuite(
           XOSS_PASSWORD: PASSWORD,
           ...(db.url ? { DATABASE_URL: db.url } : {}),
         };
-        const created = run('createUser.ts', [EMAIL, 'Crash'], env);
+        const created = run('commands/createUser.ts', [EMAIL, 'Crash'], env);
         const code = await new Promise((resolve) => created.once('exit', resolve));
         expect(code).toBe(0);
         await start();

@@ -2,7 +2,7 @@ import { endpoints, errorStatus, type EndpointName } from '@xoss/api-contract';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { ApiError, MAX_JSON_DEPTH, refuseNul } from '../src/http.ts';
+import { ApiError, MAX_JSON_DEPTH, refuseNul } from '../src/http/envelope.ts';
 import { bearer, pgliteFactory, suiteHarnesses } from './harness.ts';
 
 // Malformed requests against every endpoint of the contract: whatever arrives, the answer is

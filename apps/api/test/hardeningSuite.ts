@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { fitCrc16 } from '@xoss/activity-files';
 import { describe, expect, it } from 'vitest';
-import { createUser } from '../src/createUser.ts';
-import { demoGpx } from '../src/seed.ts';
+import { createUser } from '../src/commands/createUser.ts';
+import { demoGpx } from '../src/commands/seed.ts';
 import { buildServer } from '../src/server.ts';
 import { multipartBody } from '../src/testing/multipart.ts';
 import {

@@ -8,13 +8,13 @@ import { simulateRide } from '@xoss/workout-stats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { LocalBlobStore, type BlobStore } from '../src/blobStore.ts';
-import { configFromEnv, type ApiConfig } from '../src/config.ts';
-import { createUser } from '../src/createUser.ts';
-import { dumpEmbedded, openDatabase, type Database } from '../src/db/db.ts';
+import { LocalBlobStore, type BlobStore } from '../src/platform/blobStore.ts';
+import { configFromEnv, type ApiConfig } from '../src/platform/config.ts';
+import { createUser } from '../src/commands/createUser.ts';
+import { dumpEmbedded, openDatabase, type Database } from '../src/platform/db/db.ts';
 import { buildServer } from '../src/server.ts';
 import { multipartBody } from '../src/testing/multipart.ts';
-import { AnalysisPool } from '../src/workouts/pool.ts';
+import { AnalysisPool } from '../src/imports/pool.ts';
 
 /** Makes empty, migrated databases of one kind. */
 export interface DatabaseFactory {

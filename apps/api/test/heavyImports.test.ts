@@ -2,7 +2,7 @@ import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide, type RideStreams } from '@xoss/workout-stats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody } from '../src/testing/multipart.ts';
-import { AnalysisPool } from '../src/workouts/pool.ts';
+import { AnalysisPool } from '../src/imports/pool.ts';
 import {
   bearer,
   closePool,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { createUser } from '../src/createUser.ts';
+import { createUser } from '../src/commands/createUser.ts';
 
 const dirs: string[] = [];
 const saved = process.env.JWT_SECRET;

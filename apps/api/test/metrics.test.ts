@@ -3,8 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configFromEnv } from '../src/config.ts';
-import { bearerMatches } from '../src/metrics.ts';
+import { configFromEnv } from '../src/platform/config.ts';
+import { bearerMatches } from '../src/platform/digest.ts';
 import { startPostgres } from './postgres.ts';
 import {
   bearer,

@@ -9,9 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../src/createUser.ts';
-import { openDatabase, type Database } from '../src/db/db.ts';
-import { S3BlobStore } from '../src/s3BlobStore.ts';
+import { createUser } from '../src/commands/createUser.ts';
+import { openDatabase, type Database } from '../src/platform/db/db.ts';
+import { S3BlobStore } from '../src/platform/s3BlobStore.ts';
 import { startPostgres } from './postgres.ts';
 
 // Several identical API processes and a worker process on one PostgreSQL (Debian's binaries)

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { dirname, join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type { Queryable } from '../src/db/db.ts';
+import type { Queryable } from '../src/platform/db/db.ts';
 
 // Helpers of the tests that run the API as processes (backups, rolling restarts).
 

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../src/app.ts';
-import type { ApiConfig } from '../src/config.ts';
-import type { Database } from '../src/db/db.ts';
+import type { ApiConfig } from '../src/platform/config.ts';
+import type { Database } from '../src/platform/db/db.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const portalDist = join(repo, 'apps', 'athlete-portal', 'dist');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoGpx } from '../src/seed.ts';
+import { demoGpx } from '../src/commands/seed.ts';
 import { bearer, suiteHarnesses, upload, type DatabaseFactory, type Harness } from './harness.ts';
 
 // Routebooks as riders use them: one opened, renamed, sent to a device, picked up by the

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.ts';
-import { S3BlobStore, S3Error, s3OptionsFromEnv, signV4 } from '../src/s3BlobStore.ts';
-import { demoGpx } from '../src/seed.ts';
+import { S3BlobStore, S3Error, s3OptionsFromEnv, signV4 } from '../src/platform/s3BlobStore.ts';
+import { demoGpx } from '../src/commands/seed.ts';
 import { bearer, closePool, fitFile, harness, pgliteFactory, upload } from './harness.ts';
 
 describe('Signature Version 4', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configFromEnv } from '../src/config.ts';
+import { configFromEnv } from '../src/platform/config.ts';
 import { buildServer } from '../src/server.ts';
 import {
   PASSWORD,

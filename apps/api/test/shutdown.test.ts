@@ -7,13 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { LocalBlobStore } from '../src/blobStore.ts';
-import { configFromEnv } from '../src/config.ts';
-import { createUser } from '../src/createUser.ts';
-import { openDatabase } from '../src/db/db.ts';
-import { DEMO_USER, seedDemo } from '../src/seed.ts';
+import { LocalBlobStore } from '../src/platform/blobStore.ts';
+import { configFromEnv } from '../src/platform/config.ts';
+import { createUser } from '../src/commands/createUser.ts';
+import { openDatabase } from '../src/platform/db/db.ts';
+import { DEMO_USER, seedDemo } from '../src/commands/seed.ts';
 import { buildServer } from '../src/server.ts';
-import { AnalysisPool } from '../src/workouts/pool.ts';
+import { AnalysisPool } from '../src/imports/pool.ts';
 import { fitFile } from './harness.ts';
 
 // The demo seed of a process that only queues imports (IMPORT_JOBS=off), on a fresh
@@ -147,7 +147,7 @@ describe('stopping the server', { timeout: 180_000 }, () => {
       JOBS_SUPERVISE_S: '1',
       XOSS_PASSWORD: password,
     };
-    const created = run('createUser.ts', env, ['stop@example.com', 'Stop']);
+    const created = run('commands/createUser.ts', env, ['stop@example.com', 'Stop']);
     expect(await new Promise((resolve) => created.once('exit', resolve))).toBe(0);
     const server = run('main.ts', env);
     let output = '';

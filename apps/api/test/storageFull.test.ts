@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalBlobStore } from '../src/blobStore.ts';
-import { createUser } from '../src/createUser.ts';
-import type { Database, Queryable } from '../src/db/db.ts';
-import type { ApiError } from '../src/http.ts';
-import { ImportJobs } from '../src/workouts/importJobs.ts';
+import { LocalBlobStore } from '../src/platform/blobStore.ts';
+import { createUser } from '../src/commands/createUser.ts';
+import type { Database, Queryable } from '../src/platform/db/db.ts';
+import type { ApiError } from '../src/http/envelope.ts';
+import { ImportJobs } from '../src/imports/importJobs.ts';
 import {
   bearer,
   closePool,

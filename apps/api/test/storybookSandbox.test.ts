@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { LocalBlobStore } from '../src/blobStore.ts';
-import { configFromEnv } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/db.ts';
+import { LocalBlobStore } from '../src/platform/blobStore.ts';
+import { configFromEnv } from '../src/platform/config.ts';
+import { openDatabase, type Database } from '../src/platform/db/db.ts';
 import { buildServer } from '../src/server.ts';
 import { launchChromium } from './product.ts';
 

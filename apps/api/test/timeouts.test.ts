@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LocalBlobStore } from '../src/blobStore.ts';
-import { configFromEnv } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/db.ts';
-import { createUser } from '../src/createUser.ts';
+import { LocalBlobStore } from '../src/platform/blobStore.ts';
+import { configFromEnv } from '../src/platform/config.ts';
+import { openDatabase, type Database } from '../src/platform/db/db.ts';
+import { createUser } from '../src/commands/createUser.ts';
 import { buildServer } from '../src/server.ts';
 import { multipartBody } from '../src/testing/multipart.ts';
-import { AnalysisPool } from '../src/workouts/pool.ts';
+import { AnalysisPool } from '../src/imports/pool.ts';
 import { fitFile } from './harness.ts';
 
 // Security item 20 over real sockets: slow clients, slow handlers, bad framing, shutdown.

@@ -1,7 +1,7 @@
 import { fitnessSeries } from '@xoss/workout-stats';
 import { describe, expect, it } from 'vitest';
-import { migrations } from '../src/db/migrations.ts';
-import { backfillBests } from '../src/workouts/training.ts';
+import { migrations } from '../src/platform/db/migrations.ts';
+import { backfillBests } from '../src/training/days.ts';
 import { bearer, fitFile, upload, type Harness } from './harness.ts';
 
 const DAY_S = 86_400;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe } from 'vitest';
-import { dumpEmbedded, openDatabase } from '../src/db/db.ts';
+import { dumpEmbedded, openDatabase } from '../src/platform/db/db.ts';
 import { defineUpgradesSuite } from './upgradesSuite.ts';
 
 describe('upgrades on the embedded database (PGlite)', () => {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe } from 'vitest';
-import { openDatabase } from '../src/db/db.ts';
+import { openDatabase } from '../src/platform/db/db.ts';
 import { startPostgres } from './postgres.ts';
 import { defineUpgradesSuite } from './upgradesSuite.ts';
 

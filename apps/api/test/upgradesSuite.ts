@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/db.ts';
-import { migrations } from '../src/db/migrations.ts';
+import type { Database } from '../src/platform/db/db.ts';
+import { migrations } from '../src/platform/db/migrations.ts';
 import { closePool, harness, type Harness } from './harness.ts';
 import { FIXTURE_PASSWORD, fixtureFile } from './upgrades/fixtures.ts';
 

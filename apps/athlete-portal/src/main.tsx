@@ -11,7 +11,7 @@ import './portal.css';
 import { selectPreferences } from '@xoss/api-client';
 import { loadMessages } from '@xoss/i18n';
 import { client } from './client.ts';
-import { startRidePage } from './pages/rideQueries.ts';
+import { startRidePage } from './rides/preload.ts';
 
 void loadMessages(selectPreferences(client.store.getState()).language, 'portal');
 startRidePage(new URL(window.location.href));

@@ -3,8 +3,8 @@ import { loadMessages } from '@xoss/i18n';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from './client.ts';
 import { renderPortal } from './testing.tsx';
-import { isSharedRideLink } from './pages/rideQueries.ts';
-import { leave } from './routes.tsx';
+import { isSharedRideLink } from './rides/rideQueries.ts';
+import { leave } from './navigation.ts';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
@@ -30,6 +30,9 @@ describe('athlete-portal routes', () => {
   it('lets anyone open a ride through its share link, and nothing else', () => {
     const at = (path: string) => isSharedRideLink(new URL(path, 'http://x'));
     expect(at('/dashboard/workouts/share/12?share=Abc_def-1234567890')).toBe(true);
+    // The link riders copy names the share only.
+    expect(at('/dashboard/workouts/share/ride?share=Abc_def-1234567890')).toBe(true);
+    expect(at('/dashboard/workouts/share/other?share=Abc_def-1234567890')).toBe(false);
     expect(at('/dashboard/workouts/share/12')).toBe(false);
     expect(at('/dashboard/workouts/share/12?share=short')).toBe(false);
     expect(at('/dashboard/workouts/list?share=Abc_def-1234567890')).toBe(false);

@@ -4,8 +4,9 @@ import { PageFailed } from '@xoss/ui-kit';
 import type { ComponentType } from 'react';
 import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { client } from './client.ts';
-import { startRidePage } from './pages/rideQueries.ts';
-import { Dashboard } from './pages/Dashboard.tsx';
+import { leave } from './navigation.ts';
+import { startRidePage } from './rides/preload.ts';
+import { Dashboard } from './rides/Dashboard.tsx';
 import { Shell } from './Shell.tsx';
 
 let previousPath: string | null = null;
@@ -17,9 +18,6 @@ let previousPath: string | null = null;
  */
 const isShareAddress = (url: URL) =>
   /^\/dashboard\/workouts\/share\/[^/]+\/?$/.test(url.pathname) && url.searchParams.has('share');
-
-/** Leaves the portal for another app's page, replacing the history entry (tests stub it). */
-export const leave = { to: (url: string) => window.location.replace(url) };
 
 /**
  * Spec 4's guard on every navigation: visitors go to the site's /login (a full page load,
@@ -78,36 +76,36 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/main', element: <Dashboard /> },
           {
             path: 'dashboard/workouts/list',
-            lazy: page(() => import('./pages/WorkoutsList.tsx'), 'WorkoutsList'),
+            lazy: page(() => import('./rides/WorkoutsList.tsx'), 'WorkoutsList'),
           },
           {
             path: 'dashboard/workouts/share/:id',
             // The ride's calls start with the navigation, beside the page's chunk.
             loader: startRide,
-            lazy: page(() => import('./pages/WorkoutShare.tsx'), 'WorkoutShare'),
+            lazy: page(() => import('./rides/WorkoutShare.tsx'), 'WorkoutShare'),
           },
           {
             path: 'dashboard/workouts/archive',
-            lazy: page(() => import('./pages/ImportArchive.tsx'), 'ImportArchive'),
+            lazy: page(() => import('./rides/ImportArchive.tsx'), 'ImportArchive'),
           },
           {
             path: 'dashboard/workouts/shared',
-            lazy: page(() => import('./pages/SharedRides.tsx'), 'SharedRides'),
+            lazy: page(() => import('./share/SharedRides.tsx'), 'SharedRides'),
           },
           {
             // Two rides side by side: `?a=ID&b=ID`.
             path: 'dashboard/workouts/compare',
-            lazy: page(() => import('./pages/CompareRides.tsx'), 'CompareRidesPage'),
+            lazy: page(() => import('./rides/CompareRides.tsx'), 'CompareRidesPage'),
           },
           {
             path: 'dashboard/workouts/powerCurve/:id',
             loader: startRide,
-            lazy: page(() => import('./pages/PowerCurve.tsx'), 'PowerCurvePage'),
+            lazy: page(() => import('./rides/PowerCurve.tsx'), 'PowerCurvePage'),
           },
           {
             path: 'dashboard/workouts/indoor/model/:id',
             loader: startRide,
-            lazy: page(() => import('./pages/IndoorSummary.tsx'), 'IndoorSummary'),
+            lazy: page(() => import('./rides/IndoorSummary.tsx'), 'IndoorSummary'),
             handle: { keepTitle: true },
           },
           {
@@ -116,55 +114,55 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'dashboard/training/log',
-            lazy: page(() => import('./pages/Training.tsx'), 'TrainingLogPage'),
+            lazy: page(() => import('./training/TrainingLog.tsx'), 'TrainingLogPage'),
           },
           {
             path: 'dashboard/training/fitness',
-            lazy: page(() => import('./pages/Training.tsx'), 'FitnessPage'),
+            lazy: page(() => import('./training/Fitness.tsx'), 'FitnessPage'),
           },
           {
             path: 'dashboard/training/bests',
-            lazy: page(() => import('./pages/Training.tsx'), 'BestsPage'),
+            lazy: page(() => import('./training/Bests.tsx'), 'BestsPage'),
           },
           {
             path: 'dashboard/device/list',
-            lazy: page(() => import('./pages/Devices.tsx'), 'DeviceList'),
+            lazy: page(() => import('./devices/Devices.tsx'), 'DeviceList'),
           },
           {
             path: 'dashboard/device/add',
-            lazy: page(() => import('./pages/Devices.tsx'), 'AddDevice'),
+            lazy: page(() => import('./devices/Devices.tsx'), 'AddDevice'),
           },
           {
             path: 'dashboard/device/list/settings/:deviceIndex',
-            lazy: page(() => import('./pages/Devices.tsx'), 'DeviceSettings'),
+            lazy: page(() => import('./devices/Devices.tsx'), 'DeviceSettings'),
           },
           // Spec 2's manager, layout, layout/{event} and data steps share one editor.
           {
             path: 'dashboard/device/list/manager/*',
-            lazy: page(() => import('./pages/LayoutManager.tsx'), 'LayoutManager'),
+            lazy: page(() => import('./devices/LayoutManager.tsx'), 'LayoutManager'),
           },
           {
             path: 'dashboard/settings',
-            lazy: page(() => import('./pages/Settings.tsx'), 'SettingsPage'),
+            lazy: page(() => import('./account/Settings.tsx'), 'SettingsPage'),
           },
           {
             // Password, sessions, the data export and deleting the account.
             path: 'dashboard/settings/account',
-            lazy: page(() => import('./pages/Account.tsx'), 'AccountPage'),
+            lazy: page(() => import('./account/Account.tsx'), 'AccountPage'),
           },
           { path: 'upload', element: <Navigate to="/upload/gpxFile" replace /> },
           {
             path: 'upload/gpxFile',
-            lazy: page(() => import('./pages/UploadGpx.tsx'), 'UploadGpx'),
+            lazy: page(() => import('./routebooks/UploadGpx.tsx'), 'UploadGpx'),
           },
           {
             // One routebook: map, elevation profile, rename, send to a device, delete.
             path: 'dashboard/routebooks/:id',
-            lazy: page(() => import('./pages/Routebook.tsx'), 'RoutebookPage'),
+            lazy: page(() => import('./routebooks/Routebook.tsx'), 'RoutebookPage'),
           },
           {
             path: 'developer/mydevices',
-            lazy: page(() => import('./pages/Developer.tsx'), 'DeveloperDevices'),
+            lazy: page(() => import('./devices/Developer.tsx'), 'DeveloperDevices'),
           },
           {
             path: '*',

@@ -1000,7 +1000,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
   }, 120_000);
 
   // Last: it changes the demo rider's password. Deleting an account is tested in
-  // src/pages/Account.test.tsx only: the product runs with one rider, whom these tests need.
+  // src/account/Account.test.tsx only: the product runs with one rider, whom these tests need.
   it("looks after the account: signs other sessions out, changes the password, downloads the rider's data", async () => {
     // Another browser's session, signed in through the API.
     const signIn = async (password: string) => {

@@ -1,7 +1,8 @@
 import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
 import { describe, expect, it } from 'vitest';
-import { analyseActivity, MAX_CURVE_S } from './analyse.ts';
+import { analyseActivity } from './analyse.ts';
+import { MAX_CURVE_S } from './series.ts';
 
 describe('analyseActivity curves', () => {
   it('keeps a ride longer than a day to its first 24 hours of curve', () => {

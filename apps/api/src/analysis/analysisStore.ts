@@ -4,7 +4,7 @@
 // decoupling, climbs), computed at import and, for rides imported before, on first need.
 import type { Climb, WorkoutAnalysis } from '@xoss/api-contract';
 import { estimateFtp, fitRiderPowerModel } from '@xoss/workout-stats';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../platform/db/db.ts';
 import type { Services } from '../services.ts';
 import { allTimeCurves, comparisonCurves } from './bestCurves.ts';
 import { INLINE_SAMPLES } from './figures.ts';
@@ -15,8 +15,8 @@ import {
   wbalFigures,
   type RideFacts,
 } from './rideAnalysis.ts';
-import type { WorkoutRow } from './rows.ts';
-import { packCurve, readStreams, unpackCurve } from './streams.ts';
+import type { WorkoutRow } from '../rides/rows.ts';
+import { packCurve, readStreams, unpackCurve } from '../rides/streams.ts';
 
 /** W' of a ride whose CP is its FTP (no model): GoldenCheetah's default, 20 kJ. */
 const DEFAULT_W_PRIME_J = 20_000;

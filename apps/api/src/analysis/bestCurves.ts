@@ -1,7 +1,7 @@
 import type { Comparison } from '@xoss/api-contract';
 import { mergeCurves } from '@xoss/workout-stats';
-import type { Database, Queryable } from '../db/db.ts';
-import { packCurve, unpackCurve } from './streams.ts';
+import type { Database, Queryable } from '../platform/db/db.ts';
+import { packCurve, unpackCurve } from '../rides/streams.ts';
 
 /**
  * Each rider's best power and speed curves per period (`best_curves`): the best-of envelope

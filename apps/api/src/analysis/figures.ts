@@ -12,7 +12,7 @@ import {
   type WorkoutSummary,
 } from '@xoss/workout-stats';
 import type { DistanceUnitSetting } from '@xoss/data-fields';
-import { rideStreamsOf, type StoredStreams } from './analyse.ts';
+import { rideStreamsOf, type StoredStreams } from './series.ts';
 
 export interface RangeTask {
   readonly streams: StoredStreams;

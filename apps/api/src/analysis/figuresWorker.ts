@@ -1,7 +1,7 @@
 // The figures worker (run by Piscina): a long ride's range and zone figures, off the API's
 // event loop. The streams arrive as views of shared memory, not copies.
 import { rangeFigures, zoneFigures, type RangeTask, type ZonesTask } from './figures.ts';
-import { lowerThreadPriority } from './niceness.ts';
+import { lowerThreadPriority } from '../imports/niceness.ts';
 import {
   analysisFigures,
   extraCurveFigures,

@@ -1,6 +1,6 @@
 import { simulateRide } from '@xoss/workout-stats';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AnalysisPool } from './pool.ts';
+import { AnalysisPool } from '../imports/pool.ts';
 import { analysisFigures, extraCurveFigures, wbalFigures } from './rideAnalysis.ts';
 
 // Long rides are analysed in the figures worker: the same pure functions, so the same figures.

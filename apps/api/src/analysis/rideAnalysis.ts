@@ -17,7 +17,7 @@ import {
   type Timeline,
   type TimerIntervals,
 } from '@xoss/workout-stats';
-import { boundedMeanMaxCurve, MAX_CURVE_S, rideStreamsOf, type StoredStreams } from './analyse.ts';
+import { boundedMeanMaxCurve, MAX_CURVE_S, rideStreamsOf, type StoredStreams } from './series.ts';
 
 /** What a ride keeps of its analysis (`workout_facts`): at import, or on first need. */
 export interface RideFacts {

@@ -1,6 +1,6 @@
 import { withFtp, type WorkoutSummary } from '@xoss/workout-stats';
-import type { Queryable } from '../db/db.ts';
-import { addToDay, dayOf, lockRider } from './training.ts';
+import type { Queryable } from '../platform/db/db.ts';
+import { addToDay, dayOf, lockRider } from '../training/days.ts';
 
 /** The FTP and max heart rate a ride is measured against, and where each comes from. */
 export interface RideThresholds {

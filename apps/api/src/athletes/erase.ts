@@ -1,7 +1,7 @@
 // Deleting an account: every row of the rider in one transaction, then their files.
 import type { Services } from '../services.ts';
 import { forgetPreview } from '../share/previewCache.ts';
-import { forgetStreams } from '../workouts/streams.ts';
+import { forgetStreams } from '../rides/streams.ts';
 
 /** What an erased account left for the store and the caches to drop. */
 export interface Erased {

@@ -4,9 +4,9 @@
 import type { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { Services } from '../services.ts';
-import { listItem, type WorkoutRow } from '../workouts/rows.ts';
-import { summaryReply } from '../workouts/replies.ts';
-import { thresholdHistory } from '../workouts/thresholds.ts';
+import { listItem, type WorkoutRow } from '../rides/rows.ts';
+import { summaryReply } from '../rides/replies.ts';
+import { thresholdHistory } from '../analysis/thresholds.ts';
 import { privacyZones } from '../share/store.ts';
 import { STRAVA_COLUMNS, csvRow, stravaDate, stravaTypeOf } from './stravaCsv.ts';
 

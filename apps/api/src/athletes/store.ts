@@ -1,5 +1,5 @@
 import type { DistanceUnitSetting, TemperatureUnit } from '@xoss/data-fields';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../platform/db/db.ts';
 
 // The users table as the athlete endpoints read and change it: the profile and settings.
 

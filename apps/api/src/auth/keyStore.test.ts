@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { openDatabase } from '../db/db.ts';
+import { openDatabase } from '../platform/db/db.ts';
 import { jwtKeys, keyId, signJwt, verifyJwt } from './jwt.ts';
 import { rotateSharedKey, sharedSecrets } from './keyStore.ts';
 

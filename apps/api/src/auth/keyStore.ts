@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../db/db.ts';
+import type { Database } from '../platform/db/db.ts';
 import { keyId } from './jwt.ts';
 
 /** A new key signs only this long after it is made: every process has read it by then. */

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
-import type { ApiConfig } from '../config.ts';
-import type { Database } from '../db/db.ts';
-import { ApiError } from '../http.ts';
-import type { Mailer } from '../mail.ts';
+import type { ApiConfig } from '../platform/config.ts';
+import type { Database } from '../platform/db/db.ts';
+import { ApiError } from '../http/envelope.ts';
+import type { Mailer } from '../platform/mail.ts';
 import { SharedLimiter } from './rateLimit.ts';
 import type { SecurityLog, Sessions } from './sessions.ts';
 

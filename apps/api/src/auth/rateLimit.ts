@@ -1,4 +1,4 @@
-import type { Database, Queryable } from '../db/db.ts';
+import type { Database, Queryable } from '../platform/db/db.ts';
 
 /**
  * Sliding-window counters kept in the database (`login_attempts`), so every API process

@@ -3,9 +3,9 @@
 // invariants (which tokens still work after which event) are easiest to check side by side.
 import { createHash, randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
-import type { ApiConfig } from '../config.ts';
-import type { Database, Queryable } from '../db/db.ts';
-import { ApiError } from '../http.ts';
+import type { ApiConfig } from '../platform/config.ts';
+import type { Database, Queryable } from '../platform/db/db.ts';
+import { ApiError } from '../http/envelope.ts';
 import { jwtKeys, signJwt, verifyJwt, type JwtKeys } from './jwt.ts';
 import { HashingBusy, HashingGate, type Reservation } from './hashingGate.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';

@@ -1,11 +1,11 @@
 // `pnpm backup DIR` and `pnpm restore DIR` (from the repository root): the embedded database
 // and the data folder's files (DATA_DIR, `./data` by default) into a new folder, and back
-// into an empty data folder. How and why: src/backup.ts; PostgreSQL and S3: docs/deploy.md.
+// into an empty data folder. How and why: src/platform/backup.ts; PostgreSQL and S3: docs/deploy.md.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { backup, restore } from './backup.ts';
+import { backup, restore } from '../platform/backup.ts';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 // pnpm runs scripts at the root; a folder is named from where the command was typed.
 const here = process.env.INIT_CWD ?? process.cwd();
 const [command, folder] = process.argv.slice(2);

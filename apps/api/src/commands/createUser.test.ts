@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
-import { serveBackups } from './backup.ts';
+import { serveBackups } from '../platform/backup.ts';
 
 const run = promisify(execFile);
 const script = fileURLToPath(new URL('./createUser.ts', import.meta.url));

@@ -1,8 +1,8 @@
 // Rotates the token signing key kept in the database (several API processes on one
-// PostgreSQL without JWT_SECRET): `DATABASE_URL=... node apps/api/src/rotateKey.ts`.
-import { rotateSharedKey, KEY_ACTIVATION_S } from './auth/keyStore.ts';
-import { configFromEnv } from './config.ts';
-import { openDatabase } from './db/db.ts';
+// PostgreSQL without JWT_SECRET): `DATABASE_URL=... node apps/api/src/commands/rotateKey.ts`.
+import { rotateSharedKey, KEY_ACTIVATION_S } from '../auth/keyStore.ts';
+import { configFromEnv } from '../platform/config.ts';
+import { openDatabase } from '../platform/db/db.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {

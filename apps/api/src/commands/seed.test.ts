@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalBlobStore } from './blobStore.ts';
-import { configFromEnv } from './config.ts';
-import { openDatabase, type Database } from './db/db.ts';
+import { LocalBlobStore } from '../platform/blobStore.ts';
+import { configFromEnv } from '../platform/config.ts';
+import { openDatabase, type Database } from '../platform/db/db.ts';
 import { DEMO_USER, seedDemo } from './seed.ts';
-import { buildServer } from './server.ts';
-import { AnalysisPool } from './workouts/pool.ts';
+import { buildServer } from '../server.ts';
+import { AnalysisPool } from '../imports/pool.ts';
 
 // `pnpm dev` restarts the API when a file changes, so the first start's seed can be cut
 // short: the next start must end with the whole demo, not keep a part of it.

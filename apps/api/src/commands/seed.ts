@@ -1,10 +1,10 @@
 import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { seededRandom, simulateRide } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
-import type { BlobStore } from './blobStore.ts';
+import type { BlobStore } from '../platform/blobStore.ts';
 import { createUser } from './createUser.ts';
-import type { Database } from './db/db.ts';
-import { multipartBody } from './testing/multipart.ts';
+import type { Database } from '../platform/db/db.ts';
+import { multipartBody } from '../testing/multipart.ts';
 
 /** The demo athlete of a local run (also in the README). */
 export const DEMO_USER = {
@@ -50,7 +50,7 @@ async function forgetUnfinishedSeed(db: Database): Promise<void> {
     `DELETE FROM map_regions WHERE file_key IN (${keys.map((_, i) => `$${i + 1}`).join(', ')})`,
     keys,
   );
-  // Its files are swept as orphans at a later start (sweep.ts).
+  // Its files are swept as orphans at a later start (platform/sweep.ts).
   await db.query('DELETE FROM users WHERE id = $1', [unfinished.id]);
 }
 

@@ -1,6 +1,6 @@
 import type { MapRegion } from '@xoss/api-contract';
-import type { Queryable } from '../db/db.ts';
-import { pageOf, type PageWindow, type RowPage } from '../db/page.ts';
+import type { Queryable } from '../platform/db/db.ts';
+import { pageOf, type PageWindow, type RowPage } from '../platform/db/page.ts';
 
 // The site's content: map packages by region, and the riders' articles with their likes and
 // comments.
@@ -147,9 +147,4 @@ export async function insertComment(
     [comment.postId, comment.userId, comment.author, comment.body],
   );
   return row!;
-}
-
-/** Whether the database answers (the readiness check). */
-export async function databaseAnswers(db: Queryable): Promise<void> {
-  await db.query('SELECT 1');
 }

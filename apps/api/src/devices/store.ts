@@ -1,6 +1,6 @@
 import type { Device } from '@xoss/api-contract';
-import type { Queryable } from '../db/db.ts';
-import { pageOf, type PageWindow, type RowPage } from '../db/page.ts';
+import type { Queryable } from '../platform/db/db.ts';
+import { pageOf, type PageWindow, type RowPage } from '../platform/db/page.ts';
 
 // The devices table: a rider's bound bike computers and their saved data pages.
 

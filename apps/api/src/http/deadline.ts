@@ -1,6 +1,6 @@
 import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, sendError } from './http.ts';
+import { ApiError, sendError } from './envelope.ts';
 
 const controllers = new WeakMap<FastifyRequest, AbortController>();
 const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();

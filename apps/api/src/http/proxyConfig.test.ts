@@ -5,7 +5,15 @@ import { originRoutes, ownerOfPath } from '@xoss/api-contract';
 import { describe, expect, it } from 'vitest';
 import { nginxConfig } from './proxyConfig.ts';
 
-const docs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'deploy.md');
+const docs = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  '..',
+  'docs',
+  'deploy.md',
+);
 const example = { api: ['10.0.0.11:8080', '10.0.0.12:8080'], staticRoot: '/srv/xoss/static' };
 
 describe('the reverse-proxy example', () => {

@@ -87,7 +87,7 @@ export function nginxConfig({ api, staticRoot }: ProxyUpstreams): string {
   return `${lines.join('\n')}\n`;
 }
 
-// `node apps/api/src/proxyConfig.ts` prints the example with placeholder upstreams.
+// `node apps/api/src/http/proxyConfig.ts` prints the example with placeholder upstreams.
 if (import.meta.main)
   process.stdout.write(
     nginxConfig({ api: ['10.0.0.11:8080', '10.0.0.12:8080'], staticRoot: '/srv/xoss/static' }),

@@ -6,14 +6,14 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { ApiConfig } from './config.ts';
-import type { Database } from './db/db.ts';
-import { ApiError } from './http.ts';
+import type { ApiConfig } from '../platform/config.ts';
+import type { Database } from '../platform/db/db.ts';
+import { ApiError } from './envelope.ts';
 import { fastifyPath, verifiedRiders } from './route.ts';
 
 /**
  * The rider id a bearer token claims (its `sub`), read WITHOUT checking the signature.
- * Good enough to queue a request with its rider's others (admission.ts) and to refuse one of
+ * Good enough to queue a request with its rider's others (http/admission.ts) and to refuse one of
  * a rider already over the limit; never to count a request against a rider: a forged token
  * could then spend someone else's allowance. Counting waits for the route's authentication.
  */

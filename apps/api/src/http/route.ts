@@ -2,8 +2,8 @@ import { endpoints, type EndpointName } from '@xoss/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { deadlineConfig } from './deadline.ts';
-import { ok, parse, SerializedData } from './http.ts';
-import type { Services } from './services.ts';
+import { ok, parse, SerializedData } from './envelope.ts';
+import type { Services } from '../services.ts';
 
 /**
  * The rider whose token a route verified, by request (set before the body is read): the

@@ -1,3 +1,5 @@
+// Over 300 lines: an archive's walk (copy, manifest under whole-archive limits, one nested
+// zip open at a time, resume, its tries and its end) is one job whose steps share its state.
 // Importing a rider's whole history from an export archive (Strava's bulk export, Garmin
 // Connect's, or ours): the archive waits in the file store; a job on its own queue walks its
 // entries and queues one import per activity on the import queue, a few at a time.
@@ -16,11 +18,11 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobWithMetadata } from 'pg-boss';
 import { ErrorCode } from '@xoss/api-contract';
-import { BlobTooLarge, type BlobStore } from '../blobStore.ts';
-import type { Database } from '../db/db.ts';
-import { sha256 } from '../digest.ts';
-import { ApiError } from '../http.ts';
-import { assertFits, roomLeft } from '../quota.ts';
+import { BlobTooLarge, type BlobStore } from '../platform/blobStore.ts';
+import type { Database } from '../platform/db/db.ts';
+import { sha256 } from '../platform/digest.ts';
+import { ApiError } from '../http/envelope.ts';
+import { assertFits, roomLeft } from '../platform/quota.ts';
 import {
   CsvError,
   readStravaCsv,

@@ -5,15 +5,15 @@ import { ErrorCode } from '@xoss/api-contract';
 import { PgBoss, type Db, type JobResult, type JobWithMetadata } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { BlobStore } from '../blobStore.ts';
-import type { Database, Queryable } from '../db/db.ts';
-import { ApiError } from '../http.ts';
+import type { BlobStore } from '../platform/blobStore.ts';
+import type { Database, Queryable } from '../platform/db/db.ts';
+import { ApiError } from '../http/envelope.ts';
 import {
   storageFullError,
   storageFullPart,
   type StorageHealth,
   type StoragePart,
-} from '../storageHealth.ts';
+} from '../platform/storageHealth.ts';
 import { AnalysisFailed } from './pool.ts';
 
 declare module 'fastify' {

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { DistanceUnitSetting } from '@xoss/data-fields';
-import type { AnalysisResult } from './analyse.ts';
-import type * as figureTasks from './figuresWorker.ts';
+import type { AnalysisResult } from '../analysis/analyse.ts';
+import type * as figureTasks from '../analysis/figuresWorker.ts';
 
 /** What an analysis needs besides the file. */
 export interface AnalysisOptions {
@@ -232,7 +232,7 @@ export class AnalysisPool {
   ): Promise<ReturnType<(typeof figureTasks)[K]>> {
     if (this.#closed) throw new AnalysisFailed('closed', 'The import pool is closed');
     this.#figures ??= new Piscina({
-      filename: new URL('./figuresWorker.ts', import.meta.url).href,
+      filename: new URL('../analysis/figuresWorker.ts', import.meta.url).href,
       name: 'figures',
       minThreads: 0,
       maxThreads: 1,

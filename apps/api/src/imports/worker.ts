@@ -1,11 +1,11 @@
 // The import worker (run by Piscina): decoding (FIT, TCX, GPX) and statistics run here, off
 // the API's event loop.
 import { Piscina } from 'piscina';
-import { analyseActivity } from './analyse.ts';
+import { analyseActivity } from '../analysis/analyse.ts';
 import type { AnalysisOptions } from './pool.ts';
 import { lowerThreadPriority } from './niceness.ts';
-import { hasRecordedData } from './recorded.ts';
-import { packStreams } from './streams.ts';
+import { hasRecordedData } from '../rides/recorded.ts';
+import { packStreams } from '../rides/streams.ts';
 
 lowerThreadPriority();
 

@@ -1,5 +1,7 @@
 // SHA-256 of large bytes without stopping the event loop: Node's WebCrypto digest runs in
-// the thread pool (a 32 MB upload hashed with `createHash` held the loop about 100 ms).
+// the thread pool (a 32 MB upload hashed with `createHash` held the loop about 100 ms); and a
+// bearer token compared in constant time.
+import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** The SHA-256 of `parts` one after another, hex or base64url. */
 export async function sha256(
@@ -9,4 +11,12 @@ export async function sha256(
   const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
   const digest = await crypto.subtle.digest('SHA-256', bytes);
   return Buffer.from(digest).toString(encoding);
+}
+
+/** Whether `authorization` is `Bearer <token>`; compared in constant time (digests of both). */
+export function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  // Both sides hashed: equal lengths for timingSafeEqual, and no length leaks through timing.
+  return timingSafeEqual(digest(match?.[1] ?? ''), digest(token)) && match !== null;
 }

@@ -6,8 +6,8 @@ import { LocalBlobStore } from './blobStore.ts';
 import { configFromEnv } from './config.ts';
 import { openDatabase } from './db/db.ts';
 import { humanLine, logFormatFromEnv, loggerFromEnv, requestLogLevel } from './logging.ts';
-import { buildServer } from './server.ts';
-import { AnalysisPool } from './workouts/pool.ts';
+import { buildServer } from '../server.ts';
+import { AnalysisPool } from '../imports/pool.ts';
 
 describe('the log format', () => {
   it('is lines for people unless LOG_FORMAT=json or in production', () => {

@@ -1,14 +1,13 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { BlobStore } from './blobStore.ts';
 import type { Database } from './db/db.ts';
-import { ApiError, sendError } from './http.ts';
-import type { ReadyChecks } from './readiness.ts';
+import { ApiError, sendError } from '../http/envelope.ts';
+import type { QueueProbe, ReadyChecks } from './readiness.ts';
+import { bearerMatches } from './digest.ts';
 import { storageFullPart } from './storageHealth.ts';
-import type { ImportJobs } from './workouts/importJobs.ts';
 
 /** Where Prometheus scrapes (outside `/api`: it is for operators, not for the apps). */
 const METRICS_PATH = '/metrics';
@@ -32,7 +31,7 @@ export class ApiMetrics {
   readonly #requestsLimited: Counter;
   readonly #fileStoreErrors: Counter<'operation'>;
   readonly #readyChecks: Gauge<'check'>;
-  #imports: ImportJobs | undefined;
+  #imports: QueueProbe | undefined;
 
   /**
    * `processMetrics`: also Node's own (event-loop lag, heap, GC, CPU, open handles); only
@@ -141,7 +140,7 @@ export class ApiMetrics {
   }
 
   /** The import queue whose depth is reported (it starts after the metrics). */
-  watchQueue(imports: ImportJobs): void {
+  watchQueue(imports: QueueProbe): void {
     this.#imports = imports;
   }
 
@@ -235,14 +234,6 @@ function importOutcome(error: unknown, signal: AbortSignal): [string, string] {
   if (signal.aborted || (error instanceof Error && error.name === 'ImportSettled'))
     return ['stopped', '0'];
   return ['error', String(ErrorCode.Internal)];
-}
-
-/** Whether `authorization` is `Bearer <token>`; compared in constant time (digests of both). */
-export function bearerMatches(authorization: string | undefined, token: string): boolean {
-  const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  // Both sides hashed: equal lengths for timingSafeEqual, and no length leaks through timing.
-  return timingSafeEqual(digest(match?.[1] ?? ''), digest(token)) && match !== null;
 }
 
 /**

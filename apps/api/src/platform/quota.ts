@@ -1,6 +1,6 @@
 import { ErrorCode } from '@xoss/api-contract';
 import type { Database, Queryable } from './db/db.ts';
-import { ApiError } from './http.ts';
+import { ApiError } from '../http/envelope.ts';
 
 // A reservation older than this belongs to a request that died with its process.
 const STALE = "interval '1 hour'";

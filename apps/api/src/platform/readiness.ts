@@ -1,12 +1,26 @@
 import { statfs } from 'node:fs/promises';
 import { ErrorCode, errorMessage, routes } from '@xoss/api-contract';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { databaseAnswers } from './content/store.ts';
 import type { Database } from './db/db.ts';
-import { ok } from './http.ts';
-import { bearerMatches } from './metrics.ts';
+import { ok } from '../http/envelope.ts';
+import { bearerMatches } from './digest.ts';
 import type { StorageHealth } from './storageHealth.ts';
-import type { ImportJobs } from './workouts/importJobs.ts';
+
+/**
+ * What readiness and the metrics read of a job queue (the import queue: `ImportJobs`): its
+ * jobs by state, undefined when the queue does not exist, and whether its workers back off.
+ */
+export interface QueueProbe {
+  stats(): Promise<
+    Record<'queued' | 'ready' | 'deferred' | 'active' | 'failed', number> | undefined
+  >;
+  readonly backingOff: boolean;
+}
+
+/** Whether the database answers a query. */
+const databaseAnswers = async (db: Database): Promise<void> => {
+  await db.query('SELECT 1');
+};
 
 /** The checks of `/api/ready`, each reported on its own. */
 export interface ReadyChecks {
@@ -43,7 +57,7 @@ const errorPaths: Record<CheckName, string> = {
 interface ReadinessOptions {
   readonly db: Database;
   readonly storage: StorageHealth;
-  readonly imports: ImportJobs;
+  readonly imports: QueueProbe;
   readonly log: FastifyBaseLogger;
   /** The folder whose filesystem must keep `minFreeBytes` free (the data folder). */
   readonly diskPath?: string | undefined;

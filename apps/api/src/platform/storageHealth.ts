@@ -3,7 +3,7 @@ import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BlobStore } from './blobStore.ts';
 import type { Database } from './db/db.ts';
-import { ApiError } from './http.ts';
+import { ApiError } from '../http/envelope.ts';
 
 /** The parts of the server that store things: the database and the file (blob) store. */
 export type StoragePart = 'database' | 'files';

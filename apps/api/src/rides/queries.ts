@@ -1,8 +1,8 @@
 // Storage of rides, the queries the HTTP routes need beyond rows.ts: the list and its totals,
 // a ride by its upload's idempotency key, edits, deletion, curves, the years ridden and
 // unsharing. No HTTP here.
-import type { Queryable } from '../db/db.ts';
-import { pageOf, type PageWindow, type RowPage } from '../db/page.ts';
+import type { Queryable } from '../platform/db/db.ts';
+import { pageOf, type PageWindow, type RowPage } from '../platform/db/page.ts';
 import { LIST_COLUMNS, workoutFilter, type WorkoutRow } from './rows.ts';
 
 type ListQuery = Parameters<typeof workoutFilter>[1];

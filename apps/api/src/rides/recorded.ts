@@ -1,4 +1,4 @@
-import type { Analysis } from './analyse.ts';
+import type { Analysis } from '../analysis/analyse.ts';
 
 /**
  * Whether a decoded activity recorded anything: some value besides the clock in some stream.

@@ -12,22 +12,11 @@ import {
 import type { ActivityLap } from '@xoss/activity-files';
 import { distanceUnitSetting } from '@xoss/data-fields';
 import type { Services } from '../services.ts';
-import { type SessionAnalysis } from './analyse.ts';
-import { INLINE_SAMPLES, rangeFigures, zoneFigures } from './figures.ts';
-import { curveDurations } from './curveDurations.ts';
+import { type SessionAnalysis } from '../analysis/analyse.ts';
+import { INLINE_SAMPLES, rangeFigures, zoneFigures } from '../analysis/figures.ts';
+import { curveDurations } from '../analysis/curveDurations.ts';
 import { readStreams, unpackCurve } from './streams.ts';
-import { listItem, nullable, type WorkoutRow } from './rows.ts';
-
-/** Zone times as last computed, keyed by the ride's thresholds (not the estimates) they used. */
-export interface ZoneCache {
-  settings: { ftp: number | null; max_hr: number | null };
-  ftp_source: WorkoutDetail['ftp_source'];
-  max_hr_source: WorkoutDetail['max_hr_source'];
-  ftp: number | null;
-  max_hr: number | null;
-  hr_zones: WorkoutDetail['hr_zones'];
-  power_zones: WorkoutDetail['power_zones'];
-}
+import { listItem, nullable, type WorkoutRow, type ZoneCache } from './rows.ts';
 
 export type DeviceSummary = Record<string, unknown>;
 

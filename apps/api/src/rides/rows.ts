@@ -3,10 +3,20 @@
 import { type WorkoutDetail, type WorkoutListItem } from '@xoss/api-contract';
 import { type TimerIntervals, type WorkoutSummary } from '@xoss/workout-stats';
 import type { ActivityLap } from '@xoss/activity-files';
-import { notFound } from '../http.ts';
+import { notFound } from '../http/envelope.ts';
 import type { Services } from '../services.ts';
-import { type Damage, type SessionAnalysis } from './analyse.ts';
-import { type ZoneCache } from './replies.ts';
+import { type Damage, type SessionAnalysis } from '../analysis/analyse.ts';
+
+/** Zone times as last computed, keyed by the ride's thresholds (not the estimates) they used. */
+export interface ZoneCache {
+  settings: { ftp: number | null; max_hr: number | null };
+  ftp_source: WorkoutDetail['ftp_source'];
+  max_hr_source: WorkoutDetail['max_hr_source'];
+  ftp: number | null;
+  max_hr: number | null;
+  hr_zones: WorkoutDetail['hr_zones'];
+  power_zones: WorkoutDetail['power_zones'];
+}
 
 export interface WorkoutRow {
   id: number;

@@ -3,26 +3,26 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
 import { withFtp } from '@xoss/workout-stats';
-import { sha256 } from '../digest.ts';
-import { ApiError } from '../http.ts';
-import type { Queryable } from '../db/db.ts';
+import { sha256 } from '../platform/digest.ts';
+import { ApiError } from '../http/envelope.ts';
+import type { Queryable } from '../platform/db/db.ts';
 import type { Services } from '../services.ts';
-import { type Analysis, type AnalysisResult } from './analyse.ts';
+import { type Analysis, type AnalysisResult } from '../analysis/analyse.ts';
 import { hasRecordedData } from './recorded.ts';
-import { addRideToBestCurves, markBestCurvesStale } from './bestCurves.ts';
-import { storeFacts } from './analysisStore.ts';
-import { AnalysisFailed } from './pool.ts';
+import { addRideToBestCurves, markBestCurvesStale } from '../analysis/bestCurves.ts';
+import { storeFacts } from '../analysis/analysisStore.ts';
+import { AnalysisFailed } from '../imports/pool.ts';
 import {
   claimImportForStore,
   markImportDone,
   type ImportRequest,
   type ImportRow,
-} from './importJobs.ts';
+} from '../imports/importJobs.ts';
 import { packCurve, packStreams, readStreams, unpackStreams } from './streams.ts';
-import { shownTss, thresholdHistory, thresholdsOn } from './thresholds.ts';
-import { addToDay, dayOf, rideDelta, storeBests } from './training.ts';
+import { shownTss, thresholdHistory, thresholdsOn } from '../analysis/thresholds.ts';
+import { addToDay, dayOf, rideDelta, storeBests } from '../training/days.ts';
 import { translatorFor } from '@xoss/i18n';
-import { assertStreamsFit } from '../quota.ts';
+import { assertStreamsFit } from '../platform/quota.ts';
 import { assertSameUpload } from '../routes/idempotency.ts';
 import { nullable } from './rows.ts';
 import { summaryReply, settingsOf } from './replies.ts';

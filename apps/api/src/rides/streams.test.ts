@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalBlobStore, type BlobStore } from '../blobStore.ts';
-import { openDatabase } from '../db/db.ts';
+import { LocalBlobStore, type BlobStore } from '../platform/blobStore.ts';
+import { openDatabase } from '../platform/db/db.ts';
 import { StreamsCache, forgetStreams, packStreams, readStreams, unpackStreams } from './streams.ts';
 
 const column = (length: number, start = 0) => Float64Array.from({ length }, (_, i) => start + i);

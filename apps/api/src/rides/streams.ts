@@ -1,6 +1,6 @@
-import type { BlobStore } from '../blobStore.ts';
-import type { Queryable } from '../db/db.ts';
-import type { StoredStreams } from './analyse.ts';
+import type { BlobStore } from '../platform/blobStore.ts';
+import type { Queryable } from '../platform/db/db.ts';
+import type { StoredStreams } from '../analysis/series.ts';
 
 // Streams are stored as one block of bytes (a file of the file store, `streams/<uuid>.bin`;
 // rides stored before that, a bytea of their row): a 4-byte little-endian header length, a

@@ -1,6 +1,6 @@
 import type { Routebook } from '@xoss/api-contract';
-import type { Queryable } from '../db/db.ts';
-import { pageOf, type PageWindow, type RowPage } from '../db/page.ts';
+import type { Queryable } from '../platform/db/db.ts';
+import { pageOf, type PageWindow, type RowPage } from '../platform/db/page.ts';
 
 // The routebooks table: a rider's GPX routes (the file itself is in the blob store).
 

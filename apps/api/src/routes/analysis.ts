@@ -1,11 +1,11 @@
 // HTTP for the ride and training analysis: the power model (now and month by month), a
 // ride's analysis, the efficiency trend and the best climbs; computing and storage are in
-// ../workouts/analysisStore.ts.
+// ../analysis/analysisStore.ts.
 import { ErrorCode } from '@xoss/api-contract';
 import { addDays, dayOf, daysBetween } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../http.ts';
-import { route } from '../route.ts';
+import { ApiError } from '../http/envelope.ts';
+import { route } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import {
   efficiencyPoints,
@@ -15,8 +15,8 @@ import {
   powerModelOf,
   windowCurves,
   workoutAnalysisReply,
-} from '../workouts/analysisStore.ts';
-import { ownWorkout } from '../workouts/rows.ts';
+} from '../analysis/analysisStore.ts';
+import { ownWorkout } from '../rides/rows.ts';
 
 /** The longest efficiency range: 20 years of days, as the fitness chart. */
 const EFFICIENCY_MAX_DAYS = 7_320;

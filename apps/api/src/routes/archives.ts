@@ -2,9 +2,9 @@
 // (never whole in memory); the walk and the imports run on the queue.
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '@xoss/api-contract';
-import { BlobTooLarge } from '../blobStore.ts';
-import { ApiError } from '../http.ts';
-import { route } from '../route.ts';
+import { BlobTooLarge } from '../platform/blobStore.ts';
+import { ApiError } from '../http/envelope.ts';
+import { route } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { languageOf } from './workouts.ts';
 

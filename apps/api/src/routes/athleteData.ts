@@ -1,8 +1,8 @@
 // A rider's own data: all of it as one archive, and the account's deletion.
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '@xoss/api-contract';
-import { ApiError } from '../http.ts';
-import { route } from '../route.ts';
+import { ApiError } from '../http/envelope.ts';
+import { route } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { exportArchive } from '../athletes/export.ts';
 import { eraseAthlete } from '../athletes/erase.ts';

@@ -1,15 +1,15 @@
 import { ErrorCode } from '@xoss/api-contract';
 import { distanceUnitOf, distanceUnitSetting } from '@xoss/data-fields';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, notFound } from '../http.ts';
-import { route } from '../route.ts';
+import { ApiError, notFound } from '../http/envelope.ts';
+import { route } from '../http/route.ts';
 import { athlete, saveAthlete, type AthleteRow } from '../athletes/store.ts';
-import { changeThresholds } from '../workouts/thresholds.ts';
+import { changeThresholds } from '../analysis/thresholds.ts';
 import type { Services } from '../services.ts';
 import { PasswordResets } from '../auth/passwordReset.ts';
 import type { SecurityLog } from '../auth/sessions.ts';
 import { browserName } from '../auth/userAgent.ts';
-import { Mailer } from '../mail.ts';
+import { Mailer } from '../platform/mail.ts';
 
 const athleteReply = (row: AthleteRow) => ({
   id: String(row.id),

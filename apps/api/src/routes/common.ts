@@ -1,11 +1,11 @@
 import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, refuseNul } from '../http.ts';
-import type { PageWindow, RowPage } from '../db/page.ts';
+import { ApiError, refuseNul } from '../http/envelope.ts';
+import type { PageWindow, RowPage } from '../platform/db/page.ts';
 import type { Services } from '../services.ts';
-import { afterReply } from '../afterReply.ts';
-import { deadlineSignal } from '../deadline.ts';
-import { reserveQuota } from '../quota.ts';
+import { afterReply } from '../http/afterReply.ts';
+import { deadlineSignal } from '../http/deadline.ts';
+import { reserveQuota } from '../platform/quota.ts';
 
 /**
  * The paginated reply of docs/api.md: one page of rows as reply items, with absolute-path

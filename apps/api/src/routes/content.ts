@@ -1,7 +1,7 @@
 import { ErrorCode, pathFor, type Post } from '@xoss/api-contract';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../http.ts';
-import { route } from '../route.ts';
+import { ApiError } from '../http/envelope.ts';
+import { route } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import {
   insertComment,
@@ -148,5 +148,5 @@ export function contentRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(app, services, 'health', () => ({ status: 'ok' as const }));
-  // `/api/ready` (database, file store, queue, disk, each reported): readiness.ts.
+  // `/api/ready` (database, file store, queue, disk, each reported): platform/readiness.ts.
 }

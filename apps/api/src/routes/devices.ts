@@ -7,8 +7,8 @@ import {
   validate,
 } from '@xoss/data-fields';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, notFound } from '../http.ts';
-import { route } from '../route.ts';
+import { ApiError, notFound } from '../http/envelope.ts';
+import { route } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import {
   boundTo,

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyRequest } from 'fastify';
-import { sha256 } from '../digest.ts';
-import { ApiError } from '../http.ts';
+import { sha256 } from '../platform/digest.ts';
+import { ApiError } from '../http/envelope.ts';
 
 const KEY = /^[A-Za-z0-9_-]{8,64}$/;
 

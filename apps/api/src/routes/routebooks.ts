@@ -9,8 +9,8 @@ import {
 import { parseGpx } from '@xoss/activity-files';
 import type { FastifyInstance } from 'fastify';
 import { ownDevice } from '../devices/store.ts';
-import { ApiError, notFound, parse } from '../http.ts';
-import { route } from '../route.ts';
+import { ApiError, notFound, parse } from '../http/envelope.ts';
+import { route } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import {
   deleteRoutebook,

@@ -7,8 +7,8 @@ import { sportTypes } from '@xoss/activity-files';
 import { formatDuration, formatFieldValue } from '@xoss/data-fields';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '@xoss/api-contract';
-import { ApiError, notFound, SerializedData } from '../http.ts';
-import { route } from '../route.ts';
+import { ApiError, notFound, SerializedData } from '../http/envelope.ts';
+import { route } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import {
   sharedStreams,
@@ -27,8 +27,8 @@ import {
   sharedWorkoutId,
   type ZoneRow,
 } from '../share/store.ts';
-import { readStreams } from '../workouts/streams.ts';
-import { rangeReply, choicesOf, streamsFrom, summaryReply, zonesOf } from '../workouts/replies.ts';
+import { readStreams } from '../rides/streams.ts';
+import { rangeReply, choicesOf, streamsFrom, summaryReply, zonesOf } from '../rides/replies.ts';
 
 const zoneReply = (row: ZoneRow) => ({
   id: row.id,

@@ -3,11 +3,11 @@
 import { ErrorCode, type Effort, type PeriodTotals } from '@xoss/api-contract';
 import { addDays, dayOf, daysBetween, mondayOf } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, notFound } from '../http.ts';
-import { route } from '../route.ts';
+import { ApiError, notFound } from '../http/envelope.ts';
+import { route } from '../http/route.ts';
 import type { Services } from '../services.ts';
-import { thresholdHistory, thresholdsOn } from '../workouts/thresholds.ts';
-import { EFFORTS, fitnessRange } from '../workouts/training.ts';
+import { thresholdHistory, thresholdsOn } from '../analysis/thresholds.ts';
+import { EFFORTS, fitnessRange } from '../training/days.ts';
 import {
   bestOfSpan,
   bestRides,

@@ -1,5 +1,5 @@
 // HTTP for rides: list, totals, import, detail, edit, delete, download, streams, curves and
-// range; storage is in ../workouts/rows.ts and store.ts, reply shapes in ../workouts/replies.ts.
+// range; storage is in ../rides/rows.ts and store.ts, reply shapes in ../rides/replies.ts.
 import { randomBytes } from 'node:crypto';
 import {
   ErrorCode,
@@ -9,18 +9,18 @@ import {
 } from '@xoss/api-contract';
 import { estimateFtp } from '@xoss/workout-stats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, parse } from '../http.ts';
-import { deadlineSignal } from '../deadline.ts';
-import { route } from '../route.ts';
+import { ApiError, parse } from '../http/envelope.ts';
+import { deadlineSignal } from '../http/deadline.ts';
+import { route } from '../http/route.ts';
 import type { Services } from '../services.ts';
-import { comparisonCurves, removeRideFromBestCurves } from '../workouts/bestCurves.ts';
-import { forgetStreams, unpackCurve } from '../workouts/streams.ts';
-import { addToDay, dayOf, lockRider, rideDelta } from '../workouts/training.ts';
+import { comparisonCurves, removeRideFromBestCurves } from '../analysis/bestCurves.ts';
+import { forgetStreams, unpackCurve } from '../rides/streams.ts';
+import { addToDay, dayOf, lockRider, rideDelta } from '../training/days.ts';
 import { forgetPreview } from '../share/previewCache.ts';
 import { pageReply, readUpload, safeFileName, sendAttachment } from './common.ts';
-import { sha256 } from '../digest.ts';
+import { sha256 } from '../platform/digest.ts';
 import { assertSameUpload, idempotencyKeyOf, uploadDigest } from './idempotency.ts';
-import { listItem, ownWorkout, ACTIVITY_EXTENSIONS, type WorkoutRow } from '../workouts/rows.ts';
+import { listItem, ownWorkout, ACTIVITY_EXTENSIONS, type WorkoutRow } from '../rides/rows.ts';
 import {
   deleteWorkoutRow,
   listWorkouts,
@@ -30,10 +30,10 @@ import {
   workoutCurves,
   workoutTotals,
   yearsWithRides,
-} from '../workouts/queries.ts';
-import { shareChoices, detail, streamsReply, curveReply, rangeReply } from '../workouts/replies.ts';
-import { refuseDuplicate, importActivity, otherRecordingsOf } from '../workouts/store.ts';
-import { extraCurves, wbalStream } from '../workouts/analysisStore.ts';
+} from '../rides/queries.ts';
+import { shareChoices, detail, streamsReply, curveReply, rangeReply } from '../rides/replies.ts';
+import { refuseDuplicate, importActivity, otherRecordingsOf } from '../rides/store.ts';
+import { extraCurves, wbalStream } from '../analysis/analysisStore.ts';
 
 const MIME: Readonly<Record<WorkoutDetail['file_format'], string>> = {
   fit: 'application/vnd.ant.fit',

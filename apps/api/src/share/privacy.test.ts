@@ -1,7 +1,7 @@
 import { haversineMetres } from '@xoss/workout-stats';
 import { describe, expect, it } from 'vitest';
-import type { StoredStreams } from '../workouts/analyse.ts';
-import { streamsFrom } from '../workouts/replies.ts';
+import type { StoredStreams } from '../analysis/series.ts';
+import { streamsFrom } from '../rides/replies.ts';
 import { computeVisibility, sharedStreams, visibilityOf, type Privacy } from './privacy.ts';
 
 const HOME: [number, number] = [48.137, 11.575];

@@ -1,5 +1,5 @@
 import type { WorkoutDetail } from '@xoss/api-contract';
-import type { StoredStreams } from '../workouts/analyse.ts';
+import type { StoredStreams } from '../analysis/series.ts';
 
 /** A place inside which no shared ride shows its track. */
 interface PrivacyZone {

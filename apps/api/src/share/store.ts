@@ -1,5 +1,5 @@
-import type { Database, Queryable } from '../db/db.ts';
-import type { WorkoutRow } from '../workouts/rows.ts';
+import type { Database, Queryable } from '../platform/db/db.ts';
+import type { WorkoutRow } from '../rides/rows.ts';
 
 /**
  * The most privacy zones a rider may keep (Strava allows a handful; twenty covers home, work,

@@ -13,10 +13,11 @@ import {
   type FitnessDay,
   type TimerIntervals,
 } from '@xoss/workout-stats';
-import type { BlobStore } from '../blobStore.ts';
-import type { Queryable } from '../db/db.ts';
-import { rideBests, rideStreamsOf, type RideBests } from './analyse.ts';
-import { readStreams, unpackCurve } from './streams.ts';
+import type { BlobStore } from '../platform/blobStore.ts';
+import type { Queryable } from '../platform/db/db.ts';
+import { rideBests, type RideBests } from '../analysis/analyse.ts';
+import { rideStreamsOf } from '../analysis/series.ts';
+import { readStreams, unpackCurve } from '../rides/streams.ts';
 
 // A ride counts on the UTC day it started (`dayOf`, workout-stats' training days).
 export { dayOf };

@@ -1,5 +1,5 @@
 import type { Effort } from '@xoss/api-contract';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../platform/db/db.ts';
 
 // What the training pages read: the daily totals (`daily_load`), the rides of a span, the
 // ranked best efforts (`workout_bests`) and the rider's FTP rule and weight. No HTTP here.

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from '../client.ts';
-import { leave } from '../routes.tsx';
+import { leave } from '../navigation.ts';
 import { renderPortal, resetPortal } from '../testing.tsx';
 
 /** The Account page: password change, sessions, the data export and deleting the account. */

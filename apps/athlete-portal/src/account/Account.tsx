@@ -4,8 +4,8 @@ import { PASSWORD_MIN_LENGTH } from '@xoss/api-contract/routes';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { Alert, ConfirmDialog, SubmitButton } from '@xoss/ui-kit';
 import { api, client } from '../client.ts';
-import { leave } from '../routes.tsx';
-import { Loaded, formatDate, formText, saveFile, useFailureText } from './common.tsx';
+import { leave } from '../navigation.ts';
+import { Loaded, formatDate, formText, saveFile, useFailureText } from '../components/common.tsx';
 
 /** The labels of the password form's fields. */
 const PASSWORD_LABELS = {

@@ -7,7 +7,7 @@ import { Alert, ChoiceGroup, SubmitButton } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { api, client } from '../client.ts';
 import { useKeptForm } from '../useKeptForm.tsx';
-import { Loaded, formText, useFailureText } from './common.tsx';
+import { Loaded, formText, useFailureText } from '../components/common.tsx';
 
 const today = () => new Date().toISOString().slice(0, 10);
 

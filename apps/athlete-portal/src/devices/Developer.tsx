@@ -4,7 +4,7 @@ import { parsePanels, serializePanels } from '@xoss/data-fields';
 import { Message, useT } from '@xoss/i18n/react';
 import { Alert } from '@xoss/ui-kit';
 import { client } from '../client.ts';
-import { saveFile, useFailureText } from './common.tsx';
+import { saveFile, useFailureText } from '../components/common.tsx';
 import { DeviceTable } from './DeviceTable.tsx';
 
 /** A firmware version with a pre-release tag (`2.4.0-beta.3`) is on the beta channel. */

@@ -3,7 +3,7 @@ import type { Device } from '@xoss/api-contract';
 import { Message, useT } from '@xoss/i18n/react';
 import { EmptyState } from '@xoss/ui-kit';
 import { api } from '../client.ts';
-import { Loaded, useModelName } from './common.tsx';
+import { Loaded, useModelName } from '../components/common.tsx';
 
 /** A column after model, serial and firmware: its header and each device's cell. */
 export interface DeviceColumn {

@@ -4,7 +4,7 @@ import { Message, useT } from '@xoss/i18n/react';
 import { Alert, ConfirmDialog, EmptyState, SubmitButton } from '@xoss/ui-kit';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, failureMessage } from '../client.ts';
-import { Loaded, formText, useFailureText, useModelName, useToast } from './common.tsx';
+import { Loaded, formText, useFailureText, useModelName, useToast } from '../components/common.tsx';
 import { DeviceTable } from './DeviceTable.tsx';
 
 const ADD_DEVICE_PATH = '/dashboard/device/add';

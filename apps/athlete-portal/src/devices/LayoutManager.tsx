@@ -35,7 +35,7 @@ import { useBlocker, useSearchParams } from 'react-router';
 import { api, failureMessage } from '../client.ts';
 import { selectEmbedded, sendToApp } from '../embedded.ts';
 import { savePanelsInApp } from '../embeddedRuntime.ts';
-import { Loaded, useFailureText, useModelName, useToast } from './common.tsx';
+import { Loaded, useFailureText, useModelName, useToast } from '../components/common.tsx';
 
 /**
  * The data-layout manager (spec 2, 4): pages of the device with a live preview; select a

@@ -13,7 +13,7 @@ import {
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
-import { formatDuration, useFailureText } from './common.tsx';
+import { formatDuration, useFailureText } from '../components/common.tsx';
 
 /** The streams the compare page overlays. */
 const COMPARE_STREAMS: StreamName[] = ['time', 'power', 'heart_rate', 'speed'];

@@ -4,9 +4,9 @@ import { EmptyState } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { api } from '../client.ts';
 import { renderLink } from '../links.tsx';
-import { TrainingLinks } from './TrainingLinks.tsx';
+import { TrainingLinks } from '../training/TrainingLinks.tsx';
 import { useUnits } from '../units.ts';
-import { Loaded, formatDate, formatDuration, useSportName } from './common.tsx';
+import { Loaded, formatDate, formatDuration, useSportName } from '../components/common.tsx';
 
 const isoDate = (date: Date) => date.toISOString().slice(0, 10);
 

@@ -6,7 +6,7 @@ import { Message, useT } from '@xoss/i18n/react';
 import { Alert, Loading } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { api, client } from '../client.ts';
-import { formatDuration, useFailureText } from './common.tsx';
+import { formatDuration, useFailureText } from '../components/common.tsx';
 
 /** Where the archive being imported is remembered, so the rider can leave and come back. */
 export const ARCHIVE_KEY = 'xoss.archiveImport';

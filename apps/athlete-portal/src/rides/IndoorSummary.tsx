@@ -4,7 +4,7 @@ import { ZoneBars } from '@xoss/ui-kit';
 import { useParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
-import { Loaded, formatDate, formatDuration, useSportName } from './common.tsx';
+import { Loaded, formatDate, formatDuration, useSportName } from '../components/common.tsx';
 
 /**
  * `/dashboard/workouts/indoor/model/{id}`: the workout's summary with heart-rate and power

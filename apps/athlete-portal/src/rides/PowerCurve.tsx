@@ -6,7 +6,7 @@ import { chartColors, CurveChart, type CurveSeries } from '@xoss/ui-kit';
 import { Link, useParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
-import { Loaded } from './common.tsx';
+import { Loaded } from '../components/common.tsx';
 import { curvesOf, ownRide } from './rideQueries.ts';
 import { ModelHistory, ModelSection, modelCurve, useModel } from './PowerModel.tsx';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { PowerModelReply } from '@xoss/api-contract';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { api } from '../client.ts';
-import { Loaded } from './common.tsx';
+import { Loaded } from '../components/common.tsx';
 
 type ModelWindow = PowerModelReply['window'];
 const WINDOWS: readonly ModelWindow[] = ['42d', 'season', 'all'];

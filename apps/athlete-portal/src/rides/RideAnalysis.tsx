@@ -3,8 +3,8 @@ import type { MessageId } from '@xoss/i18n';
 import { useLocale, useT } from '@xoss/i18n/react';
 import { chartColors, indexAtX, type IndexRange, type StreamSeries } from '@xoss/ui-kit';
 import { useUnits } from '../units.ts';
-import { ColumnTable, type Column } from './ColumnTable.tsx';
-import { formatDuration } from './common.tsx';
+import { ColumnTable, type Column } from '../components/ColumnTable.tsx';
+import { formatDuration } from '../components/common.tsx';
 
 type Streams = StreamsReply['streams'];
 type Interval = WorkoutAnalysis['intervals'][number];

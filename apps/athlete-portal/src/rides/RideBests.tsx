@@ -2,7 +2,7 @@ import type { Effort } from '@xoss/api-contract';
 import { useLocale, useT } from '@xoss/i18n/react';
 import { Link } from 'react-router';
 import { api, client } from '../client.ts';
-import { formatDuration } from './common.tsx';
+import { formatDuration } from '../components/common.tsx';
 
 export const POWER_EFFORTS: readonly Effort[] = [
   'power_5s',

@@ -1,8 +1,8 @@
 import type { WorkoutDetail } from '@xoss/api-contract';
 import { useLocale, useT } from '@xoss/i18n/react';
 import { useUnits } from '../units.ts';
-import { ColumnTable, type Column } from './ColumnTable.tsx';
-import { formatDuration } from './common.tsx';
+import { ColumnTable, type Column } from '../components/ColumnTable.tsx';
+import { formatDuration } from '../components/common.tsx';
 
 /**
  * The laps the device recorded (lap button, auto-lap), with the device's own figures per

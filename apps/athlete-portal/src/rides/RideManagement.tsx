@@ -2,8 +2,14 @@ import type { WorkoutDetail } from '@xoss/api-contract';
 import { Message, useT } from '@xoss/i18n/react';
 import { useNavigate } from 'react-router';
 import { api, client } from '../client.ts';
-import { formText, saveFile, useFailureText, useSportName, useToast } from './common.tsx';
-import { ManageSection } from './ManageSection.tsx';
+import {
+  formText,
+  saveFile,
+  useFailureText,
+  useSportName,
+  useToast,
+} from '../components/common.tsx';
+import { ManageSection } from '../components/ManageSection.tsx';
 
 /** A file name from a ride's name: letters, digits, spaces and dashes, never empty. */
 const fileNameOf = (name: string, format: string) =>

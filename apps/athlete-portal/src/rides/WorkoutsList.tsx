@@ -14,7 +14,7 @@ import {
   useFailureText,
   useSportName,
   useToast,
-} from './common.tsx';
+} from '../components/common.tsx';
 import { CompareBox, CompareLink, useComparePick } from './ComparePick.tsx';
 
 const PAGE_SIZE = 20;

@@ -18,8 +18,15 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, client } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
-import { Loaded, formText, formatDate, saveFile, useFailureText, useToast } from './common.tsx';
-import { ManageSection } from './ManageSection.tsx';
+import {
+  Loaded,
+  formText,
+  formatDate,
+  saveFile,
+  useFailureText,
+  useToast,
+} from '../components/common.tsx';
+import { ManageSection } from '../components/ManageSection.tsx';
 
 /** Where the rider's routebooks are listed: the upload page. */
 const ROUTEBOOKS_PATH = '/upload/gpxFile';

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { api } from '../client.ts';
 import { TILE_URL } from '../config.ts';
 import { useUnits } from '../units.ts';
-import { Loaded, formText, formatDate, useFailureText } from './common.tsx';
+import { Loaded, formText, formatDate, useFailureText } from '../components/common.tsx';
 
 /** Where a ride is imported: what a FIT file picked here was meant for. */
 const RIDES_PATH = '/dashboard/workouts/list';

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderPortal, resetPortal } from '../testing.tsx';
-import { leave } from '../routes.tsx';
+import { leave } from '../navigation.ts';
 
 /**
  * What a visitor sees when a share link shows no ride: a page that says why, in their
@@ -79,7 +79,7 @@ describe('a share link that shows no ride', () => {
     for (const path of [
       '/dashboard/workouts/share/7?share=Abc_def',
       '/dashboard/workouts/share/7?share=',
-      '/dashboard/workouts/share/ride?share=Abc_def-1234567890',
+      '/dashboard/workouts/share/rides?share=Abc_def-1234567890',
     ]) {
       const asked = stubApi(() => failure(404, 10404));
       const { go } = open(path);

@@ -3,7 +3,7 @@ import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { ConfirmDialog, EmptyState } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { api } from '../client.ts';
-import { Loaded, Pager, formatDate, useToast } from './common.tsx';
+import { Loaded, Pager, formatDate, useToast } from '../components/common.tsx';
 
 const PAGE_SIZE = 50;
 

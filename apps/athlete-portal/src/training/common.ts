@@ -1,0 +1,36 @@
+// What the training pages share: today as the API counts days, and a period's figures in
+// the rider's units.
+import type { PeriodTotals } from '@xoss/api-contract';
+import { useLocale } from '@xoss/i18n/react';
+import { dayOf } from '@xoss/workout-stats';
+import { useUnits } from '../units.ts';
+
+/** Today as the API counts days (UTC). */
+export const today = () => dayOf(Date.now());
+
+export type Metric = 'time' | 'distance' | 'climbing' | 'tss';
+
+/** A period's figures in the rider's units, for a chart or a cell. */
+export function useFigures() {
+  const locale = useLocale();
+  const units = useUnits(locale);
+  const number = (digits: number) =>
+    new Intl.NumberFormat(locale, { maximumFractionDigits: digits });
+  const value = (totals: PeriodTotals, metric: Metric) =>
+    metric === 'time'
+      ? totals.moving_time_s / 3600
+      : metric === 'distance'
+        ? totals.distance_m * units.distanceFactor
+        : metric === 'climbing'
+          ? totals.elevation_gain_m * units.elevationFactor
+          : totals.tss;
+  const format = (metric: Metric) => (v: number) =>
+    metric === 'time'
+      ? `${number(1).format(v)} h`
+      : metric === 'distance'
+        ? `${number(0).format(v)} ${units.distanceUnit}`
+        : metric === 'climbing'
+          ? `${number(0).format(v)} ${units.elevationUnit}`
+          : number(0).format(v);
+  return { units, value, format, number };
+}

@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { importCycles } from '../scripts/importCycles.ts';
+
+// The house a newcomer finds their way in (docs/architecture.md, "Inside the apps"): no
+// import loops, no source file too long to read without a reason, and the documented trees
+// of the apps equal to their folders.
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+describe('the house', () => {
+  it('has no two files importing each other, directly or round a loop', () => {
+    expect(importCycles(root)).toEqual([]);
+  });
+
+  it('has no source file over 500 lines unless its first line says why it stays whole', () => {
+    const sources = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+      .split('\0')
+      .filter((file) => /\.(ts|tsx)$/.test(file) && !file.endsWith('.d.ts'))
+      .filter((file) => !/\.(test|test-d|stories)\.tsx?$|(^|\/)tests?\//.test(file))
+      .filter((file) => existsSync(join(root, file)));
+    expect(sources.length).toBeGreaterThan(300);
+    const long = sources.filter((file) => {
+      const text = readFileSync(join(root, file), 'utf8');
+      if (text.split('\n').length <= 500) return false;
+      // "Over N lines: why", or a data table kept whole.
+      return !/^\/\/ (Over \d+ lines: |.*\b(kept whole|data table)\b)/i.test(text);
+    });
+    expect(long).toEqual([]);
+  });
+
+  it('documents each app as its folders are', () => {
+    const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Inside the apps'));
+    const tree = /```text\n([\s\S]*?)```/.exec(section)![1]!;
+    const documented = new Map<string, string[]>();
+    let app = '';
+    const parents: string[] = [];
+    for (const line of tree.split('\n')) {
+      const top = /^(apps\/[\w-]+\/src)\s/.exec(line);
+      if (top) {
+        app = top[1]!;
+        documented.set(app, []);
+        continue;
+      }
+      const entry = /^((?:│ {3}| {4})*)[├└]── ([\w-]+)\//.exec(line);
+      if (!entry) continue;
+      const depth = entry[1]!.length / 4;
+      parents.length = depth;
+      parents.push(entry[2]!);
+      documented.get(app)!.push(parents.join('/'));
+    }
+    expect([...documented.keys()]).toEqual(['apps/api/src', 'apps/athlete-portal/src']);
+    for (const [src, folders] of documented) {
+      const onDisk = readdirSync(join(root, src), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(entry.parentPath, entry.name).slice(join(root, src).length + 1));
+      expect(folders.sort(), src).toEqual(onDisk.sort());
+    }
+  });
+});
