@@ -1229,11 +1229,18 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         const crc = (await send('crc.fit', flipped)).json<Detail>().data;
         expect(crc.damage).toMatchObject({ code: 'crc' });
         expect(crc.summary.timer_time_s).toBe(whole.summary.timer_time_s);
-        // The same ride as gzip, and the file comes back as it was sent.
-        const zipped = gzipSync(good);
+        // The same ride as gzip is the same file: already imported, whatever its wrapping.
+        const wrapped = await send('ride.fit.gz', gzipSync(good));
+        expect(wrapped.statusCode).toBe(409);
+        expect(wrapped.json()).toMatchObject({
+          existing_id: whole.id,
+          errors: [{ path: 'file', message: 'workouts.duplicate' }],
+        });
+        // Another ride as gzip imports, and the file comes back as it was sent.
+        const zipped = gzipSync(fitFile(1800, 6));
         const gz = (await send('ride.fit.gz', zipped)).json<Detail>().data;
         expect(gz.file_format).toBe('fit.gz');
-        expect(gz.summary).toEqual(whole.summary);
+        expect(gz.summary.timer_time_s).toBe(whole.summary.timer_time_s);
         const download = await h.server.inject({
           method: 'GET',
           url: `/api/v2/workouts/${gz.id}/fit/`,
@@ -1258,6 +1265,21 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         const gpxRide = await send('ride.gpx.gz', gzipSync(new TextEncoder().encode(gpx)));
         expect(gpxRide.statusCode).toBe(201);
         expect(gpxRide.json<Detail>().data.file_format).toBe('gpx.gz');
+        // Without "keep", the GPX of a ride already here (the same times and track, another
+        // wrapping) is that ride: already imported, not an overlap.
+        const again = await upload(h, '/api/v2/workouts/', rider.access, {
+          filename: 'same-ride.gpx',
+          bytes: new TextEncoder().encode(
+            gpx.replace('<gpx version="1.1">', '<gpx version="1.1" creator="another app">'),
+          ),
+        });
+        expect(again.statusCode).toBe(409);
+        expect(again.json()).toMatchObject({
+          errors: [{ path: 'file', message: 'workouts.duplicate' }],
+        });
+        expect([tcxRide.json<Detail>().data.id, gpxRide.json<Detail>().data.id]).toContain(
+          again.json<{ existing_id: number }>().existing_id,
+        );
         const route = await send('route.gpx', new TextEncoder().encode(demoGpx(1, 300, false)));
         expect(route.statusCode).toBe(415);
         expect(route.json<{ detail: string }>().detail).toContain('planned route');

@@ -20,7 +20,6 @@ import type { JobWithMetadata } from 'pg-boss';
 import { ErrorCode } from '@xoss/api-contract';
 import { BlobTooLarge, type BlobStore } from '../platform/blobStore.ts';
 import type { Database } from '../platform/db/db.ts';
-import { sha256 } from '../platform/digest.ts';
 import { ApiError } from '../http/envelope.ts';
 import { assertFits, roomLeft } from '../platform/quota.ts';
 import {
@@ -29,6 +28,7 @@ import {
   sportOfStravaType,
   type StravaActivity,
 } from '../athletes/stravaCsv.ts';
+import { contentSha256 } from '../platform/digest.ts';
 import { queueDb, type ImportJobs, type ImportRequest } from './importJobs.ts';
 import {
   ArchiveLimit,
@@ -694,7 +694,7 @@ export class ArchiveImports {
       if (error instanceof ArchiveLimit || !(error instanceof ZipRefused)) throw error;
       return { name: shownName(item.name), code: error.code, message: error.message };
     }
-    const fileSha256 = await sha256([bytes]);
+    const fileSha256 = await contentSha256(bytes, this.#limits.maxEntryBytes);
     const [twin] = await db.query<{ id: number }>(
       'SELECT id FROM workouts WHERE user_id = $1 AND file_sha256 = $2',
       [row.user_id, fileSha256],

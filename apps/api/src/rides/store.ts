@@ -218,8 +218,8 @@ function analysisError(error: unknown): unknown {
 }
 
 /**
- * The same file imported again (byte for byte): 409 naming the ride that holds it, so the
- * rider is taken there instead of getting a second copy.
+ * The same file imported again (byte for byte once unpacked): 409 naming the ride that
+ * holds it, so the rider is taken there instead of getting a second copy.
  */
 export async function refuseDuplicate(services: Services, userId: number, fileSha256: string) {
   const [existing] = await services.db.query<{ id: number; name: string }>(
@@ -266,13 +266,69 @@ async function refuseOverlap(
   const ours = unpackStreams(packed);
   for (const candidate of candidates) {
     const theirs = await readStreams(services, candidate.id);
-    if (!theirs || !samePrefix(ours, theirs)) continue;
+    if (!theirs) continue;
+    // The same recording in another wrapping (a .fit.gz and its .fit, a service's TCX or
+    // GPX of the same ride): already imported, not an overlap.
+    if (sameRecording(ours, theirs))
+      throw new ApiError(
+        ErrorCode.Conflict,
+        `You have imported this ride already: "${candidate.name}"`,
+        { errors: [{ path: 'file', message: 'workouts.duplicate' }], existingId: candidate.id },
+      );
+    if (!samePrefix(ours, theirs)) continue;
     throw new ApiError(
       ErrorCode.Conflict,
       `This ride and "${candidate.name}" start alike: one may be the other cut short. Open it, or import this one beside it`,
       { errors: [{ path: 'file', message: 'workouts.overlap' }], existingId: candidate.id },
     );
   }
+}
+
+/**
+ * How far two copies of one recording may differ per stream: what a conversion to TCX or
+ * GPX rounds (positions to 1e-5 degrees or so, altitude and distance to the metre, speed to
+ * centimetres a second), never what two rides differ by.
+ */
+const RECORDING_TOLERANCE: Readonly<Record<string, number>> = {
+  time: 1,
+  latitude: 1e-4,
+  longitude: 1e-4,
+  altitude: 1.5,
+  distance: 5,
+  speed: 0.1,
+  heart_rate: 1,
+  cadence: 1,
+  power: 1,
+  temperature: 1,
+};
+
+/**
+ * Whether two rides are one recording: sample counts within 1 %, and over the shorter one
+ * time and every other stream both have (at least two of those we know how to compare)
+ * agree within `RECORDING_TOLERANCE` at 99 % of the samples.
+ */
+function sameRecording(a: Record<string, Float64Array>, b: Record<string, Float64Array>): boolean {
+  const na = a.time?.length ?? 0;
+  const nb = b.time?.length ?? 0;
+  if (na < 2 || nb < 2 || Math.abs(na - nb) > Math.max(2, 0.01 * Math.max(na, nb))) return false;
+  const n = Math.min(na, nb);
+  const shared = Object.keys(RECORDING_TOLERANCE).filter((name) => a[name] && b[name]);
+  if (!shared.includes('time') || shared.length < 3) return false;
+  // Times as offsets from each ride's first sample would hide a shifted clock: compare them
+  // as stored (seconds since the epoch), like every other stream.
+  for (const name of shared) {
+    const x = a[name]!;
+    const y = b[name]!;
+    const tolerance = RECORDING_TOLERANCE[name]!;
+    let differing = 0;
+    for (let i = 0; i < n; i++) {
+      const u = x[i]!;
+      const v = y[i]!;
+      const same = Number.isNaN(u) || Number.isNaN(v) ? true : Math.abs(u - v) <= tolerance;
+      if (!same && ++differing > 0.01 * n) return false;
+    }
+  }
+  return true;
 }
 
 /** Whether the shorter ride's first samples are the longer one's (time and shared streams). */

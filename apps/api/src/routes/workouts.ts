@@ -18,7 +18,7 @@ import { forgetStreams, unpackCurve } from '../rides/streams.ts';
 import { addToDay, dayOf, lockRider, rideDelta } from '../training/days.ts';
 import { forgetPreview } from '../share/previewCache.ts';
 import { pageReply, readUpload, safeFileName, sendAttachment } from './common.ts';
-import { sha256 } from '../platform/digest.ts';
+import { contentSha256 } from '../platform/digest.ts';
 import { assertSameUpload, idempotencyKeyOf, uploadDigest } from './idempotency.ts';
 import { listItem, ownWorkout, ACTIVITY_EXTENSIONS, type WorkoutRow } from '../rides/rows.ts';
 import {
@@ -63,7 +63,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     const fields = parse(workoutImportFieldsSchema, upload.fields, 'fields');
     const idempotencyKey = idempotencyKeyOf(request);
     const idempotencyHash = idempotencyKey ? await uploadDigest(file, upload.fields) : undefined;
-    const fileSha256 = await sha256([file]);
+    const fileSha256 = await contentSha256(file, services.config.maxFitBytes);
     if (idempotencyKey) {
       const existing = await workoutByIdempotencyKey(db, userId, idempotencyKey);
       if (existing) {
