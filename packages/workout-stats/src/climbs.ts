@@ -8,6 +8,8 @@ export const CLIMB_TRIM_M = 1;
 export const CLIMB_MIN_LENGTH_M = 300;
 export const CLIMB_MIN_GRADE_PCT = 3;
 export const CLIMB_MIN_SCORE = 8000;
+/** A climb at this VAM (m/h) or faster was not ridden: the best riders climb under 2,000 m/h. */
+export const CLIMB_MAX_VAM_MH = 2500;
 
 /** Climb categories by score (length m × average grade %), Strava's thresholds. */
 const CATEGORIES: readonly [number, ClimbCategory][] = [
@@ -197,6 +199,9 @@ export function findClimbs(
       const seconds = secondsOf(timeS, options.runningS, i);
       if (seconds > 0) durationS += seconds;
     }
+    // A climb nobody rode: no time on it (a track's clock that stood still or jumped), or
+    // faster up than any rider (VAM of 2,500 m/h and more).
+    if (!(durationS > 0) || (gainM / durationS) * 3600 >= CLIMB_MAX_VAM_MH) continue;
     const avgPowerW = power
       ? meanPower(power, timeS, startIndex, endIndex, options.runningS)
       : undefined;
@@ -206,7 +211,7 @@ export function findClimbs(
       lengthM,
       gainM,
       avgGradePct,
-      vamMh: durationS > 0 ? (gainM / durationS) * 3600 : 0,
+      vamMh: (gainM / durationS) * 3600,
       durationS,
       ...(avgPowerW !== undefined ? { avgPowerW } : {}),
       score,

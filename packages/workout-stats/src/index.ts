@@ -62,6 +62,8 @@ export type { RideStreams } from './streams.ts';
 export {
   ATL_DAYS,
   BEST_DISTANCES_M,
+  BEST_DISTANCE_MIN_S_PER_KM,
+  BEST_POWER_MAX_W,
   BEST_POWER_DURATIONS_S,
   CTL_DAYS,
   RAMP_DAYS,
@@ -130,6 +132,7 @@ export {
 } from './decoupling.ts';
 export {
   CLIMB_DIP_M,
+  CLIMB_MAX_VAM_MH,
   CLIMB_MIN_GRADE_PCT,
   CLIMB_MIN_LENGTH_M,
   CLIMB_MIN_SCORE,
@@ -141,3 +144,17 @@ export {
   type ClimbOptions,
 } from './climbs.ts';
 export { heartRateCurve, paceCurve } from './curves.ts';
+export {
+  CADENCE_CEILING_RPM,
+  HEART_RATE_RANGE_BPM,
+  POWER_CEILING_W,
+  POWER_SPIKE_FLOOR_W,
+  POWER_SPIKE_MAX_SAMPLES,
+  POWER_SPIKE_RATIO,
+  RIDE_MAX_GAP_S,
+  cleanStreams,
+  sportTopSpeedMs,
+  type CleanOptions,
+  type CleaningCounts,
+} from './clean.ts';
+export { EFFORT_MAX_STOP_S, effortSeries } from './efforts.ts';

@@ -90,9 +90,15 @@ export const BEST_POWER_DURATIONS_S = [5, 60, 300, 1200, 3600] as const;
 /** The distances of the fastest-time efforts: 10, 20, 40 km. */
 export const BEST_DISTANCES_M = [10_000, 20_000, 40_000] as const;
 
+/** No best power above this (W, over any duration): no human holds more, even for 5 s. */
+export const BEST_POWER_MAX_W = 2500;
+/** No distance is ridden faster than this (s per km): 10 km in 540 s is 66.7 km/h. */
+export const BEST_DISTANCE_MIN_S_PER_KM = 54;
+
 /**
  * Best average power over each duration, from a ride's mean-max curve (`curve[d − 1]` is the
- * best average over `d` s); `undefined` where the ride is shorter than the duration.
+ * best average over `d` s); `undefined` where the ride is shorter than the duration, and
+ * where the value is above `BEST_POWER_MAX_W` (a glitch no rider produced).
  */
 export function bestPowers(
   curve: ArrayLike<number> | null | undefined,
@@ -101,7 +107,7 @@ export function bestPowers(
   return durationsS.map((d) => {
     if (!(d >= 1) || !curve || curve.length < d) return undefined;
     const value = curve[d - 1]!;
-    return Number.isFinite(value) ? value : undefined;
+    return Number.isFinite(value) && value <= BEST_POWER_MAX_W ? value : undefined;
   });
 }
 
@@ -113,7 +119,8 @@ export function bestPowers(
  * a sample (the time it takes is piecewise linear in its start), so both are tried, the
  * other end interpolated. Samples with a missing clock or distance are skipped; a distance
  * that goes back (a device's reset) is held at its highest so far. `undefined` where the
- * ride is shorter than the distance.
+ * ride is shorter than the distance. Exact for any input: a personal best also needs
+ * `BEST_DISTANCE_MIN_S_PER_KM` (the API's `rideBests` and `storeBests` hold it to that).
  */
 export function fastestDistances(
   clock: ArrayLike<number>,

@@ -22,20 +22,23 @@ import {
 import type { DistanceUnitSetting } from '@xoss/data-fields';
 import {
   BEST_DISTANCES_M,
+  BEST_DISTANCE_MIN_S_PER_KM,
   bestPowers,
+  cleanStreams,
+  sportTopSpeedMs,
   estimateFtp,
   fastestDistances,
   gradeSeries,
-  oneHertzSeries,
   summarizeSessions,
   timeline,
+  type CleaningCounts,
   type RideStreams,
   type TimerIntervals,
   type WorkoutSummary,
 } from '@xoss/workout-stats';
 import { effortClock } from './effortClock.ts';
 import { rideFacts, type RideFacts } from './rideAnalysis.ts';
-import { boundedMeanMaxCurve, MAX_CURVE_S, STORED_STREAMS, type StoredStreams } from './series.ts';
+import { effortCurve, STORED_STREAMS, type StoredStreams } from './series.ts';
 
 /** The formats an activity import reads; `.gz` of each too. */
 type ActivityFormat = 'fit' | 'tcx' | 'gpx';
@@ -65,8 +68,11 @@ export interface Analysis {
   readonly sportType: number;
   readonly startTime: number;
   readonly indoor: boolean;
-  /** Figures without a threshold (IF and TSS need the ride's FTP: see `withThresholds`). */
-  readonly summary: WorkoutSummary;
+  /**
+   * Figures without a threshold (IF and TSS need the ride's FTP: see `withThresholds`), and
+   * what the cleaning took out of the file's streams before any figure (`cleaning`).
+   */
+  readonly summary: WorkoutSummary & { readonly cleaning?: CleaningCounts };
   readonly sessions: readonly SessionAnalysis[];
   /** The device's own totals (its first session), as stored. */
   readonly deviceSummary: Record<string, number | string | readonly number[]>;
@@ -78,6 +84,7 @@ export interface Analysis {
   readonly laps: readonly ActivityLap[];
   readonly damage: Damage | null;
   readonly bounds: { min_lat: number; min_lon: number; max_lat: number; max_lon: number } | null;
+  /** The cleaned streams (`cleanStreams`): what every figure of the ride is computed from. */
   readonly streams: StoredStreams;
   /**
    * The streams as stored (`packStreams`), made in the import worker so the API's thread
@@ -111,8 +118,10 @@ export interface RideBests {
 const orNull = (values: (number | undefined)[]) => values.map((value) => value ?? null);
 
 /**
- * A ride's best efforts: power from its mean-max curve (over moving time), fastest distances
+ * A ride's best efforts: power from its mean-max curve (over its efforts), fastest distances
  * from its distance channel on `effortClock` (`running`: the timer seconds of each sample).
+ * Only what a rider could do: power up to `BEST_POWER_MAX_W` (`bestPowers`), distances no
+ * faster than `BEST_DISTANCE_MIN_S_PER_KM` (a clock or a position that jumped).
  */
 export function rideBests(
   streams: RideStreams,
@@ -127,6 +136,11 @@ export function rideBests(
             effortClock(streams.time, streams.distance, running),
             streams.distance,
             BEST_DISTANCES_M,
+          ).map((seconds, index) =>
+            seconds !== undefined &&
+            seconds >= (BEST_DISTANCES_M[index]! / 1000) * BEST_DISTANCE_MIN_S_PER_KM
+              ? seconds
+              : undefined,
           ),
         )
       : BEST_DISTANCES_M.map(() => null),
@@ -247,8 +261,46 @@ const tooManySamples = (samples: number, maxSamples: number): Refusal =>
       'Split the file, or record at a longer interval',
   );
 
-const capped = (curve: Float64Array): Float64Array =>
-  curve.length > MAX_CURVE_S ? curve.slice(0, MAX_CURVE_S) : curve;
+/**
+ * The file's activity with its streams cleaned (`cleanStreams`): when points before the
+ * first one kept were dropped, the clock, the timer, the sessions and the laps start at the
+ * first one kept.
+ */
+function cleaned(overview: ActivityOverview): {
+  overview: ActivityOverview;
+  removed: CleaningCounts;
+} {
+  // A multisport file is held to its fastest sport's top speed.
+  const sport = overview.sessions.reduce(
+    (fastest, session) =>
+      sportTopSpeedMs(session.sportType) > sportTopSpeedMs(fastest) ? session.sportType : fastest,
+    overview.sportType,
+  );
+  const { streams, removed } = cleanStreams(overview.streams, { sport });
+  const shift = streams.time.length > 0 ? streams.time[0]! - (overview.streams.time[0] ?? 0) : 0;
+  if (!(shift > 0)) return { overview: { ...overview, streams }, removed };
+  const time = streams.time.map((t) => t - shift);
+  const moved = (t: number) => Math.max(0, t - shift);
+  return {
+    overview: {
+      ...overview,
+      streams: { ...streams, time },
+      ...(overview.startTime !== undefined ? { startTime: overview.startTime + shift } : {}),
+      ...(overview.timer
+        ? { timer: overview.timer.map(([a, b]) => [moved(a), moved(b)] as const) }
+        : {}),
+      sessions: overview.sessions.map((session) => ({
+        ...session,
+        start: moved(session.start),
+        end: moved(session.end),
+      })),
+      ...(overview.laps
+        ? { laps: overview.laps.map((lap) => ({ ...lap, start: moved(lap.start) })) }
+        : {}),
+    },
+    removed,
+  };
+}
 
 /** The bounds of a ride's positions. */
 function boundsOf(streams: {
@@ -303,11 +355,14 @@ export function analyseActivity(
     );
   const read = overviewOf(bytes, format, maxSamples);
   if (!read.ok) return read;
-  const overview = read.value;
+  if (read.value.streams.time.length > maxSamples)
+    return tooManySamples(read.value.streams.time.length, maxSamples);
+  // Every figure from here on is computed without what no rider produced (glitches, points
+  // out of the ride); the file itself is kept as it was.
+  const { overview, removed } = cleaned(read.value);
   const { streams } = overview;
   if (streams.time.length < 2 || overview.startTime === undefined)
     return refuse('noRecords', format, 'The file has no recorded samples: it is not an activity');
-  if (streams.time.length > maxSamples) return tooManySamples(streams.time.length, maxSamples);
   const spanS = streams.time[streams.time.length - 1]! - streams.time[0]!;
   if (!(spanS <= maxDurationS))
     return refuseLimit(
@@ -334,14 +389,11 @@ export function analyseActivity(
   }
   if (streams.altitude && streams.distance)
     stored.grade = gradeSeries(streams.distance, streams.altitude);
-  // Curves over moving time on a true 1 Hz base: each sample held for its real duration.
+  // Curves over the ride's efforts on a true 1 Hz base: each sample held for its real
+  // duration, a stop over a few seconds a break no effort spans.
   const line = timeline(streams, { timer });
-  const powerCurve = streams.power
-    ? capped(boundedMeanMaxCurve(oneHertzSeries(streams.power, line, 'moving')))
-    : null;
-  const speedCurve = streams.speed
-    ? capped(boundedMeanMaxCurve(oneHertzSeries(streams.speed, line, 'moving')))
-    : null;
+  const powerCurve = streams.power ? effortCurve(streams.power, line, streams.time) : null;
+  const speedCurve = streams.speed ? effortCurve(streams.speed, line, streams.time) : null;
   const bounds = boundsOf(streams);
   const bests = rideBests(streams, powerCurve, line.running);
   return {
@@ -352,7 +404,7 @@ export function analyseActivity(
       sportType: overview.sportType,
       startTime: overview.startTime,
       indoor: bounds === null,
-      summary: whole,
+      summary: { ...whole, cleaning: removed },
       sessions: overview.sessions.map((session, index) => ({
         sportType: session.sportType,
         startS: session.start,

@@ -9,7 +9,6 @@ import {
   findClimbs,
   findIntervals,
   matchesBurnt,
-  meanMaxCurve,
   oneHertzSeries,
   timeline,
   wPrimeBalance,
@@ -17,7 +16,7 @@ import {
   type Timeline,
   type TimerIntervals,
 } from '@xoss/workout-stats';
-import { boundedMeanMaxCurve, MAX_CURVE_S, rideStreamsOf, type StoredStreams } from './series.ts';
+import { effortCurve, rideStreamsOf, type StoredStreams } from './series.ts';
 
 /** What a ride keeps of its analysis (`workout_facts`): at import, or on first need. */
 export interface RideFacts {
@@ -228,7 +227,7 @@ export function wbalFigures(
 }
 
 /**
- * Heart-rate and pace curves over moving time (as the power and speed curves are), up to a
+ * Heart-rate and pace curves over the ride's efforts (as the power and speed curves are), up to a
  * day's durations like them; pace in s/km, `Infinity` where the best mean speed is 0.
  */
 export function extraCurveFigures(
@@ -237,18 +236,13 @@ export function extraCurveFigures(
   const streams = rideStreamsOf(task.streams);
   if (!streams) return {};
   const line = lineOf(streams, task.timer);
-  // `meanMaxCurve` exactly for ordinary rides; the import's bounded curve for very long ones.
-  const curve = (values: Float64Array) => {
-    const full = values.length <= 100_000 ? meanMaxCurve(values) : boundedMeanMaxCurve(values);
-    return full.length > MAX_CURVE_S ? full.slice(0, MAX_CURVE_S) : full;
-  };
+  // Over the ride's efforts, as the import's power and speed curves (a long stop is a break).
+  const curve = (values: Float64Array) => effortCurve(values, line, streams.time);
   const out: { heart_rate?: Float64Array; pace?: Float64Array } = {};
   // Missing readings are 0 in the 1 Hz series, as `heartRateCurve` and `paceCurve` count them.
   if (task.kinds.includes('heart_rate') && streams.heartRate)
-    out.heart_rate = curve(oneHertzSeries(streams.heartRate, line, 'moving'));
+    out.heart_rate = curve(streams.heartRate);
   if (task.kinds.includes('pace') && streams.speed)
-    out.pace = curve(oneHertzSeries(streams.speed, line, 'moving')).map((speed) =>
-      speed > 0 ? 1000 / speed : Infinity,
-    );
+    out.pace = curve(streams.speed).map((speed) => (speed > 0 ? 1000 / speed : Infinity));
   return out;
 }

@@ -1,7 +1,14 @@
 // A ride's stored streams as the statistics read them, and its mean-max curves at a bounded
 // cost: what the import (analyse.ts) and the analysis of stored rides (rideAnalysis.ts) share.
 import type { ActivityOverview } from '@xoss/activity-files';
-import { meanMaxCurve, meanMaxCurveRange, type RideStreams } from '@xoss/workout-stats';
+import {
+  effortSeries,
+  meanMaxCurve,
+  meanMaxCurveRange,
+  mergeCurves,
+  type RideStreams,
+  type Timeline,
+} from '@xoss/workout-stats';
 
 /** Stream columns as stored, named as the API sends them. */
 export type StoredStreams = Record<string, Float64Array>;
@@ -83,3 +90,17 @@ export function boundedMeanMaxCurve(values: Float64Array): Float64Array {
  * did beyond 24 hours stays in its summary (its average power and speed).
  */
 export const MAX_CURVE_S = 86_400;
+
+/**
+ * The mean-max curve of a channel over the ride's efforts (`effortSeries`: moving seconds
+ * on the clock, a stop over `EFFORT_MAX_STOP_S` ends an effort), so no best joins two
+ * efforts across a stop; up to `MAX_CURVE_S`.
+ */
+export function effortCurve(
+  values: ArrayLike<number>,
+  line: Timeline,
+  time: ArrayLike<number>,
+): Float64Array {
+  const curve = mergeCurves(effortSeries(values, line, time).map(boundedMeanMaxCurve));
+  return curve.length > MAX_CURVE_S ? curve.slice(0, MAX_CURVE_S) : curve;
+}

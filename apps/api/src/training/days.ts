@@ -5,7 +5,9 @@ import {
   daysBetween,
   timeline,
   BEST_DISTANCES_M,
+  BEST_DISTANCE_MIN_S_PER_KM,
   BEST_POWER_DURATIONS_S,
+  BEST_POWER_MAX_W,
   CTL_DAYS,
   decayLoad,
   fitnessSeries,
@@ -118,6 +120,21 @@ export async function addToDay(
   );
 }
 
+/**
+ * Whether a rider could have produced `value` (W over a duration, or s over a distance):
+ * at most `BEST_POWER_MAX_W`, at least `BEST_DISTANCE_MIN_S_PER_KM`. What a stored ride's
+ * streams from before the cleaning still give (a glitch, a jumping clock) is no best.
+ */
+export function humanEffort(
+  effort: { readonly kind: 'power' | 'time'; readonly size: number },
+  value: number,
+): boolean {
+  if (!Number.isFinite(value) || !(value > 0)) return false;
+  return effort.kind === 'power'
+    ? value <= BEST_POWER_MAX_W
+    : value >= (effort.size / 1000) * BEST_DISTANCE_MIN_S_PER_KM;
+}
+
 /** Effort names, in the order the bests list them: power ones, then distance ones. */
 export const EFFORTS = [
   ...BEST_POWER_DURATIONS_S.map((seconds) => ({
@@ -143,7 +160,7 @@ export async function storeBests(
   const values = [...bests.powerW, ...bests.timeS];
   for (const [index, effort] of EFFORTS.entries()) {
     const value = values[index];
-    if (value === null || value === undefined || !Number.isFinite(value)) continue;
+    if (value === null || value === undefined || !humanEffort(effort, value)) continue;
     await tx.query(
       `INSERT INTO workout_bests (workout_id, user_id, effort, value, score, start_time)
        VALUES ($1, $2, $3, $4, $5, $6)`,
