@@ -1393,16 +1393,10 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       },
     );
 
-    it('measures a ride against the FTP its file stores, else the setting on its date, and ranges as the summary', async () => {
+    it("measures a ride against the rider's FTP on its date over the file's, the file's only without one, and ranges as the summary", async () => {
       const h = await make();
       const rider = await h.user();
       const auth = bearer(rider.access);
-      await h.server.inject({
-        method: 'PATCH',
-        url: `/api/v2/athlete/${rider.id}/`,
-        headers: auth,
-        payload: { settings: { ftp: 200 } },
-      });
       type Detail = {
         data: {
           id: number;
@@ -1412,6 +1406,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           device_summary: Record<string, number>;
         };
       };
+      // Before any setting: the device's FTP (315 W) and its own NP, IF and TSS.
       const own = (
         await upload(h, '/api/v2/workouts/', rider.access, {
           filename: 'device.fit',
@@ -1421,23 +1416,34 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect(own).toMatchObject({ ftp: 315, ftp_source: 'file' });
       expect(own.summary.np_source).toBe('device');
       expect(own.summary.tss).toBe(own.device_summary.trainingStressScore);
-      // The same ride from a device without an FTP, kept beside the first.
+      // The rider's FTP from a date before the ride wins over the file's: the ride follows.
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: auth,
+        payload: { settings: { ftp: 200 }, thresholds_from: '2000-01-01' },
+      });
+      const ruled = (
+        await h.server.inject({ method: 'GET', url: `/api/v2/workouts/${own.id}/`, headers: auth })
+      ).json<Detail>().data;
+      expect(ruled).toMatchObject({ ftp: 200, ftp_source: 'settings' });
+      expect(ruled.summary.np_source).toBe('computed');
+      // TSS of the same ride against 315 W and 200 W: (315 / 200)^2 times as much at 200 W.
+      expect((ruled.summary.tss as number) / (own.summary.tss as number)).toBeCloseTo(
+        (315 / 200) ** 2,
+        1,
+      );
+      // A new ride from a device with an FTP is measured against the rider's too.
       const plain = (
         await upload(
           h,
           '/api/v2/workouts/',
           rider.access,
-          { filename: 'plain.fit', bytes: fitFile(3600, 8, 1_790_000_000) },
+          { filename: 'again.fit', bytes: fitFile(3600, 9, 1_790_100_000, false, 315) },
           { overlap: 'keep' },
         )
       ).json<Detail>().data;
       expect(plain).toMatchObject({ ftp: 200, ftp_source: 'settings' });
-      expect(plain.summary.np_source).toBe('computed');
-      // TSS of the same ride against 315 W and 200 W: (315 / 200)^2 times as much at 200 W.
-      expect((plain.summary.tss as number) / (own.summary.tss as number)).toBeCloseTo(
-        (315 / 200) ** 2,
-        1,
-      );
       // A range over the whole ride gives the ride's summary; a part, the part's figures.
       const range = async (id: number, from: number, to: number) =>
         (
@@ -1447,7 +1453,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
             headers: auth,
           })
         ).json<{ data: { samples: number; summary: Record<string, unknown> } }>().data;
-      for (const ride of [own, plain]) {
+      for (const ride of [ruled, plain]) {
         const all = await range(ride.id, 0, 100_000);
         expect(all.summary).toEqual(ride.summary);
       }

@@ -19,10 +19,19 @@ interface HistoryRow {
 /** Where a rider's first setting starts: before any ride. */
 const FIRST_DATE = '1970-01-01';
 
-/** The TSS a ride shows: the device's own when it stored one, else ours. */
-export function shownTss(summary: WorkoutSummary, device: Record<string, unknown>): number | null {
+/**
+ * The TSS a ride shows: the device's own when it stored one and the ride is measured against
+ * the device's FTP (the file's); ours, from the FTP the ride uses, otherwise (the device's
+ * figure was computed with an FTP the rider has overruled).
+ */
+export function shownTss(
+  summary: WorkoutSummary,
+  device: Record<string, unknown>,
+  ftpSource: RideThresholds['ftpSource'] = 'file',
+): number | null {
   const stored = device.trainingStressScore;
-  if (typeof stored === 'number' && Number.isFinite(stored)) return stored;
+  if (ftpSource !== 'settings' && typeof stored === 'number' && Number.isFinite(stored))
+    return stored;
   return summary.trainingStressScore ?? null;
 }
 
@@ -36,9 +45,10 @@ export async function thresholdHistory(db: Queryable, userId: number): Promise<H
 }
 
 /**
- * The thresholds of a ride on `date`: the ones its file stores (the device's settings), else
- * the rider's setting in effect that day (the latest change on or before it; rides older
- * than every change use the first).
+ * The thresholds of a ride on `date`: the rider's setting in effect that day (the latest
+ * change on or before it; rides older than every change use the first), which wins over
+ * what the file stores (the device's settings, often stale); the file's only where the
+ * rider has set none.
  */
 export function thresholdsOn(
   history: readonly HistoryRow[],
@@ -48,19 +58,22 @@ export function thresholdsOn(
   const day = date.toISOString().slice(0, 10);
   let entry = history[0];
   for (const row of history) if (String(row.effective_from) <= day) entry = row;
-  const ftp = file.ftp ?? entry?.ftp ?? null;
-  const maxHr = file.maxHr ?? entry?.max_hr ?? null;
+  const riderFtp = entry?.ftp ?? null;
+  const riderMaxHr = entry?.max_hr ?? null;
+  const ftp = riderFtp ?? file.ftp;
+  const maxHr = riderMaxHr ?? file.maxHr;
   return {
     ftp,
-    ftpSource: file.ftp !== null ? 'file' : ftp !== null ? 'settings' : null,
+    ftpSource: riderFtp !== null ? 'settings' : ftp !== null ? 'file' : null,
     maxHr,
-    maxHrSource: file.maxHr !== null ? 'file' : maxHr !== null ? 'settings' : null,
+    maxHrSource: riderMaxHr !== null ? 'settings' : maxHr !== null ? 'file' : null,
   };
 }
 
 /**
  * Records a change of FTP or max heart rate from `from` (a date) on, and recomputes the IF,
- * TSS and zones of the rider's rides from that date (their own file's thresholds win).
+ * TSS and zones of the rider's rides from that date (the rider's thresholds win over the
+ * files').
  */
 export async function changeThresholds(
   db: Queryable,
@@ -108,7 +121,7 @@ export async function changeThresholds(
       maxHr: ride.file_max_hr,
     });
     const summary = withFtp(ride.summary, thresholds.ftp ?? undefined);
-    const tss = shownTss(summary, ride.device_summary);
+    const tss = shownTss(summary, ride.device_summary, thresholds.ftpSource);
     await db.query(
       `UPDATE workouts SET ftp = $1, ftp_source = $2, max_hr = $3, max_hr_source = $4,
               summary = $5, tss = $6, zones = NULL WHERE id = $7`,

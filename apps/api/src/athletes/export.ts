@@ -94,7 +94,7 @@ export async function exportArchive(services: Services, userId: number): Promise
         ...listItem(row),
         notes: row.notes,
         file: activityFileName(row),
-        summary: summaryReply(row.summary, row.device_summary),
+        summary: summaryReply(row.summary, row.device_summary, row.ftp_source),
         laps: row.laps ?? [],
         sessions: row.sessions,
       })),

@@ -27,19 +27,23 @@ const deviceNumber = (device: DeviceSummary, field: string) => {
 
 /**
  * The summary as the API sends it. For a whole ride, where the device stored its own
- * calories, climbing or NP/IF/TSS (with its FTP), those are shown and marked as the
- * device's: our figure and the device's differ by design (calories from heart rate, the
+ * calories, climbing or NP/IF/TSS (with its FTP, when the ride uses that FTP), those are
+ * shown and marked as the device's: our figure and the device's differ by design (calories from heart rate, the
  * elevation filter, NP conventions). A range always shows ours.
  */
 export function summaryReply(
   summary: WorkoutSummary,
   device: DeviceSummary = {},
+  ftpSource: WorkoutDetail['ftp_source'] = 'file',
 ): WorkoutDetail['summary'] {
   const calories = deviceNumber(device, 'totalCalories');
   const ascent = deviceNumber(device, 'totalAscent');
   const descent = deviceNumber(device, 'totalDescent');
-  // The device's NP, IF and TSS as a set, when it had an FTP to compute them with.
-  const deviceTss = deviceNumber(device, 'trainingStressScore');
+  // The device's NP, IF and TSS as a set, when it had an FTP to compute them with and the
+  // ride is measured against that FTP (a rider's own FTP overrules the device's, and the
+  // device's IF and TSS with it).
+  const deviceTss =
+    ftpSource === 'settings' ? undefined : deviceNumber(device, 'trainingStressScore');
   const np = deviceTss !== undefined ? deviceNumber(device, 'normalizedPower') : undefined;
   const ownNp = summary.normalizedPower !== undefined && Number.isFinite(summary.normalizedPower);
   // Nothing measured distance (no distance, position or speed: no average speed either).
@@ -223,7 +227,7 @@ export async function detail(services: Services, row: WorkoutRow): Promise<Worko
     laps: (row.laps ?? []).map(lapReply),
     share_heart_rate: shows.heartRate,
     share_power: shows.power,
-    summary: summaryReply(row.summary, row.device_summary),
+    summary: summaryReply(row.summary, row.device_summary, row.ftp_source),
     device_summary: row.device_summary,
     hr_zones: zones.hr_zones,
     power_zones: zones.power_zones,
@@ -363,6 +367,7 @@ export async function rangeReply(services: Services, row: WorkoutRow, from: numb
             ? { ...summary, distanceM: row.summary.distanceM }
             : summary,
           row.device_summary,
+          row.ftp_source,
         )
       : summaryReply(summary),
   };

@@ -87,7 +87,7 @@ async function storeWorkout(
   });
   const summary = withFtp(analysis.summary, thresholds.ftp ?? undefined);
   const device = analysis.deviceSummary as Record<string, unknown>;
-  const shown = summaryReply(summary, device);
+  const shown = summaryReply(summary, device, thresholds.ftpSource);
   if (!importRow) await services.blobs.put(fileKey, bytes);
   // The streams go to the file store before the transaction: tens of MB written inside the
   // database held its one connection (the embedded one runs a statement at a time) for
@@ -126,7 +126,7 @@ async function storeWorkout(
           nullable(summary.avgHeartRate),
           nullable(summary.avgPower),
           shown.elevation_gain_m,
-          shownTss(summary, device),
+          shownTss(summary, device, thresholds.ftpSource),
           JSON.stringify(summary),
           JSON.stringify(analysis.deviceSummary),
           analysis.bounds ? JSON.stringify(analysis.bounds) : null,
@@ -167,7 +167,7 @@ async function storeWorkout(
         userId,
         dayOf(start),
         rideDelta({
-          tss: shownTss(summary, device),
+          tss: shownTss(summary, device, thresholds.ftpSource),
           moving_time_s: summary.movingTimeS,
           distance_m: summary.distanceM,
           elevation_gain_m: shown.elevation_gain_m,

@@ -106,7 +106,7 @@ async function sharedReply(
     start_time: new Date(row.start_time).toISOString(),
     indoor: row.indoor,
     rider: { display_name: riderName },
-    summary: sharedSummary(summaryReply(row.summary, row.device_summary), shows),
+    summary: sharedSummary(summaryReply(row.summary, row.device_summary, row.ftp_source), shows),
     hr_zones: shows.heartRate ? zones.hr_zones : [],
     power_zones: shows.power ? zones.power_zones : [],
     ftp: shows.power ? zones.ftp : null,
