@@ -165,15 +165,18 @@ describe('figures against the devices own', () => {
     expect(triathlon.sessions.map((session) => session.sportType)).toEqual([5, 3, 2, 3, 1]);
   });
 
-  it('builds mean-max curves on moving time at 1 Hz, whatever the recording interval', () => {
+  it('builds mean-max curves over efforts at 1 Hz, whatever the recording interval', () => {
     // Smart recording: a sample every 1-7 s. The curve covers the moving time second by second.
     const smart = analysed(
       activities.find((e) => e.file.endsWith('fitparse-sample-activity.fit'))!,
     );
-    expect(smart.speedCurve!.length).toBeGreaterThan(smart.summary.movingTimeS - 2);
+    // Its longest effort between stops of over 5 s is 1,805 s of its 10,640 s moving.
+    expect(smart.speedCurve!.length).toBeGreaterThan(1800);
     expect(smart.speedCurve!.length).toBeLessThanOrEqual(smart.summary.movingTimeS + 1);
     const power = analysed(activities.find((e) => e.file.includes('Edge810'))!);
-    expect(power.powerCurve!.length).toBeGreaterThan(power.summary.movingTimeS - 2);
+    // Its efforts: the curve reaches as far as its longest (a stop over 5 s is a break).
+    expect(power.powerCurve!.length).toBeGreaterThan(600);
+    expect(power.powerCurve!.length).toBeLessThanOrEqual(power.summary.movingTimeS + 1);
   });
 });
 
@@ -238,5 +241,33 @@ describe('a range over each device lap gives that lap', () => {
     expect(checked).toBeGreaterThan(500);
     expect(wrong).toEqual([]);
     expect(agreeing).toEqual([]);
+  });
+});
+
+// Every real GPX, TCX and FIT file: no personal best or climb a human could not have made
+// (the limits the import holds bests and climbs to: 2,500 W, 54 s per km, a climb with time
+// on it under 2,500 m/h). blue_hills.gpx joins three outings of 2001-2002 in one track and
+// osm.gpx holds points two years before its ride: both gave 0 s climbs before the cleaning.
+describe('bests and climbs only from efforts a human rode', () => {
+  const rides = manifest.filter(
+    (entry) =>
+      ['activity', 'track', 'damaged'].includes(entry.kind) && /\.(fit|tcx|gpx)$/.test(entry.file),
+  );
+  it.each(rides.map((entry) => [entry.file, entry] as const))('%s', (_, entry) => {
+    const result = analyseActivity(new Uint8Array(readFileSync(new URL(entry.file, corpus))));
+    if (!result.ok) return; // a track without times is a route, refused
+    const { bests, facts, summary } = result.value;
+    for (const watts of bests.powerW) if (watts !== null) expect(watts).toBeLessThanOrEqual(2500);
+    [10, 20, 40].forEach((km, index) => {
+      const seconds = bests.timeS[index];
+      if (seconds !== null && seconds !== undefined)
+        expect(seconds).toBeGreaterThanOrEqual(km * 54);
+    });
+    for (const climb of facts.climbs) {
+      expect(climb.duration_s).toBeGreaterThan(0);
+      expect(climb.vam_m_h).toBeLessThan(2500);
+    }
+    expect(summary.totalTimeS).toBeGreaterThan(0);
+    expect(summary.cleaning).toBeDefined();
   });
 });
