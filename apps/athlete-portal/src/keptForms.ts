@@ -24,12 +24,16 @@ const KEEP_MS = 24 * 60 * 60 * 1000;
 
 const store = () => createPrefixedStorage(sessionStorage);
 
-/** The forms on screen now, each with how to read it and its values as loaded. */
+/**
+ * The forms on screen now (a form element, or an editor's state such as the data pages),
+ * each with what the rider changed since it was loaded: `unsaved()` is undefined when
+ * nothing was.
+ */
 interface LiveForm {
-  readonly form: () => HTMLFormElement | null;
-  readonly baseline: () => FormValues | undefined;
+  readonly unsaved: () => FormValues | undefined;
   readonly user: string | undefined;
 }
+
 const live = new Map<string, LiveForm>();
 
 /** Registers a form on screen; returns its unregistering. */
@@ -58,6 +62,16 @@ export function valuesOf(form: HTMLFormElement): FormValues {
 const same = (a: FormValues, b: FormValues) =>
   Object.keys({ ...a, ...b }).every((name) => a[name] === b[name]);
 
+/** A form element's unsaved values: its values when they differ from `baseline`. */
+export function unsavedOf(
+  form: HTMLFormElement | null,
+  baseline: FormValues | undefined,
+): FormValues | undefined {
+  if (!form || !baseline) return undefined;
+  const now = valuesOf(form);
+  return same(now, baseline) ? undefined : now;
+}
+
 /**
  * Keeps every registered form whose values differ from how it was loaded (the session has
  * ended: the page is about to go to /login). Nothing is stored when nothing was edited.
@@ -66,11 +80,9 @@ export function keepUnsavedForms(path: string): void {
   const forms: Record<string, FormValues> = {};
   let user: string | undefined;
   for (const [id, entry] of live) {
-    const form = entry.form();
-    const baseline = entry.baseline();
-    if (!form || !baseline || !entry.user) continue;
-    const now = valuesOf(form);
-    if (same(now, baseline)) continue;
+    if (!entry.user) continue;
+    const now = entry.unsaved();
+    if (!now) continue;
     forms[id] = now;
     user = entry.user;
   }

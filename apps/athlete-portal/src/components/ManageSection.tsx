@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Message } from '@xoss/i18n/react';
 import { Alert, ConfirmDialog, SubmitButton } from '@xoss/ui-kit';
+import { useKeptForm } from '../useKeptForm.tsx';
 
 /** What a step of managing a thing ends with: the problem to show, or null when it went well. */
 type Step = () => Promise<string | null>;
@@ -13,8 +14,14 @@ export interface ManageSectionProps {
   readonly deleteLabel: ReactNode;
   /** Asked before deleting ("Delete Morning ride?"). */
   readonly confirmMessage: string;
-  /** The edit form's fields (named inputs read by `onSave`). */
-  readonly fields: ReactNode;
+  /**
+   * The edit form's fields (named inputs read by `onSave`), each default from `value(name,
+   * loaded)`: the loaded value, or what the rider had typed when their session ended and
+   * chose to restore.
+   */
+  readonly fields: (value: (name: string, loaded: string) => string) => ReactNode;
+  /** The edit form's name among the page's kept forms (`useKeptForm`). */
+  readonly keptId: string;
   /** The form checks its fields itself in `onSave` instead of the browser's bubbles. */
   readonly noValidate?: boolean;
   readonly saving: boolean;
@@ -34,11 +41,23 @@ export function ManageSection(props: ManageSectionProps) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // An edit survives the end of the session; after the next login the form stands open
+  // under the offer to restore it, so its loaded values stay the baseline.
+  const kept = useKeptForm(props.keptId, { onRestore: () => setEditing(true) });
+  const { offer, attach, key, restored, saved } = kept;
+  const open = editing || kept.offered;
+  const value = (name: string, loaded: string) => {
+    const typed = restored?.[name];
+    return typeof typed === 'string' ? typed : loaded;
+  };
 
   const save = async (form: FormData) => {
     const failed = await props.onSave(form);
     setProblem(failed);
-    if (failed === null) setEditing(false);
+    if (failed === null) {
+      saved();
+      setEditing(false);
+    }
   };
   const run = async (step: Step) => {
     setProblem(null);
@@ -47,12 +66,13 @@ export function ManageSection(props: ManageSectionProps) {
 
   return (
     <section className="portal__manage" aria-label={props.label}>
+      {offer}
       <div className="portal__actions">
         <button
           type="button"
           className="xoss-button"
-          aria-expanded={editing}
-          onClick={() => setEditing(!editing)}
+          aria-expanded={open}
+          onClick={() => setEditing(!open)}
         >
           {props.editLabel}
         </button>
@@ -69,8 +89,10 @@ export function ManageSection(props: ManageSectionProps) {
           {props.deleteLabel}
         </button>
       </div>
-      {editing ? (
+      {open ? (
         <form
+          ref={attach}
+          key={key}
           className="portal__form"
           noValidate={props.noValidate}
           onSubmit={(event) => {
@@ -78,7 +100,7 @@ export function ManageSection(props: ManageSectionProps) {
             void save(new FormData(event.currentTarget));
           }}
         >
-          {props.fields}
+          {props.fields(value)}
           <SubmitButton busy={props.saving}>
             <Message id="common.save" />
           </SubmitButton>

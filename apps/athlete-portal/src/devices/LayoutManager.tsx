@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { selectPreferences } from '@xoss/api-client';
 import { useSelector } from 'react-redux';
 import type { Device } from '@xoss/api-contract';
@@ -32,10 +32,23 @@ import {
   SizePicker,
 } from '@xoss/ui-kit';
 import { useBlocker, useSearchParams } from 'react-router';
-import { api, failureMessage } from '../client.ts';
+import { api, client, failureMessage } from '../client.ts';
 import { selectEmbedded, sendToApp } from '../embedded.ts';
 import { savePanelsInApp } from '../embeddedRuntime.ts';
 import { Loaded, useFailureText, useModelName, useToast } from '../components/common.tsx';
+import { useKept } from '../useKeptForm.tsx';
+
+/**
+ * Brings a section into view when its top is not in the upper part of the screen (on a
+ * phone the field list is below the preview and the layouts; on a wide screen both are
+ * usually in view and nothing moves).
+ */
+function reveal(element: HTMLElement | null) {
+  if (!element) return;
+  const { top } = element.getBoundingClientRect();
+  if (top < 0 || top > window.innerHeight * 0.6)
+    element.scrollIntoView({ block: 'start', behavior: 'smooth' });
+}
 
 /**
  * The data-layout manager (spec 2, 4): pages of the device with a live preview; select a
@@ -136,7 +149,11 @@ function Pages({
   );
   useEffect(() => {
     if (!dirty) return undefined;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    // When the session has ended the pages are kept (offered back after the login), so the
+    // trip to the login page does not ask.
+    const warn = (event: BeforeUnloadEvent) => {
+      if (client.session.tokens()) event.preventDefault();
+    };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
   }, [dirty]);
@@ -156,6 +173,26 @@ function Pages({
     temperatureUnit: preferences.temperatureUnit,
   } as const;
   const page = document.pages[selected] ?? document.pages[0];
+  // Pages added or changed and not saved survive the end of the session: kept in the
+  // device's format, offered back on this page after the next login.
+  const kept = useKept(
+    `layout-${device.id}`,
+    () => (dirty ? { panels: JSON.stringify(toPanelsObject(document)) } : undefined),
+    (values) => {
+      const parsed = typeof values.panels === 'string' ? parsePanels(values.panels) : undefined;
+      if (!parsed?.ok) return;
+      setDocument(parsed.value);
+      setSelected(0);
+      setSlot(null);
+    },
+  );
+  // Tapping a slot brings its field list into view; choosing a field brings the preview back.
+  const previewRef = useRef<HTMLElement>(null);
+  const fieldsRef = useRef<HTMLElement>(null);
+  const [revealFields, setRevealFields] = useState(0);
+  useEffect(() => {
+    if (revealFields > 0) reveal(fieldsRef.current);
+  }, [revealFields]);
 
   const apply = (result: Result<LayoutDocument>, next?: number) => {
     if (!result.ok) {
@@ -187,6 +224,7 @@ function Pages({
       <h1>
         <Message id="devices.layouts" /> · {modelName(device.model)} ({device.serial})
       </h1>
+      {kept.offer}
       <p>
         {fixed
           ? t('dataFields.problem.fixedPages', { count: profile.maxPages })
@@ -263,7 +301,7 @@ function Pages({
           ) : null}
         </section>
         {page ? (
-          <section aria-labelledby="preview-title">
+          <section aria-labelledby="preview-title" ref={previewRef}>
             <h2 id="preview-title">
               <Message id="layout.preview" />
             </h2>
@@ -272,7 +310,10 @@ function Pages({
               page={page}
               settings={settings}
               selectedSlot={slot ?? undefined}
-              onSlotClick={setSlot}
+              onSlotClick={(chosen) => {
+                setSlot(chosen);
+                setRevealFields((count) => count + 1);
+              }}
             />
           </section>
         ) : null}
@@ -288,7 +329,7 @@ function Pages({
         />
       ) : null}
       {slot !== null ? (
-        <section aria-labelledby="field-title">
+        <section aria-labelledby="field-title" ref={fieldsRef}>
           <h2 id="field-title">
             <Message id="layout.chooseField" />
           </h2>
@@ -298,7 +339,10 @@ function Pages({
             available={profile.fields}
             hideUnavailable
             slotSize={size ?? slotSize}
-            onChange={(key) => apply(setField(document, profile, selected, slot, key))}
+            onChange={(key) => {
+              if (apply(setField(document, profile, selected, slot, key)))
+                reveal(previewRef.current);
+            }}
           />
           {slotField?.display === 'chart' && page ? (
             <ChartTypePicker

@@ -86,7 +86,8 @@ export function RideManagement({ workout }: { workout: WorkoutDetail }) {
       onSave={save}
       onDownload={download}
       onDelete={deleteRide}
-      fields={
+      keptId="ride-edit"
+      fields={(value) => (
         <>
           <label>
             <Message id="workouts.name" />
@@ -95,12 +96,16 @@ export function RideManagement({ workout }: { workout: WorkoutDetail }) {
               name="name"
               required
               maxLength={120}
-              defaultValue={workout.name}
+              defaultValue={value('name', workout.name)}
             />
           </label>
           <label>
             <Message id="workouts.filter.sport" />
-            <select className="xoss-select" name="sport" defaultValue={workout.sport_type}>
+            <select
+              className="xoss-select"
+              name="sport"
+              defaultValue={value('sport', String(workout.sport_type))}
+            >
               {Array.from({ length: 12 }, (_, type) => (
                 <option key={type} value={type}>
                   {sport(type)}
@@ -115,11 +120,11 @@ export function RideManagement({ workout }: { workout: WorkoutDetail }) {
               name="notes"
               rows={4}
               maxLength={4000}
-              defaultValue={workout.notes}
+              defaultValue={value('notes', workout.notes)}
             />
           </label>
         </>
-      }
+      )}
     />
   );
 }

@@ -1,9 +1,16 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { StreamsReply, WorkoutBestsReply, WorkoutDetail } from '@xoss/api-contract';
 import { loadMessages } from '@xoss/i18n';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from '../client.ts';
-import { renderPortal, resetPortal } from '../testing.tsx';
+import {
+  openAt,
+  renderPortal,
+  resetPortal,
+  sessionEndsOn,
+  signIn,
+  signInAgain,
+} from '../testing.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
@@ -239,5 +246,59 @@ describe('the power curve of a ride', () => {
     back.click();
     await screen.findByRole('heading', { name: 'Morning ride', level: 1 });
     expect(router.state.location.pathname).toBe('/dashboard/workouts/share/7');
+  });
+});
+
+describe('editing a ride when the session ends', () => {
+  it('keeps the name and notes typed and offers them back on the ride after the next login', async () => {
+    stubApi();
+    stubViewport();
+    signIn();
+    openAt('/dashboard/workouts/share/7', english);
+    await screen.findByRole('heading', { name: 'Morning ride', level: 1 });
+    const manage = () => screen.getByRole('region', { name: 'Manage this ride' });
+    fireEvent.click(within(manage()).getByRole('button', { name: 'Edit' }));
+    fireEvent.change(within(manage()).getByLabelText('Name'), {
+      target: { value: 'Pass in the rain' },
+    });
+    fireEvent.change(within(manage()).getByLabelText('Notes'), {
+      target: { value: 'Wet descent.\nNew tyres held.' },
+    });
+    sessionEndsOn('PATCH', '/api/v2/workouts/7/');
+    fireEvent.click(within(manage()).getByRole('button', { name: 'Save' }));
+    await signInAgain();
+
+    stubApi();
+    openAt('/dashboard/workouts/share/7', english);
+    await screen.findByRole('heading', { name: 'Morning ride', level: 1 });
+    const offer = await screen.findByText('Restore your unsaved changes?');
+    expect(within(manage()).getByLabelText<HTMLInputElement>('Name').value).toBe('Morning ride');
+    fireEvent.click(within(offer.parentElement!).getByRole('button', { name: 'Restore' }));
+    expect(within(manage()).getByLabelText<HTMLInputElement>('Name').value).toBe(
+      'Pass in the rain',
+    );
+    expect(within(manage()).getByLabelText<HTMLTextAreaElement>('Notes').value).toBe(
+      'Wet descent.\nNew tyres held.',
+    );
+    // Offered once.
+    expect(screen.queryByText('Restore your unsaved changes?')).toBeNull();
+  });
+
+  it('offers nothing when the form was not edited', async () => {
+    stubApi();
+    stubViewport();
+    signIn();
+    openAt('/dashboard/workouts/share/7', english);
+    await screen.findByRole('heading', { name: 'Morning ride', level: 1 });
+    const manage = screen.getByRole('region', { name: 'Manage this ride' });
+    fireEvent.click(within(manage).getByRole('button', { name: 'Edit' }));
+    sessionEndsOn('PATCH', '/api/v2/workouts/7/');
+    fireEvent.click(within(manage).getByRole('button', { name: 'Save' }));
+    await signInAgain();
+    stubApi();
+    openAt('/dashboard/workouts/share/7', english);
+    await screen.findByRole('heading', { name: 'Morning ride', level: 1 });
+    expect(screen.queryByText('Restore your unsaved changes?')).toBeNull();
+    expect(screen.queryByLabelText('Notes')).toBeNull();
   });
 });

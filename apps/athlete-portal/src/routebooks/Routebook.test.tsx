@@ -3,7 +3,14 @@ import type { Device, Routebook } from '@xoss/api-contract';
 import { loadMessages } from '@xoss/i18n';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from '../client.ts';
-import { renderPortal, resetPortal } from '../testing.tsx';
+import {
+  openAt,
+  renderPortal,
+  resetPortal,
+  sessionEndsOn,
+  signIn,
+  signInAgain,
+} from '../testing.tsx';
 import { sniffFile } from './UploadGpx.tsx';
 
 // Routebooks as riders use them (list, one on the map with its profile, rename, send to a
@@ -189,6 +196,39 @@ describe('my routebooks', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/upload/gpxFile'));
     expect(sent.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([
       '/api/v2/routebooks/9/',
+    ]);
+  });
+
+  it('keeps an edit the session ended under and offers it back after the next login', async () => {
+    stubApi();
+    signIn();
+    openAt('/dashboard/routebooks/9', english);
+    await screen.findByRole('heading', { level: 1, name: 'Col loop' });
+    fireEvent.click(screen.getByRole('button', { name: 'Rename' }));
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Col loop, by night' } });
+    fireEvent.change(screen.getByLabelText('Description (optional)'), {
+      target: { value: 'Lights on from the bridge' },
+    });
+    sessionEndsOn('PATCH', '/api/v2/routebooks/9/');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await signInAgain();
+
+    const sent = stubApi();
+    openAt('/dashboard/routebooks/9', english);
+    await screen.findByRole('heading', { level: 1, name: 'Col loop' });
+    const offer = await screen.findByText('Restore your unsaved changes?');
+    // The form stands open with the saved values until the rider chooses.
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Col loop');
+    fireEvent.click(within(offer.parentElement!).getByRole('button', { name: 'Restore' }));
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Col loop, by night');
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Description (optional)').value).toBe(
+      'Lights on from the bridge',
+    );
+    expect(screen.queryByText('Restore your unsaved changes?')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('heading', { level: 1, name: 'Col loop, by night' });
+    expect(sent.filter((call) => call.method === 'PATCH').map((call) => call.body)).toEqual([
+      { title: 'Col loop, by night', description: 'Lights on from the bridge' },
     ]);
   });
 

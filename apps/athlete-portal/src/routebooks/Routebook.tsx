@@ -319,7 +319,8 @@ function RoutebookManagement({ book }: { book: Routebook }) {
       onSave={save}
       onDownload={download}
       onDelete={deleteBook}
-      fields={
+      keptId="routebook-edit"
+      fields={(value) => (
         <>
           <label>
             <Message id="upload.routeTitle" />
@@ -328,7 +329,7 @@ function RoutebookManagement({ book }: { book: Routebook }) {
               name="title"
               required
               maxLength={120}
-              defaultValue={book.title}
+              defaultValue={value('title', book.title)}
             />
           </label>
           <label>
@@ -338,11 +339,11 @@ function RoutebookManagement({ book }: { book: Routebook }) {
               name="description"
               rows={3}
               maxLength={2000}
-              defaultValue={book.description}
+              defaultValue={value('description', book.description)}
             />
           </label>
         </>
-      }
+      )}
     />
   );
 }
