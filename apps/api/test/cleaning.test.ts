@@ -34,7 +34,7 @@ describe('power spikes are kept out of every figure', () => {
   for (let i = 100; i < power.length - 100; i++)
     if (power[i] === 0 && power[i - 1]! < 400 && power[i + 1]! < 400) coasting.push(i);
   const at = Array.from({ length: 8 }, (_, k) => coasting[Math.floor((k * coasting.length) / 8)]!);
-  power.fill(21_733, at[0]!, at[0]! + 4);
+  power.fill(21_733, at[0], at[0]! + 4);
   const spikes = [3_000, 5_986, 8_000, 12_000, 2_600, 1_600, 1_300];
   spikes.forEach((watts, k) => (power[at[k + 1]!] = watts));
   const dirty = analysed(
