@@ -163,7 +163,11 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         duplicates: 1,
         failed: 1,
       });
-      expect(progress.failures).toMatchObject([{ name: 'activities/5.fit', code: '10415' }]);
+      // What was not imported, failures first, then what was already here, by name.
+      expect(progress.failures).toMatchObject([
+        { name: 'activities/5.fit', code: '10415' },
+        { name: 'activities/4.fit', code: 'duplicate' },
+      ]);
       expect(progress.failures[0]!.message).toMatch(/cannot be read/);
       const list = await rides(h, rider.access);
       expect(list).toHaveLength(4);

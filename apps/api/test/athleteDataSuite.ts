@@ -141,6 +141,9 @@ export function defineAthleteDataSuite(makeFactory: () => Promise<DatabaseFactor
       expect(entries.get(`routebooks/${busy.routebook}.gpx`)?.equals(Buffer.from(busy.gpx))).toBe(
         true,
       );
+      // The README names the portal's real way back in (the page an archive is imported on).
+      const readme = [...entries.entries()].find(([name]) => /^README/i.test(name))![1];
+      expect(readme.toString('utf8')).toContain('/dashboard/workouts/archive');
       const csv = entries.get('activities.csv')!.toString('utf8').split('\r\n');
       expect(csv[0]).toMatch(/^Activity ID,Activity Date,Activity Name,Activity Type,/);
       // A name a spreadsheet would run as a formula is written inert, quotes doubled.

@@ -22,7 +22,8 @@ devices.json        your devices and the data pages you designed for them
 privacy-zones.json  the places hidden on your shared rides
 comments.json       your comments on articles, and the articles you liked
 
-The archive can be imported again: Settings > Import an archive.
+The archive can be imported again, into XOSS or another account: Workouts >
+Import a Strava or Garmin export (/dashboard/workouts/archive), and choose this .zip.
 `;
 
 /** The file name of a ride inside `activities/`, as Strava names them. */

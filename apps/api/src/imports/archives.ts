@@ -335,15 +335,20 @@ export class ArchiveImports {
          FROM imports WHERE archive_id = $1`,
       [id],
     );
-    const failures = await db.query<Skipped>(
-      `SELECT coalesce(options->>'entryName', '') AS name, coalesce(error->>'code', '') AS code,
+    // Every activity not imported, with why: failures first, then those already here (a
+    // duplicate found by the walk or by its import), so the rider can tell which they were.
+    const notImported = await db.query<Skipped>(
+      `SELECT coalesce(options->>'entryName', '') AS name,
+              CASE WHEN error->>'code' = '10409' THEN 'duplicate'
+                   ELSE coalesce(error->>'code', '') END AS code,
               coalesce(error->>'detail', '') AS message
          FROM imports WHERE archive_id = $1 AND status IN ('failed', 'given_up')
-          AND coalesce(error->>'code', '') <> '10409'
-        ORDER BY finished_at LIMIT 500`,
+        ORDER BY (error->>'code' = '10409'), finished_at LIMIT 500`,
       [id],
     );
-    const skippedDuplicates = row.skipped.filter((item) => item.code === 'duplicate').length;
+    const failures = notImported.filter((item) => item.code !== 'duplicate');
+    const importDuplicates = notImported.filter((item) => item.code === 'duplicate');
+    const skippedDuplicates = row.skipped.filter((item) => item.code === 'duplicate');
     const skippedFailures = row.skipped.filter((item) => item.code !== 'duplicate');
     const c = counts ?? { pending: 0, imported: 0, duplicates: 0, failed: 0 };
     const walked = row.total !== null && row.next_entry >= row.total;
@@ -362,9 +367,12 @@ export class ArchiveImports {
       total: row.total,
       done: row.skipped.length + c.imported + c.duplicates + c.failed,
       imported: c.imported,
-      duplicates: c.duplicates + skippedDuplicates,
+      duplicates: c.duplicates + skippedDuplicates.length,
       failed: c.failed + skippedFailures.length,
-      failures: [...skippedFailures, ...failures].slice(0, 500),
+      failures: [...skippedFailures, ...failures, ...skippedDuplicates, ...importDuplicates].slice(
+        0,
+        500,
+      ),
       created_at: new Date(row.created_at).toISOString(),
       finished_at: finished ? new Date(finished).toISOString() : null,
       error: row.error,
