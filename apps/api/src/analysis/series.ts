@@ -60,7 +60,7 @@ const EXACT_CURVE_SHORT_S = 1200;
  * 400,000 samples, 10.7 s for 1,200,000; on a ride-like series it is within 0.03 % of the
  * exact curve.
  */
-export function boundedMeanMaxCurve(values: Float64Array): Float64Array {
+function boundedMeanMaxCurve(values: Float64Array): Float64Array {
   const n = values.length;
   if (n <= EXACT_CURVE_SAMPLES) return meanMaxCurve(values);
   const k = Math.ceil(n / EXACT_CURVE_SAMPLES);

@@ -125,7 +125,7 @@ export async function addToDay(
  * at most `BEST_POWER_MAX_W`, at least `BEST_DISTANCE_MIN_S_PER_KM`. What a stored ride's
  * streams from before the cleaning still give (a glitch, a jumping clock) is no best.
  */
-export function humanEffort(
+function humanEffort(
   effort: { readonly kind: 'power' | 'time'; readonly size: number },
   value: number,
 ): boolean {
