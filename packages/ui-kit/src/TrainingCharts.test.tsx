@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { expectAccessible } from './testing/a11y.ts';
 import { renderIn } from './testing/render.tsx';
 import { FitnessChart, TotalsChart, TrainingCalendar } from './TrainingCharts.tsx';
+import { TrendChart } from './TrendChart.tsx';
 
 afterEach(cleanup);
 
@@ -53,6 +54,61 @@ describe('FitnessChart', () => {
     expect(Math.abs(date.getBoundingClientRect().top - titleBox.top)).toBeLessThan(titleBox.height);
     for (const item of caption.querySelectorAll('li'))
       expect(item.getBoundingClientRect().top).toBeGreaterThanOrEqual(titleBox.bottom);
+  });
+});
+
+/** The bottom axis' labels: their texts, and whether any two boxes overlap. */
+function bottomLabels(container: HTMLElement) {
+  const texts = [...container.querySelectorAll('.xoss-axis--bottom text')];
+  const boxes = texts.map((text) => text.getBoundingClientRect());
+  const overlapping = boxes.some((box, i) => i > 0 && box.left < boxes[i - 1]!.right + 2);
+  return { labels: texts.map((text) => text.textContent), overlapping };
+}
+
+describe('date axes on a phone (360 px)', () => {
+  it('labels 20 years of fitness with distinct dates that do not overlap', async () => {
+    const start = Date.UTC(2006, 10, 14);
+    const days = fitnessSeries(Array.from({ length: 7_300 }, (_, i) => (i % 3 === 0 ? 80 : 0))).map(
+      (day, i) => ({ ...day, day: iso(start + i * DAY_MS) }),
+    );
+    const { container } = await renderIn(
+      <div style={{ width: 360 }}>
+        <FitnessChart title="Fitness, fatigue and form" days={days} />
+      </div>,
+    );
+    const { labels, overlapping } = bottomLabels(container);
+    expect(labels.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(overlapping).toBe(false);
+    // Twenty years read as years.
+    for (const label of labels) expect(label).toMatch(/^\d{4}$/);
+  });
+
+  it('labels rides of three days, two on one day, with distinct dates', async () => {
+    const points = [
+      [1, 7],
+      [1, 18],
+      [2, 9],
+      [3, 17],
+    ].map(([day, hour], i) => ({
+      date: new Date(Date.UTC(2026, 4, day, hour)).toISOString(),
+      value: 1.4 + i / 50,
+    }));
+    const { container } = await renderIn(
+      <div style={{ width: 360 }}>
+        <TrendChart
+          title="Efficiency factor"
+          points={points}
+          pointLabel="Ride"
+          meanLabel="Mean of 5 rides"
+          format={(value) => value.toFixed(2)}
+        />
+      </div>,
+    );
+    const { labels, overlapping } = bottomLabels(container);
+    expect(labels.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(overlapping).toBe(false);
   });
 });
 

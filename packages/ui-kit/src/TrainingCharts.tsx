@@ -4,6 +4,7 @@ import { Bar, LinePath } from '@visx/shape';
 import { useLocale, useT } from '@xoss/i18n/react';
 import { AxisBottom, AxisLeft } from './Axis.tsx';
 import { bandScale, linearScale } from './scales.ts';
+import { dateTicks } from './dateTicks.ts';
 import { chartColors } from './chartColors.ts';
 import { useElementWidth } from './useElementWidth.ts';
 
@@ -61,7 +62,19 @@ export function FitnessChart({ title, days, height = 280 }: FitnessChartProps) {
     .map((day, index) => ({ day, index }))
     .filter(({ index }) => index % step === 0 || index === days.length - 1);
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
-  const short = dateFormat(locale, { day: 'numeric', month: 'short', year: '2-digit' });
+  // Distinct dates that fit the width (a phone's 360 px over 20 years reads years).
+  const firstDay = days[0] ? utc(days[0].day).getTime() : 0;
+  const lastDay = days.length > 0 ? utc(days[days.length - 1]!.day).getTime() : 0;
+  const ticks = dateTicks(firstDay, lastDay, innerWidth, locale);
+  const tickIndices = ticks.values
+    .map((time) => {
+      // Days are consecutive; the search is for a series with gaps.
+      const guess = Math.round((time - firstDay) / 86_400_000);
+      return days[guess] && utc(days[guess].day).getTime() === time
+        ? guess
+        : days.findIndex((day) => utc(day.day).getTime() === time);
+    })
+    .filter((index) => index >= 0 && xScale(index) <= innerWidth - 12);
   const long = dateFormat(locale, { dateStyle: 'medium' });
   const shown = hover ?? days.length - 1;
   const current = days[shown];
@@ -124,10 +137,10 @@ export function FitnessChart({ title, days, height = 280 }: FitnessChartProps) {
           <AxisBottom
             top={innerHeight}
             scale={xScale}
-            numTicks={Math.min(6, days.length)}
+            tickValues={tickIndices}
             tickFormat={(v) => {
               const day = days[Math.round(Number(v))];
-              return day ? short.format(utc(day.day)) : '';
+              return day ? ticks.format(utc(day.day).getTime()) : '';
             }}
           />
           {hover !== null ? (

@@ -4,6 +4,7 @@ import { LinePath } from '@visx/shape';
 import { useLocale } from '@xoss/i18n/react';
 import { AxisBottom, AxisLeft } from './Axis.tsx';
 import { chartColors } from './chartColors.ts';
+import { dateTicks } from './dateTicks.ts';
 import { linearScale } from './scales.ts';
 import { useElementWidth } from './useElementWidth.ts';
 
@@ -89,11 +90,6 @@ export function TrendChart({
     range: [innerHeight, 0],
     nice: true,
   });
-  const short = new Intl.DateTimeFormat(locale, {
-    timeZone: 'UTC',
-    day: 'numeric',
-    month: 'short',
-  });
   const long = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', dateStyle: 'medium' });
   const shown = hover ?? sorted.length - 1;
   const current = sorted[shown];
@@ -107,7 +103,9 @@ export function TrendChart({
     setHover(nearest);
   };
   const line = sorted.map((point, index) => ({ x: times[index]!, y: means[index]! }));
-  const xTicks = xScale.ticks(Math.max(2, Math.min(6, Math.floor(innerWidth / 90))));
+  // Distinct dates that fit the width: two rides of one day, or ticks closer than a label,
+  // never repeat or overlap a date.
+  const xTicks = dateTicks(first, last, innerWidth, locale);
   return (
     <figure className="xoss-curve xoss-root" ref={ref}>
       <figcaption>
@@ -158,8 +156,8 @@ export function TrendChart({
           <AxisBottom
             top={innerHeight}
             scale={xScale}
-            tickValues={xTicks.filter((tick) => xScale(tick) <= innerWidth - 20)}
-            tickFormat={(value) => short.format(value)}
+            tickValues={xTicks.values.filter((tick) => xScale(tick) <= innerWidth - 12)}
+            tickFormat={(value) => xTicks.format(value)}
           />
           <rect
             width={innerWidth}
