@@ -10,7 +10,7 @@ import { TrainingLinks } from './TrainingLinks.tsx';
 import { POWER_EFFORTS, useEffortValue } from '../rides/RideBests.tsx';
 import { useClimbColumns } from '../rides/RideAnalysis.tsx';
 import { ColumnTable } from '../components/ColumnTable.tsx';
-import { today } from './common.ts';
+import { today, useRideYears } from './common.ts';
 
 /** The hardest climbs of the year or of all time, each with a link to its ride. */
 function BestClimbs({ year }: { year: number | null }) {
@@ -148,7 +148,8 @@ function FtpSection() {
 export function BestsPage() {
   const t = useT();
   const locale = useLocale();
-  const thisYear = new Date().getUTCFullYear();
+  // Every year since the first ride.
+  const years = useRideYears();
   const [year, setYear] = useState<number | null>(null);
   const bests = api.usePersonalBestsQuery({ query: year === null ? {} : { year } });
   const id = Number(client.session.userId() ?? 0);
@@ -169,9 +170,9 @@ export function BestsPage() {
           }
         >
           <option value="all">{t('training.range.all')}</option>
-          {[0, 1, 2, 3, 4].map((back) => (
-            <option key={back} value={thisYear - back}>
-              {thisYear - back}
+          {years.map((option) => (
+            <option key={option} value={option}>
+              {option}
             </option>
           ))}
         </select>

@@ -17,10 +17,10 @@ const TREND_RIDES = 5;
  * with the rolling mean of the last rides: a rising EF and a falling decoupling show the
  * aerobic base growing.
  */
-function EfficiencyTrend({ from, to }: { from: string | undefined; to: string }) {
+function EfficiencyTrend({ from, to }: { from: string; to: string }) {
   const t = useT();
   const locale = useLocale();
-  const efficiency = api.useTrainingEfficiencyQuery({ query: { to, ...(from ? { from } : {}) } });
+  const efficiency = api.useTrainingEfficiencyQuery({ query: { from, to } });
   const number = (digits: number) =>
     new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
   return (
@@ -96,6 +96,9 @@ export function FitnessPage() {
     query: { to: end, ...(from ? { from } : {}) },
   });
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  // All time starts at the first ride: the fitness reply's `from` (the efficiency endpoint
+  // without `from` answers only the last 365 days).
+  const efficiencyFrom = range === 'all' ? fitness.currentData?.from : from;
   return (
     <>
       <h1>{t('training.fitness')}</h1>
@@ -147,7 +150,7 @@ export function FitnessPage() {
           );
         }}
       </Loaded>
-      <EfficiencyTrend from={from} to={end} />
+      {efficiencyFrom ? <EfficiencyTrend from={efficiencyFrom} to={end} /> : null}
     </>
   );
 }

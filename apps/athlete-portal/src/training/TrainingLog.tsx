@@ -9,7 +9,7 @@ import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
 import { Loaded, formatDuration, useSportName } from '../components/common.tsx';
 import { TrainingLinks } from './TrainingLinks.tsx';
-import { today, useFigures, type Metric } from './common.ts';
+import { today, useFigures, useRideYears, type Metric } from './common.ts';
 
 function DayRides({ day }: { day: TrainingLogReply['days'][number] }) {
   const units = useUnits(useLocale());
@@ -58,6 +58,8 @@ function YearTotals() {
   const t = useT();
   const thisYear = new Date().getUTCFullYear();
   const [year, setYear] = useState(thisYear);
+  // Every year since the first ride.
+  const years = useRideYears();
   const [period, setPeriod] = useState<'week' | 'month'>('week');
   const [metric, setMetric] = useState<Metric>('distance');
   const figures = useFigures();
@@ -74,9 +76,9 @@ function YearTotals() {
             value={year}
             onChange={(event) => setYear(Number(event.target.value))}
           >
-            {[0, 1, 2, 3, 4].map((back) => (
-              <option key={back} value={thisYear - back}>
-                {thisYear - back}
+            {years.map((option) => (
+              <option key={option} value={option}>
+                {option}
               </option>
             ))}
           </select>

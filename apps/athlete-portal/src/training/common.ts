@@ -2,11 +2,27 @@
 // the rider's units.
 import type { PeriodTotals } from '@xoss/api-contract';
 import { useLocale } from '@xoss/i18n/react';
-import { dayOf } from '@xoss/workout-stats';
+import { addDays, dayOf } from '@xoss/workout-stats';
+import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
 
 /** Today as the API counts days (UTC). */
 export const today = () => dayOf(Date.now());
+
+/**
+ * The years a year picker offers, newest first: from the year of the rider's first ride
+ * (the fitness reply's `first_day`, asked for one day only) to this year. Years between
+ * without a ride are listed too (their totals are empty); only this year until it is known.
+ */
+export function useRideYears(): number[] {
+  const day = today();
+  const fitness = api.useTrainingFitnessQuery({ query: { from: day, to: addDays(day, 1) } });
+  const thisYear = Number(day.slice(0, 4));
+  const firstYear = Number(fitness.data?.first_day?.slice(0, 4) ?? thisYear);
+  const years: number[] = [];
+  for (let year = thisYear; year >= Math.min(firstYear, thisYear); year--) years.push(year);
+  return years;
+}
 
 export type Metric = 'time' | 'distance' | 'climbing' | 'tss';
 
