@@ -1,4 +1,5 @@
-import type { Key, ReactNode } from 'react';
+import { useState, type Key, type ReactNode } from 'react';
+import { useT } from '@xoss/i18n/react';
 
 /** A column of figures: its heading, and its cell for one row. */
 export interface Column<Row> {
@@ -23,6 +24,14 @@ export interface ColumnTableProps<Row> {
     index: number,
   ) => Record<`data-${string}`, string | number | boolean>;
   readonly columns: readonly Column<Row>[];
+  /**
+   * A long table shows its first `collapseAfter` rows and a "Show all {count}" button (a
+   * table of at most two rows more shows them all): a ride's 20 laps do not push the rest of
+   * the page five screens down on a phone.
+   */
+  readonly collapseAfter?: number;
+  /** A row that must be in view (a climb picked on the chart or the map): shows them all. */
+  readonly revealIndex?: number | null;
 }
 
 /**
@@ -31,7 +40,18 @@ export interface ColumnTableProps<Row> {
  * column's name in front (`data-stack`, `data-label`), so it never scrolls sideways.
  */
 export function ColumnTable<Row>(props: ColumnTableProps<Row>) {
-  return (
+  const t = useT();
+  const [expanded, setExpanded] = useState(false);
+  // A row picked elsewhere beyond the first ones opens the table (once per pick).
+  const [revealed, setRevealed] = useState(props.revealIndex);
+  const limit = props.collapseAfter ?? Infinity;
+  if (props.revealIndex !== revealed) {
+    setRevealed(props.revealIndex);
+    if (props.revealIndex != null && props.revealIndex >= limit) setExpanded(true);
+  }
+  const collapsible = props.rows.length > limit + 2;
+  const rows = collapsible && !expanded ? props.rows.slice(0, limit) : props.rows;
+  const table = (
     <table className="xoss-table" data-stack aria-labelledby={props.labelledBy}>
       {props.caption !== undefined ? <caption id={props.captionId}>{props.caption}</caption> : null}
       <thead>
@@ -45,7 +65,7 @@ export function ColumnTable<Row>(props: ColumnTableProps<Row>) {
         </tr>
       </thead>
       <tbody>
-        {props.rows.map((row, index) => (
+        {rows.map((row, index) => (
           <tr key={props.rowKey(row)} {...props.rowData?.(row, index)}>
             <th scope="row">{props.rowHead(row, index)}</th>
             {props.columns.map((column) => (
@@ -57,5 +77,21 @@ export function ColumnTable<Row>(props: ColumnTableProps<Row>) {
         ))}
       </tbody>
     </table>
+  );
+  if (!collapsible) return table;
+  return (
+    <>
+      {table}
+      <p className="portal__actions">
+        <button
+          type="button"
+          className="xoss-button"
+          aria-expanded={expanded}
+          onClick={() => setExpanded(!expanded)}
+        >
+          {expanded ? t('workouts.showFewer') : t('workouts.showAll', { count: props.rows.length })}
+        </button>
+      </p>
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { useLocale, useT } from '@xoss/i18n/react';
 import { chartColors, indexAtX, type IndexRange, type StreamSeries } from '@xoss/ui-kit';
 import { useUnits } from '../units.ts';
 import { ColumnTable, type Column } from '../components/ColumnTable.tsx';
+import { LONG_LIST } from './RideLaps.tsx';
 import { formatDuration } from '../components/common.tsx';
 
 type Streams = StreamsReply['streams'];
@@ -154,6 +155,7 @@ export function RideIntervals({
           </button>
         )}
         columns={columns}
+        collapseAfter={LONG_LIST}
       />
       {analysis.ftp_w !== null ? (
         <p className="portal__note">
@@ -202,6 +204,8 @@ export function RideClimbs({
           </button>
         )}
         columns={columns}
+        collapseAfter={LONG_LIST}
+        revealIndex={active}
       />
     </section>
   );

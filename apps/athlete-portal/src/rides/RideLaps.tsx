@@ -4,6 +4,9 @@ import { useUnits } from '../units.ts';
 import { ColumnTable, type Column } from '../components/ColumnTable.tsx';
 import { formatDuration } from '../components/common.tsx';
 
+/** The rows a long table of the ride page shows before "Show all". */
+export const LONG_LIST = 5;
+
 /**
  * The laps the device recorded (lap button, auto-lap), with the device's own figures per
  * lap; nothing when the file had none. A table that stacks into cards on a phone.
@@ -35,6 +38,7 @@ export function RideLaps({ workout }: { workout: WorkoutDetail }) {
         rowKey={(lap) => lap.start_s}
         rowHead={(_, index) => index + 1}
         columns={columns}
+        collapseAfter={LONG_LIST}
       />
     </section>
   );

@@ -302,3 +302,33 @@ describe('editing a ride when the session ends', () => {
     expect(screen.queryByLabelText('Notes')).toBeNull();
   });
 });
+
+describe('long lists on the ride page', () => {
+  it('shows the first 5 of 20 laps and all of them on "Show all 20"', async () => {
+    const laps = Array.from({ length: 20 }, (_, i) => ({
+      ...lap,
+      start_s: i * 4,
+      distance_m: 1000 + i,
+    }));
+    stubApi({ ...sharedRide, laps });
+    stubViewport();
+    renderSignedIn('/dashboard/workouts/share/7');
+    const table = await screen.findByRole('table', { name: /^20 laps/ });
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 5);
+    const more = screen.getByRole('button', { name: 'Show all 20' });
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(more);
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 20);
+    fireEvent.click(screen.getByRole('button', { name: 'Show fewer' }));
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 5);
+  });
+
+  it('shows every lap of a short list, with nothing to unfold', async () => {
+    stubApi({ ...sharedRide, laps: Array.from({ length: 7 }, (_, i) => ({ ...lap, start_s: i })) });
+    stubViewport();
+    renderSignedIn('/dashboard/workouts/share/7');
+    const table = await screen.findByRole('table', { name: /^7 laps/ });
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 7);
+    expect(screen.queryByRole('button', { name: /^Show all/ })).toBeNull();
+  });
+});
