@@ -25,6 +25,21 @@ const deviceNumber = (device: DeviceSummary, field: string) => {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 };
 
+/** What the import's cleaning took out (`summary.cleaning`), as sent; null without it. */
+function removedSamples(summary: WorkoutSummary): WorkoutDetail['summary']['removed_samples'] {
+  const counts = (summary as { cleaning?: Partial<Record<string, number>> }).cleaning;
+  if (!counts) return null;
+  const count = (value: number | undefined) => (Number.isFinite(value) ? value! : 0);
+  return {
+    points: count(counts.points),
+    power: count(counts.power),
+    heart_rate: count(counts.heartRate),
+    cadence: count(counts.cadence),
+    speed: count(counts.speed),
+    distance: count(counts.distance),
+  };
+}
+
 /**
  * The summary as the API sends it. For a whole ride, where the device stored its own
  * calories, climbing or NP/IF/TSS (with its FTP, when the ride uses that FTP), those are
@@ -97,6 +112,7 @@ export function summaryReply(
     lr_balance_left: nullable(summary.leftRightBalance),
     torque_effectiveness: nullable(summary.torqueEffectiveness),
     pedal_smoothness: nullable(summary.pedalSmoothness),
+    removed_samples: removedSamples(summary),
   };
 }
 

@@ -48,6 +48,7 @@ const summary = {
   lr_balance_left: null,
   torque_effectiveness: null,
   pedal_smoothness: null,
+  removed_samples: null,
 } as WorkoutDetail['summary'];
 
 const rideOf = (id: number, name: string) =>

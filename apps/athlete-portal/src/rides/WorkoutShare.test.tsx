@@ -48,6 +48,7 @@ const summary: WorkoutDetail['summary'] = {
   lr_balance_left: null,
   torque_effectiveness: null,
   pedal_smoothness: null,
+  removed_samples: null,
 };
 
 /** The owner's detail of a ride shared by link, power shown on the shared page too. */

@@ -47,6 +47,22 @@ export const workoutSummarySchema = z.object({
   lr_balance_left: z.number().nullable(),
   torque_effectiveness: z.number().nullable(),
   pedal_smoothness: z.number().nullable(),
+  /**
+   * What the import took out of the file's streams before computing any figure (samples no
+   * rider produced: power spikes, heart rate outside 25-250 bpm, impossible speeds, points
+   * whose time or position left the ride), by channel; the file itself is kept as it was.
+   * Null for a range, and for rides imported before the cleaning.
+   */
+  removed_samples: z
+    .object({
+      points: z.number().int(),
+      power: z.number().int(),
+      heart_rate: z.number().int(),
+      cadence: z.number().int(),
+      speed: z.number().int(),
+      distance: z.number().int(),
+    })
+    .nullable(),
 });
 
 export const zoneSchema = z.object({
