@@ -1,6 +1,14 @@
-import { apiFailureOf, createXossClient, isErrorReply, type ApiErrorReply } from '@xoss/api-client';
+import {
+  apiFailureOf,
+  createPrefixedStorage,
+  createXossClient,
+  isErrorReply,
+  preferencesSlice,
+  storageKeys,
+  type ApiErrorReply,
+} from '@xoss/api-client';
 import type { ErrorCode } from '@xoss/api-contract/routes';
-import type { MessageId } from '@xoss/i18n';
+import { negotiateLanguage, type MessageId } from '@xoss/i18n';
 import { embeddedSlice } from './embedded.ts';
 import { keepUnsavedForms } from './keptForms.ts';
 
@@ -29,6 +37,20 @@ export const client = createXossClient({
 });
 
 export const { api } = client;
+
+/**
+ * A first visit (no language chosen in the menu, the site or the app): the first of the
+ * browser's languages we have texts in, else English. Applied, not stored, so the browser's
+ * order keeps counting until the rider chooses; a choice, once made, wins.
+ */
+export function followBrowserLanguage(languages: readonly string[]): void {
+  const chosen = createPrefixedStorage(localStorage).get<unknown>(storageKeys.language);
+  if (typeof chosen === 'string' && chosen.length > 0) return;
+  client.store.dispatch(
+    preferencesSlice.actions.changed({ language: negotiateLanguage(languages) }),
+  );
+}
+followBrowserLanguage(navigator.languages);
 
 /** The catalogue id that explains a failed call, and the server's detail if it sent one. */
 export function failureMessage(error: unknown): {

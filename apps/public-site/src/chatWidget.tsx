@@ -1,8 +1,8 @@
 import { StrictMode, useEffect, useState } from 'react';
-import { SessionStore } from '@xoss/api-client';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { ChatBubble } from '@xoss/ui-kit';
 import { createRoot } from 'react-dom/client';
+import { visitorLanguage } from './siteState.ts';
 
 // The local stand-in for the vendor's chat widget: its own root, its own copy of the
 // language, and the `window.XossChat` API the site drives (see helpWidget.ts).
@@ -23,7 +23,7 @@ host.id = 'xoss-chat';
 document.body.append(host);
 createRoot(host).render(
   <StrictMode>
-    <XossIntlProvider language={new SessionStore({ local: localStorage }).language()} scope="site">
+    <XossIntlProvider language={visitorLanguage()} scope="site">
       <Widget />
     </XossIntlProvider>
   </StrictMode>,

@@ -1,6 +1,11 @@
 import { useSyncExternalStore } from 'react';
-import { SessionStore, type CookieConsent } from '@xoss/api-client';
-import { DEFAULT_LANGUAGE, normalizeLanguage } from '@xoss/i18n';
+import {
+  SessionStore,
+  createPrefixedStorage,
+  storageKeys,
+  type CookieConsent,
+} from '@xoss/api-client';
+import { DEFAULT_LANGUAGE, negotiateLanguage, normalizeLanguage } from '@xoss/i18n';
 
 /**
  * What the site's frame renders from the stored session (the portal's too: one origin):
@@ -39,10 +44,26 @@ const siteSession = inBrowser
   ? new SessionStore({ local: localStorage, session: sessionStorage })
   : new SessionStore({ local: memoryStorage() });
 
+/**
+ * The visitor's language: the one chosen (the menu, a `?lang=` link, the app), else on a
+ * first visit the first of the browser's languages we have texts in (`navigator.languages`,
+ * the same list the browser sends as Accept-Language), else English. Nothing is stored
+ * until a choice is made, so the browser's order keeps counting until then.
+ */
+export function visitorLanguage(
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> = localStorage,
+  languages: readonly string[] = navigator.languages,
+): string {
+  const chosen = createPrefixedStorage(storage).get<unknown>(storageKeys.language);
+  return typeof chosen === 'string' && chosen.length > 0
+    ? normalizeLanguage(chosen)
+    : negotiateLanguage(languages);
+}
+
 const read = (): SiteState => ({
   loggedIn: siteSession.isLoggedIn(),
   userName: siteSession.user()?.name,
-  language: siteSession.language(),
+  language: inBrowser ? visitorLanguage() : siteSession.language(),
   cookieConsent: siteSession.cookieConsent(),
 });
 

@@ -3,6 +3,7 @@ export {
   languageNames,
   manualLanguages,
   menuLanguages,
+  negotiateLanguage,
   normalizeLanguage,
   textLanguages,
   type Language,

@@ -56,15 +56,57 @@ const aliases: Readonly<Record<string, Language>> = {
  * normalizeLanguage('xx'); // 'en-US'
  */
 export function normalizeLanguage(requested: unknown): Language {
-  if (typeof requested !== 'string') return DEFAULT_LANGUAGE;
+  return matchLanguage(requested) ?? DEFAULT_LANGUAGE;
+}
+
+/** One of our languages for a tag (exact, alias, or its bare language), else undefined. */
+function matchLanguage(requested: unknown): Language | undefined {
+  if (typeof requested !== 'string') return undefined;
   const tag = requested.trim().replace(/_/g, '-').toLowerCase();
+  if (!tag) return undefined;
   const exact = textLanguages.find((language) => language.toLowerCase() === tag);
   if (exact) return exact;
   const alias = aliases[tag];
   if (alias) return alias;
+  // A script or region we do not have by name: Traditional Chinese by its script or place.
+  if (/^zh-(hant|tw|hk|mo)\b/.test(tag)) return 'zh-TW';
+  if (/^zh-hans\b/.test(tag)) return 'zh-CN';
   const base = tag.split('-')[0] ?? '';
-  const byBase = textLanguages.find((language) => language.toLowerCase() === base);
-  return byBase ?? aliases[base] ?? DEFAULT_LANGUAGE;
+  return textLanguages.find((language) => language.toLowerCase() === base) ?? aliases[base];
+}
+
+/**
+ * The language of a first visit, before any choice: the first of the browser's languages
+ * that we have texts in (`navigator.languages`, or an `Accept-Language` header with its
+ * q-values), else English. Unlike `normalizeLanguage`, a language we lack passes to the next
+ * one the rider reads (`fr-FR, de` -> `de`).
+ *
+ * @example
+ * negotiateLanguage(['fr-FR', 'de-AT', 'en']); // 'de'
+ * negotiateLanguage('fr;q=0.9, zh-Hant-HK;q=0.8, en;q=0.5'); // 'zh-TW'
+ */
+export function negotiateLanguage(
+  preferred: readonly string[] | string | null | undefined,
+): Language {
+  const tags =
+    typeof preferred === 'string'
+      ? preferred
+          .split(',')
+          .map((part, index) => {
+            const [tag = '', ...params] = part.split(';').map((piece) => piece.trim());
+            const q = params.find((param) => param.startsWith('q='));
+            const weight = q ? Number(q.slice(2)) : 1;
+            return { tag, weight: Number.isFinite(weight) ? weight : 0, index };
+          })
+          .filter(({ tag, weight }) => tag !== '*' && weight > 0)
+          .sort((a, b) => b.weight - a.weight || a.index - b.index)
+          .map(({ tag }) => tag)
+      : (preferred ?? []);
+  for (const tag of tags) {
+    const found = matchLanguage(tag);
+    if (found) return found;
+  }
+  return DEFAULT_LANGUAGE;
 }
 
 /** Language names as their speakers write them, for menus and toolbars (never translated). */

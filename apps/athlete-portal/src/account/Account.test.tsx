@@ -3,13 +3,17 @@ import { loadMessages } from '@xoss/i18n';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from '../client.ts';
 import { leave } from '../navigation.ts';
-import { renderPortal, resetPortal } from '../testing.tsx';
+import { renderPortal, resetPortal, signIn } from '../testing.tsx';
 
 /** The Account page: password change, sessions, the data export and deleting the account. */
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
+let german: Awaited<ReturnType<typeof loadMessages>>;
+let japanese: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
   english = await loadMessages('en-US');
+  german = await loadMessages('de');
+  japanese = await loadMessages('ja');
 });
 afterEach(() => {
   resetPortal();
@@ -201,6 +205,49 @@ describe('sessions', () => {
   });
 });
 
+describe('session names in the rider’s language', () => {
+  const named = (browser: string, index: number) => ({
+    ...sessions[1]!,
+    id: `4444444${index}-4444-4444-8444-444444444444`,
+    browser,
+  });
+  const list = [
+    sessions[0]!,
+    named('Browser on Linux', 1),
+    named('Chrome on Android', 2),
+    named('Android app on Android', 3),
+    named('iOS app', 4),
+    named('Unknown browser', 5),
+    named('Command line', 6),
+  ];
+  const names = () =>
+    [...document.querySelectorAll('.portal__sessions strong')].map((name) => name.textContent);
+
+  it('speaks German: the words translated, browser and system names kept', async () => {
+    stubApi({ 'GET /api/v2/athlete/sessions/': [() => json(list)] });
+    signIn('5');
+    renderPortal('/dashboard/settings/account', german, 'de');
+    await screen.findByRole('listitem', { name: 'Browser auf Linux' });
+    expect(names()).toEqual([
+      'Firefox auf Linux',
+      'Browser auf Linux',
+      'Chrome auf Android',
+      'Android-App auf Android',
+      'iOS-App',
+      'Unbekannter Browser',
+      'Befehlszeile',
+    ]);
+  });
+
+  it('speaks Japanese in its own word order', async () => {
+    stubApi({ 'GET /api/v2/athlete/sessions/': [() => json(list)] });
+    signIn('5');
+    renderPortal('/dashboard/settings/account', japanese, 'ja');
+    await screen.findByRole('listitem', { name: 'Linux の ブラウザ' });
+    expect(names()[2]).toBe('Android の Chrome');
+  });
+});
+
 describe('downloading the data', () => {
   it('fetches the export with the access token and hands the zip to the browser', async () => {
     const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04]);
@@ -251,8 +298,10 @@ describe('deleting the account', () => {
     type('Password', 'not it');
     deleteButton();
     let dialog = await screen.findByRole('dialog');
+    // The password is checked by the deletion itself: the dialog says what happens if it
+    // is right.
     expect(dialog.textContent).toContain(
-      'Delete your account and all its data for good? This cannot be undone.',
+      'If the password is right, your account and all its data are deleted for good. This cannot be undone.',
     );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -260,7 +309,7 @@ describe('deleting the account', () => {
     deleteButton();
     dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
-    const wrong = await screen.findByText('The current password is wrong.');
+    const wrong = await screen.findByText('The password is wrong. Nothing was deleted.');
     expect(password.getAttribute('aria-describedby')).toBe(wrong.id);
     expect(calls(sent, 'DELETE', '/api/v2/athlete/5/').map((call) => call.body)).toEqual([
       { password: 'not it' },

@@ -167,8 +167,37 @@ function ChangePassword() {
   );
 }
 
+/** The names the API gives a session's browser or app in English, each in the rider's words. */
+const SESSION_WORDS = {
+  Browser: 'settings.account.sessions.browser',
+  'Android app': 'settings.account.sessions.androidApp',
+  'iOS app': 'settings.account.sessions.iosApp',
+  'Command line': 'settings.account.sessions.commandLine',
+  'Unknown browser': 'settings.account.sessions.unknownBrowser',
+} as const;
+
+/**
+ * A session's name in the rider's language: the API names it in English ("Chrome on
+ * Android", "Browser on Linux", "Unknown browser"); product and system names stay as they
+ * are, the words around them are translated. A name of another shape is shown as sent.
+ */
+export function useSessionName() {
+  const t = useT();
+  const word = (name: string) =>
+    name in SESSION_WORDS ? t(SESSION_WORDS[name as keyof typeof SESSION_WORDS]) : name;
+  return (name: string) => {
+    const parts = / on (?!.* on )/.exec(name);
+    if (!parts) return word(name);
+    return t('settings.account.sessions.device', {
+      browser: word(name.slice(0, parts.index)),
+      system: name.slice(parts.index + parts[0].length),
+    });
+  };
+}
+
 function Sessions() {
   const t = useT();
+  const sessionName = useSessionName();
   const locale = useLocale();
   const failureText = useFailureText();
   const sessions = api.useListSessionsQuery();
@@ -195,9 +224,9 @@ function Sessions() {
           <>
             <ul className="portal__list portal__sessions">
               {list.map((session) => (
-                <li key={session.id} aria-label={session.browser}>
+                <li key={session.id} aria-label={sessionName(session.browser)}>
                   <div>
-                    <strong>{session.browser}</strong>
+                    <strong>{sessionName(session.browser)}</strong>
                     {session.current ? (
                       <span className="portal__this-browser">
                         {' '}
@@ -326,7 +355,8 @@ function DeleteAccount() {
     if ('error' in result) {
       const { wrongPassword, text } = failure(result.error);
       if (wrongPassword) {
-        setWrong(wrongPassword);
+        // The dialog said what happens if the password is right; it was not: say so.
+        setWrong(t('settings.account.delete.wrongPassword'));
         document.getElementById('account-delete-password')?.focus();
       } else setProblem(text ?? null);
       return;
