@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { loadMessages } from '@xoss/i18n';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from '../client.ts';
@@ -74,7 +74,31 @@ describe('importing an archive', () => {
     expect(bar.getAttribute('max')).toBe('120');
     const failures = screen.getByRole('list', { name: 'Activities not imported' });
     expect(within(failures).getByText('activities/7.fit')).toBeDefined();
-    expect(within(failures).getByText(/The file cannot be read as a ride/)).toBeDefined();
+    // The API's own reason, not a catch-all.
+    expect(within(failures).getByText(/This file cannot be read: x/)).toBeDefined();
+    expect(within(failures).queryByText(/The file cannot be read as a ride/)).toBeNull();
+  });
+
+  it('offers to upload a planned route the archive held as a route', async () => {
+    stubApi([
+      progress({
+        failures: [
+          {
+            name: 'activities/route.gpx',
+            code: '10415',
+            message: 'This file cannot be read: The track has no times: it is a planned route.',
+          },
+        ],
+      }),
+    ]);
+    open();
+    const failures = await screen.findByRole('list', { name: 'Activities not imported' });
+    expect(within(failures).getByText(/it is a planned route/)).toBeDefined();
+    expect(
+      within(failures)
+        .getByRole('link', { name: 'Upload as a route instead' })
+        .getAttribute('href'),
+    ).toBe('/upload/gpxFile');
   });
 
   it("says the reasons in the rider's language, and the walk's own reasons too", async () => {
@@ -97,6 +121,17 @@ describe('importing an archive', () => {
     const sent = stubApi([progress({})]);
     open();
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel the import' }));
+    // Asked first: Cancel keeps importing, nothing is sent.
+    let dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain(
+      'Cancel the import? The activities not imported yet will not be imported; those already imported stay.',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).not.toContain(`DELETE /api/v2/imports/archives/${ID}/`);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel the import' }));
+    dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel the import' }));
     await screen.findByRole('heading', { name: 'Import cancelled' });
     expect(sent).toContain(`DELETE /api/v2/imports/archives/${ID}/`);
     expect(screen.getByRole('link', { name: 'Open your rides' }).getAttribute('href')).toBe(

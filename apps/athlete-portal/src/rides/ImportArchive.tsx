@@ -2,8 +2,8 @@ import type { ArchiveImport } from '@xoss/api-contract';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useSelector } from 'react-redux';
 import type { MessageId } from '@xoss/i18n';
-import { Message, useT } from '@xoss/i18n/react';
-import { Alert, Loading } from '@xoss/ui-kit';
+import { Message, useT, useTranslateKnown } from '@xoss/i18n/react';
+import { Alert, ConfirmDialog, Loading } from '@xoss/ui-kit';
 import { Link } from 'react-router';
 import { api, client } from '../client.ts';
 import { formatDuration, useFailureText } from '../components/common.tsx';
@@ -148,6 +148,20 @@ function ArchiveProgress({ id, onAnother }: { id: string; onAnother: () => void 
     { pollingInterval: finished ? 0 : 2000 },
   );
   const [cancel, cancelling] = api.useCancelArchiveImportMutation();
+  // Cancelling stops what is not imported yet: asked first.
+  const [confirming, setConfirming] = useState(false);
+  const known = useTranslateKnown();
+  /**
+   * Why an activity was not imported: a file that cannot be read as a ride says the API's
+   * own reason (its detail: "The track has no times: it is a planned route…"), in the
+   * rider's language when it is a catalogue id; the archive's own reasons from the catalogue.
+   */
+  const reasonOf = (failure: { code: string; message: string }) =>
+    failure.code === '10415' && failure.message
+      ? (known(failure.message) ?? failure.message)
+      : REASONS[failure.code]
+        ? t(REASONS[failure.code]!)
+        : failure.message;
   const data = query.data;
   useEffect(() => {
     // The rides list and the training pages hold the new rides now.
@@ -234,7 +248,14 @@ function ArchiveProgress({ id, onAnother }: { id: string; onAnother: () => void 
               <li key={`${index}-${failure.name}`}>
                 <code>{failure.name}</code>
                 {' · '}
-                {REASONS[failure.code] ? t(REASONS[failure.code]!) : failure.message}
+                {reasonOf(failure)}
+                {failure.code === '10415' &&
+                /\bplanned route\b|gpx\.noTimes/i.test(failure.message) ? (
+                  <>
+                    {' '}
+                    <Link to="/upload/gpxFile">{t('workouts.uploadAsRoute')}</Link>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -255,12 +276,23 @@ function ArchiveProgress({ id, onAnother }: { id: string; onAnother: () => void 
             type="button"
             className="xoss-button"
             disabled={cancelling.isLoading}
-            onClick={() => void cancel({ params: { id } }).then(() => query.refetch())}
+            onClick={() => setConfirming(true)}
           >
             <Message id="archive.cancel" />
           </button>
         )}
       </p>
+      <ConfirmDialog
+        open={confirming && !finished}
+        tone="danger"
+        message={t('archive.cancelConfirm')}
+        confirmLabel={t('archive.cancel')}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          void cancel({ params: { id } }).then(() => query.refetch());
+        }}
+      />
     </section>
   );
 }

@@ -333,3 +333,20 @@ describe('long lists on the ride page', () => {
     expect(screen.queryByRole('button', { name: /^Show all/ })).toBeNull();
   });
 });
+
+describe('the figures of a ride', () => {
+  it('show the intensity factor beside the normalized power and the TSS', async () => {
+    stubApi({ ...sharedRide, summary: { ...summary, np: 212, if: 0.848, tss: 4.2 } });
+    stubViewport();
+    renderSignedIn('/dashboard/workouts/share/7');
+    const heading = await screen.findByRole('heading', { name: 'Statistics of the whole ride' });
+    const figures = [...heading.parentElement!.querySelectorAll('dt')].map((term) => [
+      term.textContent,
+      term.nextElementSibling?.textContent,
+    ]);
+    const np = figures.findIndex(([term]) => term === 'Normalized power (NP)');
+    expect(figures[np]).toEqual(['Normalized power (NP)', '212 W']);
+    expect(figures[np + 1]).toEqual(['Intensity factor (IF)', '0.85']);
+    expect(figures[np + 2]).toEqual(['Training stress score (TSS)', '4.2']);
+  });
+});

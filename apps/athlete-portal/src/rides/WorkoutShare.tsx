@@ -142,6 +142,8 @@ function Stats({
     ['measure.hrAvg', units.plain(summary.hr_avg, 'bpm')],
     ['measure.powerAvg', units.plain(summary.power_avg, 'W')],
     ['measure.np', units.plain(summary.np, 'W'), summary.np_source === 'device'],
+    // IF = NP / FTP: how hard the ride was for this rider, beside the NP and TSS it links.
+    ['measure.if', units.plain(summary.if, '', 2), summary.np_source === 'device'],
     ['measure.tss', units.plain(summary.tss, '', 1), summary.np_source === 'device'],
     ['measure.cadenceAvg', units.plain(summary.cadence_avg, 'rpm')],
     [

@@ -3,7 +3,10 @@ import { useId, useState, type DragEvent } from 'react';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { Alert, EmptyState, Loading } from '@xoss/ui-kit';
 import { Link, useSearchParams } from 'react-router';
-import { api, client } from '../client.ts';
+import { api, client, failureMessage } from '../client.ts';
+
+/** The decoder's reason for a GPX without times: a planned route, not a ride. */
+const PLANNED_ROUTE = 'activityFiles.gpx.noTimes';
 import { useUnits } from '../units.ts';
 import {
   Loaded,
@@ -37,7 +40,13 @@ type ImportResult =
     }
   | { readonly name: string; readonly state: 'duplicate'; readonly id: number }
   | { readonly name: string; readonly state: 'overlap'; readonly id: number; readonly file: File }
-  | { readonly name: string; readonly state: 'failed'; readonly reason: string };
+  | {
+      readonly name: string;
+      readonly state: 'failed';
+      readonly reason: string;
+      /** A GPX of a planned route (no times): it belongs with the routes. */
+      readonly route?: boolean;
+    };
 
 /** The list's filters and page, kept in the address so a reload or a shared link keeps them. */
 function useListState() {
@@ -120,6 +129,7 @@ export function WorkoutsList() {
         name: file.name,
         state: 'failed',
         reason: failureText(result.error, { limit: '32 MB', withDetail: true }),
+        route: failureMessage(result.error).reasonId === PLANNED_ROUTE,
       });
     return result.ok ? 1 + result.value.other_activities : 0;
   };
@@ -407,6 +417,12 @@ function ImportLine({
       return (
         <span role="alert">
           {result.name} · {t('workouts.importResult.failed')}: {result.reason}
+          {result.route ? (
+            <>
+              {' '}
+              <Link to="/upload/gpxFile">{t('workouts.uploadAsRoute')}</Link>
+            </>
+          ) : null}
         </span>
       );
   }
