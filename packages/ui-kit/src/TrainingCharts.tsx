@@ -4,7 +4,7 @@ import { Bar, LinePath } from '@visx/shape';
 import { useLocale, useT } from '@xoss/i18n/react';
 import { AxisBottom, AxisLeft } from './Axis.tsx';
 import { bandScale, linearScale } from './scales.ts';
-import { dateTicks } from './dateTicks.ts';
+import { dateTicks, labelRoom } from './dateTicks.ts';
 import { chartColors } from './chartColors.ts';
 import { useElementWidth } from './useElementWidth.ts';
 
@@ -205,7 +205,11 @@ export function TotalsChart({ title, period, bars, format, height = 220 }: Total
     locale,
     period === 'month' ? { month: 'short' } : { day: 'numeric', month: 'short' },
   );
-  const every = Math.max(1, Math.ceil(bars.length / Math.max(1, Math.floor(innerWidth / 48))));
+  // As many labels as fit their longest text in this language ("29 de dez." is wider than
+  // "Dec 29"), never closer than 48 px.
+  const longest = Math.max(0, ...bars.map((bar) => label.format(utc(bar.start)).length));
+  const room = Math.max(48, labelRoom(longest));
+  const every = Math.max(1, Math.ceil(bars.length / Math.max(1, Math.floor(innerWidth / room))));
   return (
     <figure className="xoss-curve xoss-root" ref={ref}>
       <figcaption>

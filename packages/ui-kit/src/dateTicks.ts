@@ -10,6 +10,9 @@ const DAY_MS = 86_400_000;
 const CHAR_PX = 6.2;
 const GAP_PX = 14;
 
+/** The room a label of the axis' 10 px type takes, with the gap to the next one. */
+export const labelRoom = (longest: number) => longest * CHAR_PX + GAP_PX;
+
 type Unit = 'day' | 'month' | 'year';
 
 const formats: Record<Unit, Intl.DateTimeFormatOptions> = {
@@ -65,7 +68,7 @@ export function dateTicks(
   const all = candidates(first, last, unit);
   if (all.length === 0) return { values: [first], format };
   const longest = Math.max(...all.map((time) => format(time).length));
-  const fit = Math.max(1, Math.floor(width / (longest * CHAR_PX + GAP_PX)));
+  const fit = Math.max(1, Math.floor(width / labelRoom(longest)));
   const step =
     steps[unit].find((candidate) => Math.ceil(all.length / candidate) <= fit) ??
     Math.ceil(all.length / fit);
