@@ -159,10 +159,18 @@ describe('figures against the devices own', () => {
   it('reads a pool swim from its lengths, and multisport files session by session', () => {
     const swim = analysed(activities.find((e) => e.file.endsWith('phpffa-swim.fit'))!);
     expect(swim.summary.distanceM).toBeCloseTo(60 * 22.86, 1);
-    const triathlon = analysed(
-      activities.find((e) => e.file.endsWith('sample_mulitple_header.fit'))!,
-    );
-    expect(triathlon.sessions.map((session) => session.sportType)).toEqual([5, 3, 2, 3, 1]);
+    // A triathlon is its legs: the first analysed unless asked, each leg its session's sport.
+    const entry = activities.find((e) => e.file.endsWith('sample_mulitple_header.fit'))!;
+    const triathlon = analysed(entry);
+    expect(triathlon.legs).toBe(5);
+    const bytes = new Uint8Array(readFileSync(new URL(entry.file, corpus)));
+    const legs = [0, 1, 2, 3, 4].map((leg) => {
+      const result = analyseActivity(bytes, { leg });
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value;
+    });
+    expect(legs.map((leg) => leg.sportType)).toEqual([5, 3, 2, 3, 1]);
+    expect(legs.map((leg) => leg.sessions.length)).toEqual([1, 1, 1, 1, 1]);
   });
 
   it('builds mean-max curves over efforts at 1 Hz, whatever the recording interval', () => {

@@ -7,6 +7,7 @@ import {
   activityFromTcx,
   activityOverview,
   decodeFit,
+  fitLegs,
   fitRecordings,
   hasFitSignature,
   parseGpx,
@@ -103,6 +104,12 @@ export interface Analysis {
    * `<Activity>` elements), each as a file of its own: imported as rides of their own.
    */
   readonly more?: readonly Uint8Array[];
+  /**
+   * The legs of a multisport file (a triathlon's swim, T1, bike, T2 and run: its sessions of
+   * more than one sport), when it has more than one: this analysis is of leg `leg` (the
+   * first unless asked), and each other leg is imported as an activity of its own.
+   */
+  readonly legs?: number;
   /** Personal-best efforts: best power per `BEST_POWER_DURATIONS_S`, fastest time per `BEST_DISTANCES_M`. */
   readonly bests: RideBests;
   /** Efficiency factor, aerobic decoupling and climbs (`workout_facts`). */
@@ -218,19 +225,29 @@ function overviewOf(
   bytes: Uint8Array,
   format: ActivityFormat,
   maxSamples: number,
-): { ok: true; value: ActivityOverview; more?: Uint8Array[] } | Refusal {
+  leg = 0,
+): { ok: true; value: ActivityOverview; more?: Uint8Array[]; legs?: number } | Refusal {
   if (format === 'fit') {
     const [first, ...others] = fitRecordings(bytes);
     const decoded = decodeFit(first!);
     if (!decoded.ok) return decoded;
+    // A multisport recording: one leg per session, this analysis of the one asked for.
+    const legs = fitLegs(decoded.value);
+    const activity = legs[Math.min(leg, legs.length - 1)]!;
     // Refused before the costly part (the overview and the statistics).
-    if (decoded.value.records.length > maxSamples)
-      return tooManySamples(decoded.value.records.length, maxSamples);
-    const overview = activityOverview(decoded.value);
+    if (activity.records.length > maxSamples)
+      return tooManySamples(activity.records.length, maxSamples);
+    const overview = activityOverview(activity);
     if (overview.streams.time.length < 2 && decoded.value.damage)
       return { ok: false, error: decoded.value.damage };
     // Copies: a view would carry the whole file's buffer to the API's thread with each part.
-    return { ok: true, value: overview, more: others.map((part) => part.slice()) };
+    // A leg's analysis leaves the file's other recordings to its first leg.
+    return {
+      ok: true,
+      value: overview,
+      more: leg === 0 ? others.map((part) => part.slice()) : [],
+      ...(legs.length > 1 ? { legs: legs.length } : {}),
+    };
   }
   if (format === 'tcx') {
     const parsed = parseTcx(bytes);
@@ -339,6 +356,8 @@ export function analyseActivity(
     readonly maxBytes?: number;
     readonly maxSamples?: number;
     readonly maxDurationS?: number;
+    /** Which leg of a multisport file to analyse (0, the first, unless asked). */
+    readonly leg?: number;
   } = {},
 ): AnalysisResult {
   const maxSamples = options.maxSamples ?? Number.POSITIVE_INFINITY;
@@ -353,7 +372,7 @@ export function analyseActivity(
       'unknownFormat',
       'This is not an activity file: FIT, TCX and GPX (also as .gz) can be imported',
     );
-  const read = overviewOf(bytes, format, maxSamples);
+  const read = overviewOf(bytes, format, maxSamples, options.leg ?? 0);
   if (!read.ok) return read;
   if (read.value.streams.time.length > maxSamples)
     return tooManySamples(read.value.streams.time.length, maxSamples);
@@ -433,6 +452,7 @@ export function analyseActivity(
       bests,
       facts: rideFacts(streams, line, whole),
       ...(read.more?.length ? { more: read.more } : {}),
+      ...('legs' in read && read.legs ? { legs: read.legs } : {}),
     },
   };
 }

@@ -4,6 +4,16 @@ import type { Database, Queryable } from '../platform/db/db.ts';
 import { packCurve, unpackCurve } from '../rides/streams.ts';
 
 /**
+ * Sports (FIT's numbers) whose efforts are not a rider's on a bike: running, transitions,
+ * swimming, walking, hiking. Their power (a running power meter) and speed never make
+ * cycling bests or best curves; a multisport file's legs are counted by their own sport.
+ */
+const NOT_RIDING = [1, 3, 5, 11, 17];
+
+/** Whether a ride of `sportType` counts for the rider's cycling bests and best curves. */
+export const countsForRideBests = (sportType: number) => !NOT_RIDING.includes(sportType);
+
+/**
  * Each rider's best power and speed curves per period (`best_curves`): the best-of envelope
  * of the stored curves of the rides that started in a UTC year (`Y2026`), a UTC week from
  * Monday (`W2026-11-23`) or on a UTC day (`D2026-11-23`). An import merges its curves into
@@ -77,8 +87,9 @@ async function curvesOfRides(
     const rows = await db.query<{ id: number; power: Uint8Array | null; speed: Uint8Array | null }>(
       `SELECT w.id, c.power, c.speed FROM workouts w LEFT JOIN workout_curves c ON c.workout_id = w.id
         WHERE w.user_id = $1 AND w.start_time >= $2 AND w.start_time < $3 AND w.id > $4
+          AND NOT (w.sport_type = ANY($5::int[]))
         ORDER BY w.id LIMIT ${BATCH}`,
-      [userId, from, to, after],
+      [userId, from, to, after, NOT_RIDING],
     );
     for (const row of rows) {
       result.power = best(result.power, unpackCurve(row.power));

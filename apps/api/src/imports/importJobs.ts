@@ -57,6 +57,8 @@ export interface ImportRequest {
   readonly fileSha256?: string;
   /** The import whose file held this recording too (a chained or multi-activity file). */
   readonly partOf?: string;
+  /** The leg of a multisport file this import is (its first import is leg 0). */
+  readonly leg?: number;
   /** From an export archive's `activities.csv`: the sport and the rider's description. */
   readonly sportType?: number;
   readonly notes?: string;

@@ -13,6 +13,8 @@ export interface AnalysisOptions {
   readonly maxSamples?: number;
   /** Longest span a ride may cover, first to last sample, in seconds. */
   readonly maxDurationS?: number;
+  /** Which leg of a multisport file to analyse (the first unless asked). */
+  readonly leg?: number;
 }
 
 /** Who the job is for and when to give up on it. */

@@ -9,7 +9,11 @@ import type { Queryable } from '../platform/db/db.ts';
 import type { Services } from '../services.ts';
 import { type Analysis, type AnalysisResult } from '../analysis/analyse.ts';
 import { hasRecordedData } from './recorded.ts';
-import { addRideToBestCurves, markBestCurvesStale } from '../analysis/bestCurves.ts';
+import {
+  addRideToBestCurves,
+  countsForRideBests,
+  markBestCurvesStale,
+} from '../analysis/bestCurves.ts';
 import { storeFacts } from '../analysis/analysisStore.ts';
 import { AnalysisFailed } from '../imports/pool.ts';
 import {
@@ -160,7 +164,9 @@ async function storeWorkout(
         packCurve(analysis.powerCurve),
         packCurve(analysis.speedCurve),
       ]);
-      await storeBests(tx, id, userId, start, analysis.bests);
+      // A run, a swim or a transition (a triathlon's other legs) makes no cycling best.
+      const riding = countsForRideBests(sportType);
+      if (riding) await storeBests(tx, id, userId, start, analysis.bests);
       await storeFacts(tx, id, userId, start, analysis.facts);
       await addToDay(
         tx,
@@ -173,8 +179,9 @@ async function storeWorkout(
           elevation_gain_m: shown.elevation_gain_m,
         }),
       );
-      if (options.batch) await markBestCurvesStale(tx, userId, start);
-      else await addRideToBestCurves(tx, userId, start, analysis.powerCurve, analysis.speedCurve);
+      if (riding && options.batch) await markBestCurvesStale(tx, userId, start);
+      else if (riding)
+        await addRideToBestCurves(tx, userId, start, analysis.powerCurve, analysis.speedCurve);
       if (options.notes)
         await tx.query('UPDATE workouts SET notes = $2 WHERE id = $1', [id, options.notes]);
       if (importRow) await markImportDone(tx, importRow.id, id);
@@ -386,6 +393,7 @@ export async function runImport(
         maxBytes: services.config.maxFitBytes,
         maxSamples: services.config.importMaxSamples,
         maxDurationS: services.config.importMaxDurationS,
+        ...(options.leg ? { leg: options.leg } : {}),
       },
       { owner: userId, signal },
     );
@@ -415,6 +423,8 @@ export async function runImport(
       { errors: [{ path: 'file', message: 'activityFiles.fit.noRecords' }] },
     );
   await queueOtherRecordings(services, row, result.value.more ?? []);
+  if (!options.leg && (result.value.legs ?? 1) > 1)
+    await queueOtherLegs(services, row, bytes, result.value.legs!);
   try {
     return await storeWorkout(services, userId, bytes, result.value, {
       ...options,
@@ -431,6 +441,36 @@ export async function runImport(
       });
     throw error;
   }
+}
+
+/**
+ * Queues the other legs of a multisport file (a triathlon's T1, bike, T2 and run after its
+ * swim) as imports of their own: the same file, each told its leg, known by the file's
+ * SHA-256 and its leg (the first leg holds the file's own, so the file sent again is
+ * already imported).
+ */
+async function queueOtherLegs(
+  services: Services,
+  row: ImportRow,
+  bytes: Uint8Array,
+  legs: number,
+): Promise<void> {
+  if (legs > MAX_RECORDINGS_PER_FILE)
+    throw new ApiError(
+      ErrorCode.UnsupportedFile,
+      `The file holds ${legs} legs; one file may hold at most ${MAX_RECORDINGS_PER_FILE}`,
+      { errors: [{ path: 'file', message: 'workouts.tooManyActivities' }] },
+    );
+  const { language, overlap } = row.options;
+  const file = row.options.fileSha256 ?? (await sha256([bytes]));
+  for (let leg = 1; leg < legs; leg++)
+    await services.imports.enqueue(row.user_id, bytes, {
+      partOf: row.id,
+      leg,
+      fileSha256: `${file}:leg${leg}`,
+      ...(language ? { language } : {}),
+      ...(overlap ? { overlap } : {}),
+    });
 }
 
 /** How many other recordings of an import's file were queued as imports of their own. */

@@ -1,0 +1,103 @@
+// A multisport file becomes its legs (on the embedded database): each session of a
+// triathlon-like FIT recording is an activity of its own, with its sport and the device's
+// session totals, and only the cycling leg counts for the rider's cycling bests.
+import { readFileSync } from 'node:fs';
+import { decodeFit } from '@xoss/activity-files';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { bearer, closePool, harness, pgliteFactory, upload } from './harness.ts';
+
+const file = new Uint8Array(
+  readFileSync(
+    new URL(
+      '../../../packages/activity-files/test/corpus/fit/fitparse-activity-large-fenxi2-multisport.fit',
+      import.meta.url,
+    ),
+  ),
+);
+
+afterAll(() => closePool());
+
+describe('a multisport file', () => {
+  it("imports each session as its own activity, with its sport and the device's totals", async () => {
+    const decoded = decodeFit(file);
+    if (!decoded.ok) throw new Error(decoded.error.message);
+    const sessions = decoded.value.sessions;
+    expect(new Set(sessions.map((session) => session.sport)).size).toBeGreaterThan(1);
+    const factory = await pgliteFactory();
+    const h = await harness(factory);
+    try {
+      const rider = await h.user();
+      const first = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'multisport.fit',
+        bytes: file,
+      });
+      expect(first.statusCode).toBe(201);
+      type Ride = {
+        id: number;
+        sport_type: number;
+        start_time: string;
+        distance_m: number | null;
+        timer_time_s: number;
+      };
+      const rides = await vi.waitFor(
+        async () => {
+          const list = (
+            await h.server.inject({
+              method: 'GET',
+              url: '/api/v2/workouts/?page_size=50',
+              headers: bearer(rider.access),
+            })
+          ).json<{ data: { results: Ride[] } }>().data.results;
+          expect(list).toHaveLength(sessions.length);
+          return list;
+        },
+        { timeout: 60_000, interval: 250 },
+      );
+      const byStart = [...rides].sort((a, b) => a.start_time.localeCompare(b.start_time));
+      for (const [k, session] of sessions.entries()) {
+        const ride = byStart[k]!;
+        expect(ride.sport_type, `leg ${k}`).toBe(session.sport);
+        const timer = session.totalTimerTime as number;
+        // Within 1 %, or the second a 4 s transition rounds to.
+        expect(Math.abs(ride.timer_time_s - timer), `leg ${k} timer`).toBeLessThanOrEqual(
+          Math.max(0.01 * timer, 1),
+        );
+        const distance = session.totalDistance as number;
+        if (distance <= 100) continue;
+        const detail = (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/workouts/${ride.id}/`,
+            headers: bearer(rider.access),
+          })
+        ).json<{ data: { summary: { removed_samples: { distance: number } | null } } }>().data;
+        const error = Math.abs(ride.distance_m! - distance) / distance;
+        if (detail.summary.removed_samples?.distance === 0)
+          expect(error, `leg ${k} distance`).toBeLessThan(0.01);
+        // The run leg's device counted a few steps of 17-42 m in a second (GPS jumps, faster
+        // than anyone runs): taken out, its distance is below the device's, never above.
+        else expect(ride.distance_m!, `leg ${k} distance`).toBeLessThan(distance);
+      }
+      // The file sent again is already imported.
+      const again = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'again.fit',
+        bytes: file,
+      });
+      expect(again.json()).toMatchObject({ errors: [{ message: 'workouts.duplicate' }] });
+      // No run or transition leg makes cycling bests (a run's speed or power never does);
+      // the bike leg does.
+      const bests = (
+        await h.db.query<{ workout_id: number }>('SELECT DISTINCT workout_id FROM workout_bests')
+      ).map((row) => row.workout_id);
+      const onFoot = rides
+        .filter((ride) => [1, 3].includes(ride.sport_type))
+        .map((ride) => ride.id);
+      expect(onFoot.length).toBeGreaterThan(0);
+      expect(bests.filter((id) => onFoot.includes(id))).toEqual([]);
+      expect(bests).toContain(rides.find((ride) => ride.sport_type === 2)!.id);
+    } finally {
+      await h.close();
+      await factory.close();
+    }
+  }, 120_000);
+});
