@@ -4,7 +4,8 @@ import { AnalysisPool } from '../imports/pool.ts';
 import { analysisFigures, extraCurveFigures, wbalFigures } from './rideAnalysis.ts';
 
 // Long rides are analysed in the figures worker: the same pure functions, so the same figures.
-describe('ride analysis in the figures worker', () => {
+// Starting the figures worker takes seconds when this 2-core machine is shared.
+describe('ride analysis in the figures worker', { timeout: 30_000 }, () => {
   const pool = new AnalysisPool(1);
   afterAll(() => pool.close());
 
