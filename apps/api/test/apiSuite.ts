@@ -12,7 +12,7 @@ import {
   recordColumnNames,
   type FitActivity,
 } from '@xoss/activity-files';
-import { simulateRide } from '@xoss/workout-stats';
+import { heartRateSecondsByBpm, heartRateStressScore, simulateRide } from '@xoss/workout-stats';
 import {
   PASSWORD,
   bearer,
@@ -1467,6 +1467,46 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       });
       expect(bad.statusCode).toBe(400);
     }, 30_000); // several imports: past 5 s when this 2-core machine is shared
+
+    it('scores the load of a ride without power from its heart rate against the max heart rate it uses', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const auth = bearer(rider.access);
+      const ride = simulateRide({ seconds: 3600, seed: 12 });
+      const { power: _power, ...withoutPower } = ride;
+      const bytes = encodeFit(
+        activityFromStreams(withoutPower, { startTime: 1_791_000_000, sport: 2 }),
+      );
+      type Detail = {
+        data: { id: number; summary: { tss: number | null; tss_method: string | null } };
+      };
+      // No max heart rate known: no load to score.
+      const first = (
+        await upload(h, '/api/v2/workouts/', rider.access, { filename: 'hr.fit', bytes })
+      ).json<Detail>().data;
+      expect(first.summary).toMatchObject({ tss: null, tss_method: null });
+      // The rider's max heart rate from before the ride: the ride is scored (HRSS), and the
+      // score is the one computed here from the ride's own heart rate.
+      await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/athlete/${rider.id}/`,
+        headers: auth,
+        payload: { settings: { max_hr: 190 }, thresholds_from: '2000-01-01' },
+      });
+      const scored = (
+        await h.server.inject({
+          method: 'GET',
+          url: `/api/v2/workouts/${first.id}/`,
+          headers: auth,
+        })
+      ).json<Detail>().data;
+      const expected = heartRateStressScore(heartRateSecondsByBpm(ride.heartRate!), {
+        maxHr: 190,
+      })!;
+      expect(scored.summary.tss_method).toBe('heart_rate');
+      expect(scored.summary.tss).toBeCloseTo(expected, 0);
+      expect(expected).toBeGreaterThan(20);
+    });
 
     it("answers a range over each device lap of a real ride with that lap's power, the first lap too (it starts before the first record)", async () => {
       const h = await make();

@@ -158,3 +158,9 @@ export {
   type CleaningCounts,
 } from './clean.ts';
 export { EFFORT_MAX_STOP_S, effortSeries } from './efforts.ts';
+export {
+  HR_REST_DEFAULT_BPM,
+  HR_THRESHOLD_OF_MAX,
+  heartRateSecondsByBpm,
+  heartRateStressScore,
+} from './heartRateStress.ts';

@@ -30,6 +30,8 @@ import {
   estimateFtp,
   fastestDistances,
   gradeSeries,
+  heartRateSecondsByBpm,
+  oneHertzSeries,
   summarizeSessions,
   timeline,
   type CleaningCounts,
@@ -40,6 +42,15 @@ import {
 import { effortClock } from './effortClock.ts';
 import { rideFacts, type RideFacts } from './rideAnalysis.ts';
 import { effortCurve, STORED_STREAMS, type StoredStreams } from './series.ts';
+
+/** The non-zero entries of a table by index, as `{ index: value }`. */
+function sparse(table: Float64Array): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  table.forEach((value, index) => {
+    if (value > 0) out[index] = value;
+  });
+  return Object.keys(out).length > 0 ? out : undefined;
+}
 
 /** The formats an activity import reads; `.gz` of each too. */
 type ActivityFormat = 'fit' | 'tcx' | 'gpx';
@@ -73,7 +84,14 @@ export interface Analysis {
    * Figures without a threshold (IF and TSS need the ride's FTP: see `withThresholds`), and
    * what the cleaning took out of the file's streams before any figure (`cleaning`).
    */
-  readonly summary: WorkoutSummary & { readonly cleaning?: CleaningCounts };
+  readonly summary: WorkoutSummary & {
+    readonly cleaning?: CleaningCounts;
+    /**
+     * Timer seconds at each heart rate (bpm: seconds), kept so the ride's heart-rate load can
+     * be scored against whichever maximum the rider sets (`thresholds.ts`).
+     */
+    readonly heartRateSeconds?: Readonly<Record<string, number>>;
+  };
   readonly sessions: readonly SessionAnalysis[];
   /** The device's own totals (its first session), as stored. */
   readonly deviceSummary: Record<string, number | string | readonly number[]>;
@@ -415,6 +433,9 @@ export function analyseActivity(
   const speedCurve = streams.speed ? effortCurve(streams.speed, line, streams.time) : null;
   const bounds = boundsOf(streams);
   const bests = rideBests(streams, powerCurve, line.running);
+  const heartRateSeconds = streams.heartRate
+    ? sparse(heartRateSecondsByBpm(oneHertzSeries(streams.heartRate, line, 'timer')))
+    : undefined;
   return {
     ok: true,
     value: {
@@ -423,7 +444,7 @@ export function analyseActivity(
       sportType: overview.sportType,
       startTime: overview.startTime,
       indoor: bounds === null,
-      summary: { ...whole, cleaning: removed },
+      summary: { ...whole, cleaning: removed, ...(heartRateSeconds ? { heartRateSeconds } : {}) },
       sessions: overview.sessions.map((session, index) => ({
         sportType: session.sportType,
         startS: session.start,

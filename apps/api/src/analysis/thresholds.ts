@@ -1,4 +1,4 @@
-import { withFtp, type WorkoutSummary } from '@xoss/workout-stats';
+import { heartRateStressScore, withFtp, type WorkoutSummary } from '@xoss/workout-stats';
 import type { Queryable } from '../platform/db/db.ts';
 import { addToDay, dayOf, lockRider } from '../training/days.ts';
 
@@ -33,6 +33,34 @@ export function shownTss(
   if (ftpSource !== 'settings' && typeof stored === 'number' && Number.isFinite(stored))
     return stored;
   return summary.trainingStressScore ?? null;
+}
+
+/** A stored summary: workout-stats' figures and the import's additions (`analyse.ts`). */
+type StoredSummary = WorkoutSummary & {
+  readonly heartRateSeconds?: Readonly<Record<string, number>>;
+  readonly tssMethod?: 'power' | 'heartRate';
+};
+
+/**
+ * A ride's summary measured against its thresholds: IF and TSS from its power and FTP; for
+ * a ride without power (or without an FTP), its heart-rate stress score from the timer
+ * seconds at each heart rate and the max heart rate it uses (workout-stats'
+ * `heartRateStressScore`, intervals.icu's HRSS: an hour at threshold = 100). `tssMethod`
+ * says which.
+ */
+export function measuredSummary(summary: StoredSummary, thresholds: RideThresholds): StoredSummary {
+  const { tssMethod: _method, ...plain } = summary;
+  const withPower: StoredSummary = withFtp(plain, thresholds.ftp ?? undefined);
+  if (withPower.trainingStressScore !== undefined) return { ...withPower, tssMethod: 'power' };
+  const table = summary.heartRateSeconds;
+  if (!table || !thresholds.maxHr) return withPower;
+  const seconds = new Float64Array(251);
+  for (const [bpm, count] of Object.entries(table))
+    if (Number(bpm) >= 0 && Number(bpm) <= 250) seconds[Number(bpm)] = count;
+  const score = heartRateStressScore(seconds, { maxHr: thresholds.maxHr });
+  return score === undefined
+    ? withPower
+    : { ...withPower, trainingStressScore: score, tssMethod: 'heartRate' };
 }
 
 /** A rider's threshold history, oldest first. */
@@ -120,7 +148,7 @@ export async function changeThresholds(
       ftp: ride.file_ftp,
       maxHr: ride.file_max_hr,
     });
-    const summary = withFtp(ride.summary, thresholds.ftp ?? undefined);
+    const summary = measuredSummary(ride.summary, thresholds);
     const tss = shownTss(summary, ride.device_summary, thresholds.ftpSource);
     await db.query(
       `UPDATE workouts SET ftp = $1, ftp_source = $2, max_hr = $3, max_hr_source = $4,

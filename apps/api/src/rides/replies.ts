@@ -25,6 +25,27 @@ const deviceNumber = (device: DeviceSummary, field: string) => {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 };
 
+/** What a whole ride's summary holds beyond its streams' figures (`rangeReply`). */
+function wholeRideExtras(summary: WorkoutSummary): Partial<WorkoutSummary> {
+  const stored = summary as { cleaning?: unknown; tssMethod?: string };
+  return {
+    ...(stored.cleaning ? ({ cleaning: stored.cleaning } as Partial<WorkoutSummary>) : {}),
+    ...(stored.tssMethod === 'heartRate'
+      ? ({
+          trainingStressScore: summary.trainingStressScore,
+          tssMethod: 'heartRate',
+        } as Partial<WorkoutSummary>)
+      : {}),
+  };
+}
+
+/** What a summary's TSS measures (`thresholds.ts`, `measuredSummary`); null without one. */
+function tssMethodOf(summary: WorkoutSummary): WorkoutDetail['summary']['tss_method'] {
+  if (summary.trainingStressScore === undefined || !Number.isFinite(summary.trainingStressScore))
+    return null;
+  return (summary as { tssMethod?: string }).tssMethod === 'heartRate' ? 'heart_rate' : 'power';
+}
+
 /** What the import's cleaning took out (`summary.cleaning`), as sent; null without it. */
 function removedSamples(summary: WorkoutSummary): WorkoutDetail['summary']['removed_samples'] {
   const counts = (summary as { cleaning?: Partial<Record<string, number>> }).cleaning;
@@ -87,12 +108,14 @@ export function summaryReply(
           if: deviceNumber(device, 'intensityFactor') ?? nullable(summary.intensityFactor),
           tss: deviceTss ?? nullable(summary.trainingStressScore),
           np_source: 'device' as const,
+          tss_method: 'power' as const,
         }
       : {
           np: nullable(summary.normalizedPower),
           if: nullable(summary.intensityFactor),
           tss: nullable(summary.trainingStressScore),
           np_source: ownNp ? ('computed' as const) : null,
+          tss_method: tssMethodOf(summary),
         }),
     cadence_avg: nullable(summary.avgCadence),
     cadence_max: nullable(summary.maxCadence),
@@ -379,9 +402,12 @@ export async function rangeReply(services: Services, row: WorkoutRow, from: numb
     // and a multisport file's distance added up by session.
     summary: whole
       ? summaryReply(
-          (row.sessions ?? []).length > 1
-            ? { ...summary, distanceM: row.summary.distanceM }
-            : summary,
+          {
+            ...summary,
+            ...((row.sessions ?? []).length > 1 ? { distanceM: row.summary.distanceM } : {}),
+            // What the import cleaned, and a load scored from heart rate, are the ride's.
+            ...wholeRideExtras(row.summary),
+          },
           row.device_summary,
           row.ftp_source,
         )

@@ -2,7 +2,6 @@
 // training day, file) with its duplicate and race rules, called by the import job. No HTTP.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
-import { withFtp } from '@xoss/workout-stats';
 import { sha256 } from '../platform/digest.ts';
 import { ApiError } from '../http/envelope.ts';
 import type { Queryable } from '../platform/db/db.ts';
@@ -23,7 +22,12 @@ import {
   type ImportRow,
 } from '../imports/importJobs.ts';
 import { packCurve, packStreams, readStreams, unpackStreams } from './streams.ts';
-import { shownTss, thresholdHistory, thresholdsOn } from '../analysis/thresholds.ts';
+import {
+  measuredSummary,
+  shownTss,
+  thresholdHistory,
+  thresholdsOn,
+} from '../analysis/thresholds.ts';
 import { addToDay, dayOf, rideDelta, storeBests } from '../training/days.ts';
 import { translatorFor } from '@xoss/i18n';
 import { assertStreamsFit } from '../platform/quota.ts';
@@ -89,7 +93,7 @@ async function storeWorkout(
     ftp: analysis.fileFtp,
     maxHr: analysis.fileMaxHr,
   });
-  const summary = withFtp(analysis.summary, thresholds.ftp ?? undefined);
+  const summary = measuredSummary(analysis.summary, thresholds);
   const device = analysis.deviceSummary as Record<string, unknown>;
   const shown = summaryReply(summary, device, thresholds.ftpSource);
   if (!importRow) await services.blobs.put(fileKey, bytes);

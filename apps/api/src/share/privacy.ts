@@ -277,7 +277,14 @@ export function sharedSummary(
 ): WorkoutDetail['summary'] {
   return {
     ...summary,
-    ...(shows.heartRate ? {} : { hr_avg: null, hr_max: null }),
+    ...(shows.heartRate
+      ? {}
+      : {
+          hr_avg: null,
+          hr_max: null,
+          // A load scored from heart rate tells the heart rate.
+          ...(summary.tss_method === 'heart_rate' ? { tss: null, tss_method: null } : {}),
+        }),
     ...(shows.power
       ? {}
       : {
@@ -287,6 +294,7 @@ export function sharedSummary(
           if: null,
           tss: null,
           np_source: null,
+          tss_method: null,
           lr_balance_left: null,
           torque_effectiveness: null,
           pedal_smoothness: null,

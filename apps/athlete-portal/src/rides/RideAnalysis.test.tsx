@@ -49,6 +49,7 @@ const summary = {
   torque_effectiveness: null,
   pedal_smoothness: null,
   removed_samples: null,
+  tss_method: null,
 } as WorkoutDetail['summary'];
 
 const rideOf = (id: number, name: string) =>

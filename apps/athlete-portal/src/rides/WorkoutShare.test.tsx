@@ -49,6 +49,7 @@ const summary: WorkoutDetail['summary'] = {
   torque_effectiveness: null,
   pedal_smoothness: null,
   removed_samples: null,
+  tss_method: null,
 };
 
 /** The owner's detail of a ride shared by link, power shown on the shared page too. */

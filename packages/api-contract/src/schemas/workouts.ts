@@ -42,6 +42,11 @@ export const workoutSummarySchema = z.object({
   elevation_source: z.enum(['device', 'computed']).nullable(),
   /** Whose NP, IF and TSS: the device's (with its FTP), or ours. */
   np_source: z.enum(['device', 'computed']).nullable(),
+  /**
+   * What the TSS measures: power against FTP, or, for a ride without power (or FTP), heart
+   * rate against the max heart rate (HRSS: an hour at threshold heart rate = 100).
+   */
+  tss_method: z.enum(['power', 'heart_rate']).nullable(),
   grade_max: z.number().nullable(),
   grade_min: z.number().nullable(),
   lr_balance_left: z.number().nullable(),
