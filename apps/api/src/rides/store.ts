@@ -21,7 +21,7 @@ import {
   type ImportRequest,
   type ImportRow,
 } from '../imports/importJobs.ts';
-import { packCurve, packStreams, readStreams, unpackStreams } from './streams.ts';
+import { packCurve, packStreams } from './streams.ts';
 import {
   measuredSummary,
   shownTss,
@@ -34,6 +34,7 @@ import { assertStreamsFit } from '../platform/quota.ts';
 import { assertSameUpload } from '../routes/idempotency.ts';
 import { nullable } from './rows.ts';
 import { summaryReply, settingsOf } from './replies.ts';
+import { refuseDuplicate, refuseOverlap } from './duplicates.ts';
 
 /** What a ride is called by default, by the file's sport (FIT sport numbers). */
 const ACTIVITY_OF_SPORT: Readonly<Record<number, string>> = {
@@ -226,136 +227,6 @@ function analysisError(error: unknown): unknown {
         { headers: { 'retry-after': '5' } },
       );
   }
-}
-
-/**
- * The same file imported again (byte for byte once unpacked): 409 naming the ride that
- * holds it, so the rider is taken there instead of getting a second copy.
- */
-export async function refuseDuplicate(services: Services, userId: number, fileSha256: string) {
-  const [existing] = await services.db.query<{ id: number; name: string }>(
-    'SELECT id, name FROM workouts WHERE user_id = $1 AND file_sha256 = $2',
-    [userId, fileSha256],
-  );
-  if (existing)
-    throw new ApiError(
-      ErrorCode.Conflict,
-      `You have imported this file already: "${existing.name}"`,
-      { errors: [{ path: 'file', message: 'workouts.duplicate' }], existingId: existing.id },
-    );
-}
-
-/** Seconds apart two rides' starts may be and still be the same ride's. */
-const SAME_START_S = 2;
-
-/** Samples compared to tell that one ride is the start of another. */
-const PREFIX_SAMPLES = 120;
-
-/**
- * A ride that is the start of one of the rider's rides, or has one as its start: the same
- * start (within `SAME_START_S`) and the same first samples (time and every stream both
- * have), as a file copied while the device still wrote it, or cut short, is. Not the same
- * file (that is a duplicate), so it is not refused for good: 409 naming that ride, and the
- * rider chooses (`overlap=keep` imports it beside it; or they open that ride, delete it and
- * import this one). Checked before the import's transaction: it reads the other ride's
- * streams, and a race of two such uploads at once only keeps both.
- */
-async function refuseOverlap(
-  services: Services,
-  userId: number,
-  start: Date,
-  packed: Uint8Array,
-): Promise<void> {
-  const candidates = await services.db.query<{ id: number; name: string }>(
-    `SELECT id, name FROM workouts
-      WHERE user_id = $1 AND start_time BETWEEN $2::timestamptz - make_interval(secs => $3)
-                                            AND $2::timestamptz + make_interval(secs => $3)
-      ORDER BY id`,
-    [userId, start, SAME_START_S],
-  );
-  if (candidates.length === 0) return;
-  const ours = unpackStreams(packed);
-  for (const candidate of candidates) {
-    const theirs = await readStreams(services, candidate.id);
-    if (!theirs) continue;
-    // The same recording in another wrapping (a .fit.gz and its .fit, a service's TCX or
-    // GPX of the same ride): already imported, not an overlap.
-    if (sameRecording(ours, theirs))
-      throw new ApiError(
-        ErrorCode.Conflict,
-        `You have imported this ride already: "${candidate.name}"`,
-        { errors: [{ path: 'file', message: 'workouts.duplicate' }], existingId: candidate.id },
-      );
-    if (!samePrefix(ours, theirs)) continue;
-    throw new ApiError(
-      ErrorCode.Conflict,
-      `This ride and "${candidate.name}" start alike: one may be the other cut short. Open it, or import this one beside it`,
-      { errors: [{ path: 'file', message: 'workouts.overlap' }], existingId: candidate.id },
-    );
-  }
-}
-
-/**
- * How far two copies of one recording may differ per stream: what a conversion to TCX or
- * GPX rounds (positions to 1e-5 degrees or so, altitude and distance to the metre, speed to
- * centimetres a second), never what two rides differ by.
- */
-const RECORDING_TOLERANCE: Readonly<Record<string, number>> = {
-  time: 1,
-  latitude: 1e-4,
-  longitude: 1e-4,
-  altitude: 1.5,
-  distance: 5,
-  speed: 0.1,
-  heart_rate: 1,
-  cadence: 1,
-  power: 1,
-  temperature: 1,
-};
-
-/**
- * Whether two rides are one recording: sample counts within 1 %, and over the shorter one
- * time and every other stream both have (at least two of those we know how to compare)
- * agree within `RECORDING_TOLERANCE` at 99 % of the samples.
- */
-function sameRecording(a: Record<string, Float64Array>, b: Record<string, Float64Array>): boolean {
-  const na = a.time?.length ?? 0;
-  const nb = b.time?.length ?? 0;
-  if (na < 2 || nb < 2 || Math.abs(na - nb) > Math.max(2, 0.01 * Math.max(na, nb))) return false;
-  const n = Math.min(na, nb);
-  const shared = Object.keys(RECORDING_TOLERANCE).filter((name) => a[name] && b[name]);
-  if (!shared.includes('time') || shared.length < 3) return false;
-  // Times as offsets from each ride's first sample would hide a shifted clock: compare them
-  // as stored (seconds since the epoch), like every other stream.
-  for (const name of shared) {
-    const x = a[name]!;
-    const y = b[name]!;
-    const tolerance = RECORDING_TOLERANCE[name]!;
-    let differing = 0;
-    for (let i = 0; i < n; i++) {
-      const u = x[i]!;
-      const v = y[i]!;
-      const same = Number.isNaN(u) || Number.isNaN(v) ? true : Math.abs(u - v) <= tolerance;
-      if (!same && ++differing > 0.01 * n) return false;
-    }
-  }
-  return true;
-}
-
-/** Whether the shorter ride's first samples are the longer one's (time and shared streams). */
-function samePrefix(a: Record<string, Float64Array>, b: Record<string, Float64Array>): boolean {
-  const n = Math.min(a.time?.length ?? 0, b.time?.length ?? 0, PREFIX_SAMPLES);
-  if (n < 2) return false;
-  const shared = Object.keys(a).filter((name) => b[name] !== undefined);
-  for (const name of shared) {
-    const x = a[name]!;
-    const y = b[name]!;
-    for (let i = 0; i < n; i++) {
-      const same = Number.isNaN(x[i]!) ? Number.isNaN(y[i]!) : Math.abs(x[i]! - y[i]!) < 1e-6;
-      if (!same) return false;
-    }
-  }
-  return shared.length > 1;
 }
 
 /** Whether a failed insert lost to a row with the same unique key (SQLSTATE 23505). */

@@ -32,7 +32,8 @@ import {
   yearsWithRides,
 } from '../rides/queries.ts';
 import { shareChoices, detail, streamsReply, curveReply, rangeReply } from '../rides/replies.ts';
-import { refuseDuplicate, importActivity, otherRecordingsOf } from '../rides/store.ts';
+import { refuseDuplicate } from '../rides/duplicates.ts';
+import { importActivity, otherRecordingsOf } from '../rides/store.ts';
 import { extraCurves, wbalStream } from '../analysis/analysisStore.ts';
 
 const MIME: Readonly<Record<WorkoutDetail['file_format'], string>> = {
