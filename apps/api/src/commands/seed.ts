@@ -204,6 +204,8 @@ async function seedOnce(
               ]
             : [[Math.floor(seconds / 2), 60 + Math.floor(random() * 240)]],
       });
+      // Indoor sessions are structured: hard efforts of 20 s to 8 min the power model needs.
+      if (indoor && ride.power) structureSession(ride.power, 250);
       // Spread over the last year, with more in the last weeks (for the comparison periods).
       const daysAgo = i < 10 ? i * 3 + 1 : 30 + (i - 10) * 16;
       const startTime = now - daysAgo * DAY - 7 * 3600;
@@ -299,4 +301,30 @@ async function seedOnce(
     );
   // All is in: the rider gets the demo's e-mail, which says the seed is complete.
   await db.query('UPDATE users SET email = $1 WHERE id = $2', [DEMO_USER.email, userId]);
+}
+
+/**
+ * Writes a structured indoor session over a simulated ride's power (in place), after a
+ * 10-minute warm-up: 2 x 3 min at 125 % of FTP, 8 min at 106 %, a 20 s sprint, each followed
+ * by 4 minutes easy at 55 %, as much of it as the ride's length holds. Each second keeps a
+ * little of the simulator's variation, so the efforts read as ridden, not drawn.
+ */
+function structureSession(power: Float64Array, ftpW: number): void {
+  const blocks: [seconds: number, share: number][] = [
+    [180, 1.25],
+    [240, 0.55],
+    [180, 1.25],
+    [240, 0.55],
+    [480, 1.06],
+    [240, 0.55],
+    [20, 2.4],
+    [240, 0.55],
+  ];
+  let at = 600;
+  for (const [seconds, share] of blocks) {
+    if (at + seconds > power.length - 300) return;
+    for (let t = at; t < at + seconds; t++)
+      power[t] = Math.round(share * ftpW + ((power[t]! % 9) - 4));
+    at += seconds;
+  }
 }
