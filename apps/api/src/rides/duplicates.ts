@@ -24,10 +24,10 @@ export async function refuseDuplicate(services: Services, userId: number, fileSh
 }
 
 /** Seconds apart two rides' starts may be and still be the same ride's. */
-export const SAME_START_S = 2;
+const SAME_START_S = 2;
 
 /** Samples compared to tell that one ride is the start of another. */
-export const PREFIX_SAMPLES = 120;
+const PREFIX_SAMPLES = 120;
 
 /**
  * A ride that is the start of one of the rider's rides, or has one as its start: the same
@@ -78,7 +78,7 @@ export async function refuseOverlap(
  * GPX rounds (positions to 1e-5 degrees or so, altitude and distance to the metre, speed to
  * centimetres a second), never what two rides differ by.
  */
-export const RECORDING_TOLERANCE: Readonly<Record<string, number>> = {
+const RECORDING_TOLERANCE: Readonly<Record<string, number>> = {
   time: 1,
   latitude: 1e-4,
   longitude: 1e-4,
@@ -96,7 +96,7 @@ export const RECORDING_TOLERANCE: Readonly<Record<string, number>> = {
  * time and every other stream both have (at least two of those we know how to compare)
  * agree within `RECORDING_TOLERANCE` at 99 % of the samples.
  */
-export function sameRecording(
+function sameRecording(
   a: Record<string, Float64Array>,
   b: Record<string, Float64Array>,
 ): boolean {
@@ -124,7 +124,7 @@ export function sameRecording(
 }
 
 /** Whether the shorter ride's first samples are the longer one's (time and shared streams). */
-export function samePrefix(
+function samePrefix(
   a: Record<string, Float64Array>,
   b: Record<string, Float64Array>,
 ): boolean {
