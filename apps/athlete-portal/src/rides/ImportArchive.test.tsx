@@ -107,12 +107,16 @@ describe('importing an archive', () => {
         failures: [
           { name: '../evil.fit', code: 'unsafePath', message: 'Skipped: ".." in the path' },
           { name: 'odd.fit', code: 'somethingNew', message: 'Server words' },
+          { name: 'activities/4.fit', code: 'duplicate', message: 'Already imported' },
         ],
       }),
     ]);
     open('de');
     await screen.findByRole('heading', { name: 'Wird importiert' });
     expect(screen.getByText(/Der Name zeigt aus dem Archiv heraus/)).toBeDefined();
+    // What was already here is named, with why, in the rider's language.
+    const duplicate = screen.getByText(/activities\/4\.fit/).closest('li')!;
+    expect(duplicate.textContent).toContain('Schon vorhanden');
     // A reason the page does not know yet: the server's words rather than nothing.
     expect(screen.getByText(/Server words/)).toBeDefined();
   });

@@ -32,6 +32,8 @@ const REASONS: Readonly<Record<string, MessageId>> = {
   '10413': 'archive.reason.10413',
   '10415': 'archive.reason.10415',
   '10503': 'archive.reason.10503',
+  // Listed after the failures: what was already here.
+  duplicate: 'archive.duplicates',
 };
 
 /** The heading of each state of an import. */
