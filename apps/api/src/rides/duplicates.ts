@@ -96,10 +96,7 @@ const RECORDING_TOLERANCE: Readonly<Record<string, number>> = {
  * time and every other stream both have (at least two of those we know how to compare)
  * agree within `RECORDING_TOLERANCE` at 99 % of the samples.
  */
-function sameRecording(
-  a: Record<string, Float64Array>,
-  b: Record<string, Float64Array>,
-): boolean {
+function sameRecording(a: Record<string, Float64Array>, b: Record<string, Float64Array>): boolean {
   const na = a.time?.length ?? 0;
   const nb = b.time?.length ?? 0;
   if (na < 2 || nb < 2 || Math.abs(na - nb) > Math.max(2, 0.01 * Math.max(na, nb))) return false;
@@ -124,10 +121,7 @@ function sameRecording(
 }
 
 /** Whether the shorter ride's first samples are the longer one's (time and shared streams). */
-function samePrefix(
-  a: Record<string, Float64Array>,
-  b: Record<string, Float64Array>,
-): boolean {
+function samePrefix(a: Record<string, Float64Array>, b: Record<string, Float64Array>): boolean {
   const n = Math.min(a.time?.length ?? 0, b.time?.length ?? 0, PREFIX_SAMPLES);
   if (n < 2) return false;
   const shared = Object.keys(a).filter((name) => b[name] !== undefined);
