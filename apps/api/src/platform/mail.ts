@@ -172,14 +172,16 @@ export class Mailer {
    * queue runs (tests wait for their mail; closing waits for jobs under way).
    */
   async idle(options: { queued?: boolean } = { queued: true }): Promise<void> {
-    for (let round = 0; round < 200; round++) {
+    for (let round = 0; round < 400; round++) {
       while (this.#pending.size > 0) await Promise.all([...this.#pending]);
       if (!options.queued || !this.#boss || this.#worker === undefined) return;
+      // Waiting to be taken, or taken and not done (a job is active in the database before
+      // its handler runs here); one waiting out a retry's delay is not waited for.
       const waiting = await this.#boss
-        .findJobs(MAIL_QUEUE, { queued: true })
-        .then((jobs) => jobs.filter((job) => job.state !== 'retry').length)
-        .catch(() => 0);
-      if (waiting === 0 && this.#pending.size === 0) return;
+        .findJobs(MAIL_QUEUE)
+        .then((jobs) => jobs.filter((job) => job.state === 'created' || job.state === 'active'))
+        .catch(() => []);
+      if (waiting.length === 0 && this.#pending.size === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
