@@ -148,8 +148,8 @@ function FtpSection() {
 export function BestsPage() {
   const t = useT();
   const locale = useLocale();
-  // Every year since the first ride.
-  const years = useRideYears();
+  // Every year with rides (none offered until known: all time is the default).
+  const years = useRideYears() ?? [];
   const [year, setYear] = useState<number | null>(null);
   const bests = api.usePersonalBestsQuery({ query: year === null ? {} : { year } });
   const id = Number(client.session.userId() ?? 0);

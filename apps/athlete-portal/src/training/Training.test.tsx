@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderPortal, resetPortal, signIn } from '../testing.tsx';
 
 // Every period picker of the training pages means what it says: "All time" starts at the
-// first ride, and the year pickers offer every year since then.
+// first ride, and the year pickers offer the years that have rides, and only those.
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
@@ -20,6 +20,27 @@ const today = dayOf(Date.now());
 const thisYear = Number(today.slice(0, 4));
 /** The rider's first ride, 17 years ago. */
 const FIRST_DAY = `${thisYear - 17}-03-04`;
+/** The past years the rider rode in (the API's `years_with_rides`): gaps between them. */
+const PAST_YEARS = [thisYear - 1, thisYear - 5, thisYear - 6, thisYear - 12, thisYear - 17];
+
+/** The rider's newest ride (id 41), as the workouts list gives it. */
+const ride = (start: string) => ({
+  id: 41,
+  name: 'Morning ride',
+  sport_type: 2,
+  start_time: start,
+  indoor: false,
+  distance_m: 30_000,
+  moving_time_s: 3600,
+  timer_time_s: 3600,
+  total_time_s: 3700,
+  speed_avg_ms: 8.3,
+  hr_avg: null,
+  power_avg: null,
+  elevation_gain_m: 200,
+  tss: null,
+  shared: false,
+});
 
 const json = (data: unknown) =>
   new Response(JSON.stringify({ code: 0, msg: 'ok', data }), {
@@ -27,8 +48,11 @@ const json = (data: unknown) =>
     headers: { 'content-type': 'application/json' },
   });
 
-/** The training API as the server answers it for a rider whose first ride was FIRST_DAY. */
-function stubApi() {
+/**
+ * The training API as the server answers it for a rider whose first ride was FIRST_DAY and
+ * who rode in PAST_YEARS, and this year unless `latestRide` says when the newest ride was.
+ */
+function stubApi(latestRide = `${today}T07:00:00Z`) {
   const asked: URL[] = [];
   vi.stubGlobal('fetch', (address: string) => {
     const url = new URL(address, 'http://portal.test');
@@ -65,6 +89,26 @@ function stubApi() {
         return Promise.resolve(json({ id: 5, name: 'Rider', settings: { weight_kg: null } }));
       case '/api/v2/training/climbs/':
         return Promise.resolve(json({ climbs: [], pending: 0 }));
+      case '/api/v2/workouts/':
+        return Promise.resolve(
+          json({
+            count: 1,
+            next: null,
+            previous: null,
+            results: [ride(latestRide)],
+          }),
+        );
+      case '/api/v2/workouts/41/power-curve/':
+        return Promise.resolve(
+          json({
+            power: null,
+            speed: null,
+            compare: 'none',
+            comparison: null,
+            ftp_estimate: null,
+            years_with_rides: PAST_YEARS,
+          }),
+        );
       default:
         return Promise.resolve(json({ count: 0, next: null, previous: null, results: [] }));
     }
@@ -72,7 +116,7 @@ function stubApi() {
   return asked;
 }
 
-const everyYear = Array.from({ length: 18 }, (_, back) => String(thisYear - back));
+const rideYears = [thisYear, ...PAST_YEARS].map(String);
 const optionsOf = (select: HTMLElement) =>
   within(select)
     .getAllByRole('option')
@@ -102,22 +146,50 @@ describe('the training pages’ periods', () => {
     ).toEqual([]);
   });
 
-  it("offers every year since the first ride in the training log's totals", async () => {
+  it("offers the years with rides, and only those, in the training log's totals", async () => {
     stubApi();
     signIn();
     renderPortal('/dashboard/training/log', english);
     await screen.findByRole('heading', { name: `Totals of ${thisYear}` });
     const year = screen.getByLabelText('Year');
-    await waitFor(() => expect(optionsOf(year)).toEqual(everyYear));
+    await waitFor(() => expect(optionsOf(year)).toEqual(rideYears));
     fireEvent.change(year, { target: { value: String(thisYear - 17) } });
     await screen.findByRole('heading', { name: `Totals of ${thisYear - 17}` });
   });
 
-  it('offers all time and every year since the first ride on the bests page', async () => {
-    stubApi();
+  it('starts the totals at the newest year with rides when this year has none', async () => {
+    const asked = stubApi(`${thisYear - 1}-09-12T07:00:00Z`);
+    signIn();
+    renderPortal('/dashboard/training/log', english);
+    await screen.findByRole('heading', { name: `Totals of ${thisYear - 1}` });
+    await waitFor(() =>
+      expect(optionsOf(screen.getByLabelText('Year'))).toEqual(PAST_YEARS.map(String)),
+    );
+    // This year's totals, which have no rides, are never asked for.
+    expect(
+      asked.filter(
+        (url) =>
+          url.pathname === '/api/v2/training/totals/' &&
+          url.searchParams.get('year') === String(thisYear),
+      ),
+    ).toEqual([]);
+  });
+
+  it('offers all time and every year with rides on the bests page', async () => {
+    const asked = stubApi();
     signIn();
     renderPortal('/dashboard/training/bests', english);
     const year = await screen.findByLabelText('Year');
-    await waitFor(() => expect(optionsOf(year)).toEqual(['All time', ...everyYear]));
+    await waitFor(() => expect(optionsOf(year)).toEqual(['All time', ...rideYears]));
+    fireEvent.change(year, { target: { value: String(thisYear - 5) } });
+    await waitFor(() =>
+      expect(
+        asked.some(
+          (url) =>
+            url.pathname === '/api/v2/training/bests/' &&
+            url.searchParams.get('year') === String(thisYear - 5),
+        ),
+      ).toBe(true),
+    );
   });
 });

@@ -57,13 +57,19 @@ function WeekTotals({ week }: { week: PeriodTotals | undefined }) {
 function YearTotals() {
   const t = useT();
   const thisYear = new Date().getUTCFullYear();
-  const [year, setYear] = useState(thisYear);
-  // Every year since the first ride.
-  const years = useRideYears();
+  const [chosen, setYear] = useState<number | null>(null);
+  // The years with rides; the newest of them until the rider picks one (this year for a
+  // rider without rides).
+  const rideYears = useRideYears();
+  const year = chosen ?? rideYears?.[0] ?? thisYear;
+  const years = rideYears?.length ? rideYears : [year];
   const [period, setPeriod] = useState<'week' | 'month'>('week');
   const [metric, setMetric] = useState<Metric>('distance');
   const figures = useFigures();
-  const totals = api.useTrainingTotalsQuery({ query: { year, period } });
+  const totals = api.useTrainingTotalsQuery(
+    { query: { year, period } },
+    { skip: rideYears === undefined },
+  );
   const metrics: Metric[] = ['time', 'distance', 'climbing', 'tss'];
   return (
     <section aria-labelledby="year-totals">
@@ -109,7 +115,7 @@ function YearTotals() {
           </select>
         </label>
       </div>
-      <Loaded query={totals}>
+      <Loaded query={{ ...totals, isLoading: totals.isLoading || rideYears === undefined }}>
         {(data) => (
           <TotalsChart
             title={`${t(`training.metric.${metric}`)} · ${t(

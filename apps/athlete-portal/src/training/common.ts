@@ -2,7 +2,7 @@
 // the rider's units.
 import type { PeriodTotals } from '@xoss/api-contract';
 import { useLocale } from '@xoss/i18n/react';
-import { addDays, dayOf } from '@xoss/workout-stats';
+import { dayOf } from '@xoss/workout-stats';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
 
@@ -10,18 +10,27 @@ import { useUnits } from '../units.ts';
 export const today = () => dayOf(Date.now());
 
 /**
- * The years a year picker offers, newest first: from the year of the rider's first ride
- * (the fitness reply's `first_day`, asked for one day only) to this year. Years between
- * without a ride are listed too (their totals are empty); only this year until it is known.
+ * The years a year picker offers, newest first: every year the rider has rides in, and no
+ * other (a history of 2008, 2013 and 2025 offers those three). The past years are the
+ * power-curve reply's `years_with_rides` (one row per year ridden, kept by the API with
+ * each import and delete), asked of the newest ride; this year is there when that ride is
+ * from this year. Undefined until known; empty for a rider without rides.
  */
-export function useRideYears(): number[] {
-  const day = today();
-  const fitness = api.useTrainingFitnessQuery({ query: { from: day, to: addDays(day, 1) } });
-  const thisYear = Number(day.slice(0, 4));
-  const firstYear = Number(fitness.data?.first_day?.slice(0, 4) ?? thisYear);
-  const years: number[] = [];
-  for (let year = thisYear; year >= Math.min(firstYear, thisYear); year--) years.push(year);
-  return years;
+export function useRideYears(): readonly number[] | undefined {
+  const newest = api.useListWorkoutsQuery({ query: { page: 1, page_size: 1 } });
+  const latest = newest.data?.results[0];
+  const curves = api.usePowerCurveQuery(
+    { params: { id: latest?.id ?? 0 }, query: { compare: 'none' } },
+    { skip: !latest },
+  );
+  if (newest.isError || curves.isError) return [Number(today().slice(0, 4))];
+  if (!newest.data) return undefined;
+  if (!latest) return [];
+  if (!curves.data) return undefined;
+  const thisYear = Number(today().slice(0, 4));
+  const latestYear = Number(latest.start_time.slice(0, 4));
+  const past = curves.data.years_with_rides.filter((year) => year < thisYear);
+  return latestYear === thisYear ? [thisYear, ...past] : past;
 }
 
 export type Metric = 'time' | 'distance' | 'climbing' | 'tss';
