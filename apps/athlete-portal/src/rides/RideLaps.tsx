@@ -9,7 +9,10 @@ export const LONG_LIST = 5;
 
 /**
  * The laps the device recorded (lap button, auto-lap), with the device's own figures per
- * lap; nothing when the file had none. A table that stacks into cards on a phone.
+ * lap; nothing when the file had none. A table that stacks into cards on a phone. When the
+ * laps taken together read differently from the ride's figures (a one-lap ride's 174 W
+ * beside the summary's 171 W: the device averages its own way, the summary is ours over
+ * the cleaned samples and the timer time), a line under the table says why.
  */
 export function RideLaps({ workout }: { workout: WorkoutDetail }) {
   const t = useT();
@@ -28,6 +31,7 @@ export function RideLaps({ workout }: { workout: WorkoutDetail }) {
       cell: (lap: Lap) => units.elevation(lap.elevation_gain_m),
     },
   ];
+  const differs = lapsDiffer(workout, units);
   return (
     <section className="portal__card" aria-labelledby="ride-laps">
       <ColumnTable
@@ -40,10 +44,87 @@ export function RideLaps({ workout }: { workout: WorkoutDetail }) {
         columns={columns}
         collapseAfter={LONG_LIST}
       />
+      {differs ? <p className="portal__note">{t('workouts.lapsDevice')}</p> : null}
     </section>
   );
 }
 
 type Lap = WorkoutDetail['laps'][number];
+type Units = ReturnType<typeof useUnits>;
+
+/**
+ * Whether the laps, taken together, show a figure other than the ride's summary does, as
+ * both are written: time and distance summed, the averages weighted by each lap's timer
+ * time (one lap is itself). A figure a lap lacks is not compared.
+ */
+export function lapsDiffer(workout: WorkoutDetail, units: Units): boolean {
+  const { laps, summary } = workout;
+  const sum = (value: (lap: Lap) => number | null) => {
+    let total = 0;
+    for (const lap of laps) {
+      const v = value(lap);
+      if (v === null) return null;
+      total += v;
+    }
+    return total;
+  };
+  const time = sum((lap) => lap.timer_time_s);
+  const mean = (value: (lap: Lap) => number | null) => {
+    const weighted = sum((lap) => {
+      const v = value(lap);
+      return v === null || lap.timer_time_s === null ? null : v * lap.timer_time_s;
+    });
+    return weighted === null || !time ? null : weighted / time;
+  };
+  const pairs: [string | null, string][] = [
+    [time === null ? null : duration(time), duration(summary.timer_time_s)],
+    [
+      shown(
+        sum((lap) => lap.distance_m),
+        units.distance,
+      ),
+      units.distance(summary.distance_m),
+    ],
+    [
+      shown(
+        mean((lap) => lap.speed_avg_ms),
+        units.speed,
+      ),
+      units.speed(summary.speed_avg_ms),
+    ],
+    [
+      shown(
+        mean((lap) => lap.hr_avg),
+        (v) => units.plain(v, 'bpm'),
+      ),
+      units.plain(summary.hr_avg, 'bpm'),
+    ],
+    [
+      shown(
+        mean((lap) => lap.power_avg),
+        (v) => units.plain(v, 'W'),
+      ),
+      units.plain(summary.power_avg, 'W'),
+    ],
+    [
+      shown(
+        mean((lap) => lap.cadence_avg),
+        (v) => units.plain(v, 'rpm'),
+      ),
+      units.plain(summary.cadence_avg, 'rpm'),
+    ],
+    [
+      shown(
+        sum((lap) => lap.elevation_gain_m),
+        units.elevation,
+      ),
+      units.elevation(summary.elevation_gain_m),
+    ],
+  ];
+  return pairs.some(([lapsShow, rideShows]) => lapsShow !== null && lapsShow !== rideShows);
+}
+
+const shown = (value: number | null, format: (value: number) => string) =>
+  value === null ? null : format(value);
 
 const duration = (seconds: number | null) => (seconds === null ? '—' : formatDuration(seconds));
