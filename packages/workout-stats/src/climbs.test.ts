@@ -128,6 +128,60 @@ describe('findClimbs', () => {
     expect(findClimbs(gentle.distance, gentle.elevation, gentle.time)).toEqual([]);
   });
 
+  it('reports the steep part of a rise too gentle to be a climb (the Edge 1000 case)', () => {
+    // 6.9 km at 2.6 %: 850 m at 1 %, 5.2 km at 3.1 % (161 m), 850 m at 1.1 %.
+    const { distance, elevation, time } = ride([
+      [3000, 0],
+      [850, 1],
+      [5200, 3.1],
+      [850, 1.1],
+      [3000, 0],
+    ]);
+    const climbs = findClimbs(distance, elevation, time);
+    expect(climbs).toHaveLength(1);
+    const [climb] = climbs;
+    expect(climb!.parent).toBeUndefined();
+    expect(Math.abs(climb!.lengthM - 5200) / 5200).toBeLessThan(0.05);
+    expect(climb!.avgGradePct).toBeGreaterThanOrEqual(3);
+    expect(Math.abs(climb!.gainM - 161) / 161).toBeLessThan(0.05);
+    // 5200 m × 3.1 % = 16 120: category 3.
+    expect(climb!.category).toBe('3');
+    expect(distance[climb!.startIndex]).toBeGreaterThan(3850 - 150);
+    expect(distance[climb!.endIndex]).toBeLessThan(9050 + 150);
+  });
+
+  it('nests the steep part of a climb in it: 1.5 km at 8 % inside 4.5 km at 4.7 %', () => {
+    const { distance, elevation, time } = ride([
+      [3000, 0],
+      [1500, 3],
+      [1500, 8],
+      [1500, 3],
+      [3000, 0],
+    ]);
+    const climbs = findClimbs(distance, elevation, time);
+    expect(climbs).toHaveLength(2);
+    const [outer, inner] = climbs;
+    expect(outer!.parent).toBeUndefined();
+    expect(Math.abs(outer!.gainM - 210) / 210).toBeLessThan(0.05);
+    expect(inner!.parent).toBe(0);
+    expect(inner!.avgGradePct).toBeGreaterThanOrEqual(outer!.avgGradePct + 2);
+    expect(inner!.startIndex).toBeGreaterThanOrEqual(outer!.startIndex);
+    expect(inner!.endIndex).toBeLessThanOrEqual(outer!.endIndex);
+    // The longest section at 6.7 % or more: the 8 % stretch (120 m) and at most x m of 3 %
+    // with (120 + 0.03x) / (1500 + x) ≥ 0.067, x ≤ 540.
+    expect(distance[inner!.startIndex]).toBeLessThan(4500 + 100);
+    expect(distance[inner!.endIndex]).toBeGreaterThan(6000 - 100);
+    expect(inner!.lengthM).toBeLessThan(1500 + 540 + 100);
+    expect(inner!.gainM).toBeGreaterThan(120 - 5);
+    // An even climb has no steeper part: nothing nested.
+    const even = ride([
+      [3000, 0],
+      [4500, 4.7],
+      [3000, 0],
+    ]);
+    expect(findClimbs(even.distance, even.elevation, even.time)).toHaveLength(1);
+  });
+
   it('skips samples without distance or elevation', () => {
     const { distance, elevation, time } = ride([
       [3000, 0],

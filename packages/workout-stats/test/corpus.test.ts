@@ -1,11 +1,20 @@
 // The analysis on real rides of the corpus, each figure against an independent computation
 // written here (see corpusRides.ts).
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { CLIMB_NESTED_STEP_PCT, findClimbs } from '../src/climbs.ts';
 import { findIntervals } from '../src/intervals.ts';
 import { meanMaxCurve } from '../src/meanMax.ts';
 import { fitRiderPowerModel, PMAX_MAX_SHARE_OF_1S } from '../src/powerModel.ts';
 import { oneHertzSeries } from '../src/timeline.ts';
-import { corpusRide, modelPoints, POWER_RIDES, referenceMortonFit } from './corpusRides.ts';
+import {
+  corpusRide,
+  modelPoints,
+  POWER_RIDES,
+  referenceClimbs,
+  referenceMortonFit,
+  type ReferenceClimb,
+} from './corpusRides.ts';
 
 const curveOf = (file: string) => {
   const { overview, line } = corpusRide(file);
@@ -95,4 +104,112 @@ describe('intervals on structured sessions', () => {
       }
     },
   );
+});
+
+describe('climbs on real rides against an independent detection from the altitude stream', () => {
+  const files = readdirSync(new URL('../../activity-files/test/corpus/fit/', import.meta.url))
+    .filter((file) => file.endsWith('.fit'))
+    .sort();
+  const rides = files.flatMap((file) => {
+    const { streams } = corpusRide(file).overview;
+    return streams.distance && streams.altitude ? [{ file, streams }] : [];
+  });
+  /** Two detections of one climb: ends within 100 m, gains within 5 % (3 m at least). */
+  const same = (a: ReferenceClimb, b: ReferenceClimb) =>
+    Math.abs(a.fromM - b.fromM) <= 100 &&
+    Math.abs(a.toM - b.toM) <= 100 &&
+    Math.abs(a.gainM - b.gainM) <= Math.max(3, 0.05 * b.gainM);
+  const grade = (c: ReferenceClimb) => (c.gainM / (c.toM - c.fromM)) * 100;
+  /**
+   * A climb the other detection may miss: within 5 % of the least gain or 0.2 points of the
+   * least grade, or, nested, within 0.3 points of its parent's grade plus the step or 10 % of
+   * half its parent's length, or in a parent the other detection has not.
+   */
+  const borderline = (
+    climb: ReferenceClimb,
+    list: readonly ReferenceClimb[],
+    minScore: number,
+    other: readonly ReferenceClimb[],
+  ) => {
+    if (climb.gainM < 1.05 * (minScore / 100) || grade(climb) < 3.2) return true;
+    if (climb.parent === undefined) return false;
+    const parent = list[climb.parent]!;
+    return (
+      grade(climb) < grade(parent) + CLIMB_NESTED_STEP_PCT + 0.3 ||
+      climb.toM - climb.fromM > 0.45 * (parent.toM - parent.fromM) ||
+      !other.some((o) => o.parent === undefined && same(o, parent))
+    );
+  };
+  it.each(
+    rides.flatMap((ride) => [8000, 4000].map((minScore) => [ride.file, minScore, ride] as const)),
+  )('%s at score %d: the same climbs and nested climbs', (_, minScore, { streams }) => {
+    const distance = streams.distance!;
+    const ours: ReferenceClimb[] = findClimbs(
+      distance,
+      streams.altitude!,
+      streams.time,
+      undefined,
+      {
+        minScore,
+      },
+    ).map((climb) => ({
+      fromM: distance[climb.startIndex]!,
+      toM: distance[climb.endIndex]!,
+      gainM: climb.gainM,
+      ...(climb.parent === undefined ? {} : { parent: climb.parent }),
+    }));
+    const reference = referenceClimbs(distance, streams.altitude!, { minScore });
+    const check = (list: ReferenceClimb[], other: ReferenceClimb[]) => {
+      for (const climb of list) {
+        const match = other.find(
+          (o) => same(o, climb) && (o.parent === undefined) === (climb.parent === undefined),
+        );
+        if (!match) {
+          expect(borderline(climb, list, minScore, other), JSON.stringify(climb)).toBe(true);
+          continue;
+        }
+        // A nested climb lies in the match of its parent.
+        if (climb.parent !== undefined) {
+          expect(same(other[match.parent!]!, list[climb.parent]!)).toBe(true);
+        }
+      }
+    };
+    check(ours, reference);
+    check(reference, ours);
+  });
+
+  it('the comparison covers nested climbs and steep parts of gentler rises', () => {
+    let nested = 0;
+    let partOfRise = 0;
+    for (const { streams } of rides) {
+      const climbs = findClimbs(streams.distance!, streams.altitude!, streams.time, undefined, {
+        minScore: 4000,
+      });
+      nested += climbs.filter((climb) => climb.parent !== undefined).length;
+      // The steep part of a gentler rise: inside a section of the reference at 1.5 % (no
+      // nested ones) at least 500 m longer.
+      const rises = referenceClimbs(streams.distance!, streams.altitude!, {
+        minGradePct: 1.5,
+        minScore: 4000,
+        stepPct: Infinity,
+      });
+      partOfRise += climbs.filter((climb) => {
+        const [from, to] = [
+          streams.distance![climb.startIndex]!,
+          streams.distance![climb.endIndex]!,
+        ];
+        return (
+          climb.parent === undefined &&
+          rises.some(
+            (rise) =>
+              rise.fromM <= from + 20 &&
+              rise.toM >= to - 20 &&
+              rise.toM - rise.fromM >= to - from + 500,
+          )
+        );
+      }).length;
+    }
+    expect(nested).toBeGreaterThanOrEqual(10);
+    expect(partOfRise).toBeGreaterThanOrEqual(2);
+  });
 });

@@ -106,3 +106,108 @@ export function modelPoints(curve: ArrayLike<number>): { t: number[]; p: number[
   }
   return { t, p };
 }
+
+/** A section of a reference climb detection: distances (m) and elevation gain (m). */
+export interface ReferenceClimb {
+  readonly fromM: number;
+  readonly toM: number;
+  readonly gainM: number;
+  /** Index, in the same list, of the climb this one lies in. */
+  readonly parent?: number;
+}
+
+/**
+ * An independent climb detection from the altitude stream, by brute force over a 20 m
+ * distance grid: the elevation at each grid point is the mean of the samples within 50 m
+ * of it; a candidate is any section whose average grade reaches the level and that never
+ * falls more than `dipM` below its highest point so far; the longest candidate is taken,
+ * then the longest of what is left on either side, and so on. Top level at
+ * `minGradePct`; inside each climb, its steep parts at 2 points more, at most half its
+ * length. A climb is at least 300 m long and gains at least `minScore` / 100 m.
+ */
+export function referenceClimbs(
+  distance: ArrayLike<number>,
+  altitude: ArrayLike<number>,
+  { minGradePct = 3, minScore = 8000, dipM = 10, stepPct = 2 } = {},
+): ReferenceClimb[] {
+  const points: [number, number][] = [];
+  for (let i = 0; i < Math.min(distance.length, altitude.length); i++)
+    if (Number.isFinite(distance[i]) && Number.isFinite(altitude[i]))
+      points.push([distance[i]!, altitude[i]!]);
+  if (points.length < 2) return [];
+  const grid: number[] = [];
+  const height: number[] = [];
+  let lo = 0;
+  for (let x = points[0]![0]; x <= points[points.length - 1]![0]; x += 20) {
+    while (points[lo]![0] < x - 50) lo++;
+    let sum = 0;
+    let count = 0;
+    for (let i = lo; i < points.length && points[i]![0] <= x + 50; i++) {
+      sum += points[i]![1];
+      count++;
+    }
+    grid.push(x);
+    height.push(sum / count);
+  }
+  const isClimb = (from: number, to: number) => {
+    const length = grid[to]! - grid[from]!;
+    const gain = height[to]! - height[from]!;
+    return (
+      length >= 300 && gain > 0 && (gain / length) * 100 >= minGradePct && gain * 100 >= minScore
+    );
+  };
+  /** The longest section of [from, to] at `grade` or more without a dip over `dipM`. */
+  const longest = (from: number, to: number, grade: number) => {
+    let best: [number, number] | undefined;
+    for (let i = from; i < to; i++) {
+      let top = height[i]!;
+      for (let j = i + 1; j <= to; j++) {
+        top = Math.max(top, height[j]!);
+        if (top - height[j]! > dipM) break;
+        const rise = height[j]! - height[i]!;
+        if (rise >= (grade / 100) * (grid[j]! - grid[i]!) && (!best || j - i > best[1] - best[0]))
+          best = [i, j];
+      }
+    }
+    return best;
+  };
+  /** A section trimmed to start at its lowest point and end at its highest, within 1 m. */
+  const trim = ([from, to]: [number, number]): [number, number] => {
+    const slice = height.slice(from, to + 1);
+    const low = from + slice.indexOf(Math.min(...slice));
+    const top = low + slice.slice(low - from).indexOf(Math.max(...slice.slice(low - from)));
+    let start = low;
+    while (start < top && height.slice(start + 1, top + 1).some((h) => h <= height[low]! + 1))
+      start++;
+    let end = top;
+    while (end > start && height.slice(start, end).some((h) => h >= height[top]! - 1)) end--;
+    return [start, end];
+  };
+  const search = (from: number, to: number, grade: number, found: [number, number][]) => {
+    if (to <= from) return found;
+    const section = longest(from, to, grade);
+    if (!section) return found;
+    search(from, section[0], grade, found);
+    found.push(trim(section));
+    search(section[1], to, grade, found);
+    return found;
+  };
+  const climbs: ReferenceClimb[] = [];
+  const describe = ([from, to]: [number, number], parent?: number): ReferenceClimb => ({
+    fromM: grid[from]!,
+    toM: grid[to]!,
+    gainM: height[to]! - height[from]!,
+    ...(parent === undefined ? {} : { parent }),
+  });
+  for (const outer of search(0, grid.length - 1, minGradePct, [])) {
+    if (!isClimb(...outer)) continue;
+    const parent = climbs.length;
+    const climb = describe(outer);
+    climbs.push(climb);
+    const grade = (climb.gainM / (climb.toM - climb.fromM)) * 100;
+    for (const inner of search(outer[0], outer[1], grade + stepPct, []))
+      if (isClimb(...inner) && grid[inner[1]]! - grid[inner[0]]! <= (climb.toM - climb.fromM) / 2)
+        climbs.push(describe(inner, parent));
+  }
+  return climbs;
+}
