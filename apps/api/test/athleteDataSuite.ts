@@ -57,7 +57,7 @@ async function busyRider(h: Harness) {
     method: 'PATCH',
     url: `/api/v2/workouts/${rides[0]}/`,
     headers: auth,
-    payload: { shared: true, notes: 'Line one\nline two' },
+    payload: { shared: true, notes: 'Line one\nline two', gear: 'Canyon Ultimate' },
   });
   const shareId = shared.json<{ data: { share_id: string } }>().data.share_id;
   const gpx = new TextEncoder().encode(demoGpx(1, 600, false));
@@ -149,13 +149,16 @@ export function defineAthleteDataSuite(makeFactory: () => Promise<DatabaseFactor
       // A name a spreadsheet would run as a formula is written inert, quotes doubled.
       expect(csv[1]).toContain(`"'=HYPERLINK(""x""), a ""quoted"", name"`);
       expect(csv[1]).toContain(`activities/${busy.rides[0]}.fit`);
+      // The gear goes in Strava's own column (an import of the archive reads it back).
+      expect(csv[1]).toContain(`,Canyon Ultimate,activities/${busy.rides[0]}.fit,`);
       const rides = JSON.parse(entries.get('rides.json')!.toString('utf8')) as {
         id: number;
         notes: string;
+        gear: string | null;
         summary: { timer_time_s: number };
       }[];
       expect(rides.map((ride) => ride.id)).toEqual(busy.rides);
-      expect(rides[0]!.notes).toBe('Line one\nline two');
+      expect(rides[0]!).toMatchObject({ notes: 'Line one\nline two', gear: 'Canyon Ultimate' });
       expect(rides[1]!.summary.timer_time_s).toBe(900);
       const profile = JSON.parse(entries.get('profile.json')!.toString('utf8')) as {
         email: string;

@@ -78,6 +78,18 @@ describe('a multisport file', () => {
         // than anyone runs): taken out, its distance is below the device's, never above.
         else expect(ride.distance_m!, `leg ${k} distance`).toBeLessThan(distance);
       }
+      // Each leg's page lists the file's legs in order, itself among them.
+      for (const ride of [byStart[0]!, byStart.at(-1)!]) {
+        const legs = (
+          await h.server.inject({
+            method: 'GET',
+            url: `/api/v2/workouts/${ride.id}/`,
+            headers: bearer(rider.access),
+          })
+        ).json<{ data: { legs: { id: number; sport_type: number }[] } }>().data.legs;
+        expect(legs.map((leg) => leg.id)).toEqual(byStart.map((leg) => leg.id));
+        expect(legs.map((leg) => leg.sport_type)).toEqual(sessions.map((s) => s.sport));
+      }
       // The file sent again is already imported.
       const again = await upload(h, '/api/v2/workouts/', rider.access, {
         filename: 'again.fit',

@@ -297,14 +297,49 @@ const tooManySamples = (samples: number, maxSamples: number): Refusal =>
   );
 
 /**
+ * The activity from its sample `first` on, with `streams` (already cut to start there): the
+ * clock, the timer, the sessions and the laps start at that sample, and the start time with
+ * them.
+ */
+function startingAt(
+  overview: ActivityOverview,
+  streams: ActivityOverview['streams'],
+): ActivityOverview {
+  const shift = streams.time.length > 0 ? streams.time[0]! - (overview.streams.time[0] ?? 0) : 0;
+  if (!(shift > 0)) return { ...overview, streams };
+  const time = streams.time.map((t) => t - shift);
+  const moved = (t: number) => Math.max(0, t - shift);
+  return {
+    ...overview,
+    streams: { ...streams, time },
+    ...(overview.startTime !== undefined ? { startTime: overview.startTime + shift } : {}),
+    ...(overview.timer
+      ? {
+          timer: overview.timer
+            .map(([a, b]) => [moved(a), moved(b)] as const)
+            .filter(([a, b]) => b > a),
+        }
+      : {}),
+    sessions: overview.sessions.map((session) => ({
+      ...session,
+      start: moved(session.start),
+      end: moved(session.end),
+    })),
+    ...(overview.laps
+      ? { laps: overview.laps.map((lap) => ({ ...lap, start: moved(lap.start) })) }
+      : {}),
+  };
+}
+
+/**
  * The file's activity with its streams cleaned (`cleanStreams`): when points before the
  * first one kept were dropped, the clock, the timer, the sessions and the laps start at the
- * first one kept.
+ * first one kept. `keep`: the rider keeps what the cleaning would remove (counted, not taken).
  */
-function cleaned(overview: ActivityOverview): {
-  overview: ActivityOverview;
-  removed: CleaningCounts;
-} {
+function cleaned(
+  overview: ActivityOverview,
+  keep = false,
+): { overview: ActivityOverview; removed: CleaningCounts } {
   // A multisport file is held to its fastest sport's top speed.
   const sport = overview.sessions.reduce(
     (fastest, session) =>
@@ -312,28 +347,51 @@ function cleaned(overview: ActivityOverview): {
     overview.sportType,
   );
   const { streams, removed } = cleanStreams(overview.streams, { sport });
-  const shift = streams.time.length > 0 ? streams.time[0]! - (overview.streams.time[0] ?? 0) : 0;
-  if (!(shift > 0)) return { overview: { ...overview, streams }, removed };
-  const time = streams.time.map((t) => t - shift);
-  const moved = (t: number) => Math.max(0, t - shift);
+  // Kept: the counts still say what the cleaning would take out (the ride page offers it).
+  return { overview: keep ? overview : startingAt(overview, streams), removed };
+}
+
+/** What a rider cut off a ride: seconds of the uncropped ride (after cleaning). */
+export interface Crop {
+  readonly startS: number;
+  readonly endS: number;
+}
+
+/**
+ * The activity within `crop`: the samples from `startS` to `endS` (seconds from its first
+ * sample), sessions and laps cut to them; the start time moves to the first sample kept.
+ */
+function cropped(overview: ActivityOverview, crop: Crop): ActivityOverview {
+  const { time } = overview.streams;
+  const t0 = time[0] ?? 0;
+  let first = 0;
+  while (first < time.length && time[first]! - t0 < crop.startS) first++;
+  let end = first;
+  while (end < time.length && time[end]! - t0 <= crop.endS) end++;
+  const streams: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(overview.streams) as [string, unknown][])
+    streams[key] =
+      ArrayBuffer.isView(column) && (column as Float64Array).length === time.length
+        ? (column as Float64Array).slice(first, end)
+        : Array.isArray(column) && column.length === time.length
+          ? column.slice(first, end)
+          : column;
+  const kept = startingAt(overview, streams as unknown as ActivityOverview['streams']);
+  const lastS = (kept.streams.time.at(-1) ?? 0) - (kept.streams.time[0] ?? 0);
+  const within = (t: number) => Math.min(Math.max(t, 0), lastS);
   return {
-    overview: {
-      ...overview,
-      streams: { ...streams, time },
-      ...(overview.startTime !== undefined ? { startTime: overview.startTime + shift } : {}),
-      ...(overview.timer
-        ? { timer: overview.timer.map(([a, b]) => [moved(a), moved(b)] as const) }
-        : {}),
-      sessions: overview.sessions.map((session) => ({
-        ...session,
-        start: moved(session.start),
-        end: moved(session.end),
-      })),
-      ...(overview.laps
-        ? { laps: overview.laps.map((lap) => ({ ...lap, start: moved(lap.start) })) }
-        : {}),
-    },
-    removed,
+    ...kept,
+    ...(kept.timer
+      ? {
+          timer: kept.timer
+            .map(([a, b]) => [within(a), within(b)] as const)
+            .filter(([a, b]) => b > a),
+        }
+      : {}),
+    sessions: kept.sessions
+      .map((session) => ({ ...session, start: within(session.start), end: within(session.end) }))
+      .filter((session) => session.end > session.start),
+    ...(kept.laps ? { laps: kept.laps.filter((lap) => lap.start < lastS) } : {}),
   };
 }
 
@@ -376,6 +434,10 @@ export function analyseActivity(
     readonly maxDurationS?: number;
     /** Which leg of a multisport file to analyse (0, the first, unless asked). */
     readonly leg?: number;
+    /** The rider's corrections (`rides/revise.ts`): kept samples, crop, a shifted clock. */
+    readonly keepRemoved?: boolean;
+    readonly crop?: Crop;
+    readonly timeShiftS?: number;
   } = {},
 ): AnalysisResult {
   const maxSamples = options.maxSamples ?? Number.POSITIVE_INFINITY;
@@ -396,7 +458,9 @@ export function analyseActivity(
     return tooManySamples(read.value.streams.time.length, maxSamples);
   // Every figure from here on is computed without what no rider produced (glitches, points
   // out of the ride); the file itself is kept as it was.
-  const { overview, removed } = cleaned(read.value);
+  const clean = cleaned(read.value, options.keepRemoved);
+  const { removed } = clean;
+  const overview = options.crop ? cropped(clean.overview, options.crop) : clean.overview;
   const { streams } = overview;
   if (streams.time.length < 2 || overview.startTime === undefined)
     return refuse('noRecords', format, 'The file has no recorded samples: it is not an activity');
@@ -442,7 +506,7 @@ export function analyseActivity(
       format,
       compressed: unpacked !== undefined,
       sportType: overview.sportType,
-      startTime: overview.startTime,
+      startTime: overview.startTime + (options.timeShiftS ?? 0),
       indoor: bounds === null,
       summary: { ...whole, cleaning: removed, ...(heartRateSeconds ? { heartRateSeconds } : {}) },
       sessions: overview.sessions.map((session, index) => ({

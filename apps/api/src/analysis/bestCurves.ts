@@ -87,7 +87,8 @@ async function curvesOfRides(
     const rows = await db.query<{ id: number; power: Uint8Array | null; speed: Uint8Array | null }>(
       `SELECT w.id, c.power, c.speed FROM workouts w LEFT JOIN workout_curves c ON c.workout_id = w.id
         WHERE w.user_id = $1 AND w.start_time >= $2 AND w.start_time < $3 AND w.id > $4
-          AND NOT (w.sport_type = ANY($5::int[]))
+          AND NOT (w.sport_type = ANY($5::int[])) AND NOT w.exclude_from_bests
+          AND w.date_warning IS NULL
         ORDER BY w.id LIMIT ${BATCH}`,
       [userId, from, to, after, NOT_RIDING],
     );

@@ -1,6 +1,7 @@
 import { heartRateStressScore, withFtp, type WorkoutSummary } from '@xoss/workout-stats';
 import type { Queryable } from '../platform/db/db.ts';
 import { addToDay, dayOf, lockRider } from '../training/days.ts';
+import { counts } from '../rides/counting.ts';
 
 /** The FTP and max heart rate a ride is measured against, and where each comes from. */
 export interface RideThresholds {
@@ -21,8 +22,9 @@ const FIRST_DATE = '1970-01-01';
 
 /**
  * The TSS a ride shows: the device's own when it stored one and the ride is measured against
- * the device's FTP (the file's); ours, from the FTP the ride uses, otherwise (the device's
- * figure was computed with an FTP the rider has overruled).
+ * the device's FTP (the file's) without glitches (`usesDevicePower`); ours, from the FTP the
+ * ride uses, otherwise (the device's figure was computed with an FTP the rider has
+ * overruled, or over samples no rider produced).
  */
 export function shownTss(
   summary: WorkoutSummary,
@@ -30,9 +32,22 @@ export function shownTss(
   ftpSource: RideThresholds['ftpSource'] = 'file',
 ): number | null {
   const stored = device.trainingStressScore;
-  if (ftpSource !== 'settings' && typeof stored === 'number' && Number.isFinite(stored))
+  if (usesDevicePower(summary, ftpSource) && typeof stored === 'number' && Number.isFinite(stored))
     return stored;
   return summary.trainingStressScore ?? null;
+}
+
+/**
+ * Whether the device's own NP, IF and TSS stand for the ride: only when the ride is measured
+ * against the device's FTP, and the cleaning took no power sample out (the device summed
+ * its glitches in: a 21,733 W sample gave one a TSS of 931).
+ */
+export function usesDevicePower(
+  summary: WorkoutSummary,
+  ftpSource: RideThresholds['ftpSource'],
+): boolean {
+  const removed = (summary as { cleaning?: { power?: number } }).cleaning?.power ?? 0;
+  return ftpSource !== 'settings' && !(removed > 0);
 }
 
 /** A stored summary: workout-stats' figures and the import's additions (`analyse.ts`). */
@@ -76,17 +91,19 @@ export async function thresholdHistory(db: Queryable, userId: number): Promise<H
  * The thresholds of a ride on `date`: the rider's setting in effect that day (the latest
  * change on or before it; rides older than every change use the first), which wins over
  * what the file stores (the device's settings, often stale); the file's only where the
- * rider has set none.
+ * rider has set none, or where the rider chose the file's FTP for this one ride.
  */
 export function thresholdsOn(
   history: readonly HistoryRow[],
   date: Date,
   file: { ftp: number | null; maxHr: number | null },
+  ftpChoice: 'file' | null = null,
 ): RideThresholds {
   const day = date.toISOString().slice(0, 10);
   let entry = history[0];
   for (const row of history) if (String(row.effective_from) <= day) entry = row;
-  const riderFtp = entry?.ftp ?? null;
+  // The rider chose the file's FTP for this ride (`ftp_choice`), when the file has one.
+  const riderFtp = ftpChoice === 'file' && file.ftp !== null ? null : (entry?.ftp ?? null);
   const riderMaxHr = entry?.max_hr ?? null;
   const ftp = riderFtp ?? file.ftp;
   const maxHr = riderMaxHr ?? file.maxHr;
@@ -136,18 +153,24 @@ export async function changeThresholds(
     file_max_hr: number | null;
     device_summary: Record<string, unknown>;
     tss: number | null;
+    ftp_choice: 'file' | null;
+    exclude_from_bests: boolean;
+    date_warning: string | null;
   }>(
-    `SELECT id, start_time, summary, file_ftp, file_max_hr, device_summary, tss FROM workouts
+    `SELECT id, start_time, summary, file_ftp, file_max_hr, device_summary, tss, ftp_choice,
+            exclude_from_bests, date_warning FROM workouts
       WHERE user_id = $1 AND start_time >= $2::date`,
     [userId, since],
   );
   // How much each day's TSS changes: the daily totals and the fitness chart follow.
   const tssChange = new Map<string, number>();
   for (const ride of rides) {
-    const thresholds = thresholdsOn(history, new Date(ride.start_time), {
-      ftp: ride.file_ftp,
-      maxHr: ride.file_max_hr,
-    });
+    const thresholds = thresholdsOn(
+      history,
+      new Date(ride.start_time),
+      { ftp: ride.file_ftp, maxHr: ride.file_max_hr },
+      ride.ftp_choice,
+    );
     const summary = measuredSummary(ride.summary, thresholds);
     const tss = shownTss(summary, ride.device_summary, thresholds.ftpSource);
     await db.query(
@@ -163,7 +186,8 @@ export async function changeThresholds(
         ride.id,
       ],
     );
-    const change = (tss ?? 0) - (ride.tss ?? 0);
+    // A ride that counts nowhere (left out, a doubtful date) changes no day.
+    const change = counts(ride) ? (tss ?? 0) - (ride.tss ?? 0) : 0;
     const day = dayOf(new Date(ride.start_time));
     if (change !== 0) tssChange.set(day, (tssChange.get(day) ?? 0) + change);
   }

@@ -94,6 +94,7 @@ export async function exportArchive(services: Services, userId: number): Promise
       rides.map((row) => ({
         ...listItem(row),
         notes: row.notes,
+        gear: row.gear ?? null,
         file: activityFileName(row),
         summary: summaryReply(row.summary, row.device_summary, row.ftp_source),
         laps: row.laps ?? [],
@@ -144,7 +145,7 @@ function activitiesCsv(rides: readonly (WorkoutRow & { notes: string })[]): stri
       (row.distance_m / 1000).toFixed(2),
       summary.maxHeartRate ?? null,
       'false',
-      '',
+      row.gear ?? '',
       activityFileName(row),
       Math.round(row.total_time_s),
       Math.round(row.moving_time_s),

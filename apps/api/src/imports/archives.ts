@@ -754,9 +754,8 @@ function importRequest(
   fileSha256: string,
 ): ImportRequest {
   const sportType = activity?.type ? sportOfStravaType(activity.type) : undefined;
-  const notes = [activity?.description, activity?.gear ? `Gear: ${activity.gear}` : undefined]
-    .filter(Boolean)
-    .join('\n');
+  const notes = activity?.description ?? '';
+  const gear = activity?.gear?.trim().slice(0, 120);
   return {
     entryName: name,
     batch: true,
@@ -765,5 +764,6 @@ function importRequest(
     ...(activity?.name ? { name: activity.name.slice(0, 200) } : {}),
     ...(sportType !== undefined ? { sportType } : {}),
     ...(notes ? { notes: notes.slice(0, 10_000) } : {}),
+    ...(gear ? { gear } : {}),
   };
 }

@@ -59,9 +59,11 @@ export interface ImportRequest {
   readonly partOf?: string;
   /** The leg of a multisport file this import is (its first import is leg 0). */
   readonly leg?: number;
-  /** From an export archive's `activities.csv`: the sport and the rider's description. */
+  /** From an export archive's `activities.csv`: the sport, the rider's description and gear. */
   readonly sportType?: number;
   readonly notes?: string;
+  /** The bike or shoes it was done with (Strava's "Activity Gear"). */
+  readonly gear?: string;
   /** The file's place in its export archive, named in the archive's failures. */
   readonly entryName?: string;
   /**

@@ -15,6 +15,10 @@ export interface AnalysisOptions {
   readonly maxDurationS?: number;
   /** Which leg of a multisport file to analyse (the first unless asked). */
   readonly leg?: number;
+  /** A rider's corrections of a ride (`rides/revise.ts`). */
+  readonly keepRemoved?: boolean;
+  readonly crop?: { readonly startS: number; readonly endS: number };
+  readonly timeShiftS?: number;
 }
 
 /** Who the job is for and when to give up on it. */

@@ -27,7 +27,10 @@ export function listWorkouts(
   );
 }
 
-/** The count and sums of the rides the list's filter selects (zero when none). */
+/**
+ * The count and sums of the rides the list's filter selects (zero when none); a ride whose
+ * date is doubtful (`date_warning`) counts in no total until its date is fixed.
+ */
 export async function workoutTotals(db: Queryable, userId: number, query: ListQuery) {
   const { filter, params } = workoutFilter(userId, query);
   const [row] = await db.query<{
@@ -39,7 +42,7 @@ export async function workoutTotals(db: Queryable, userId: number, query: ListQu
     `SELECT count(*)::int AS count, sum(distance_m)::float8 AS distance_m,
             sum(moving_time_s)::float8 AS moving_time_s,
             sum(elevation_gain_m)::float8 AS elevation_gain_m
-       FROM workouts WHERE ${filter}`,
+       FROM workouts WHERE ${filter} AND date_warning IS NULL`,
     params,
   );
   return {
@@ -69,16 +72,16 @@ export interface WorkoutEdit {
   readonly shareId: string | null;
   readonly shareHeartRate: boolean | null;
   readonly sharePower: boolean | null;
-  readonly sportType: number;
   readonly notes: string;
+  readonly gear: string | null;
 }
 
 export async function saveWorkoutEdit(db: Queryable, id: number, edit: WorkoutEdit) {
   await db.query(
     `UPDATE workouts SET name = $1, share_id = $2, share_heart_rate = $3, share_power = $4,
-       sport_type = $6, notes = $7
+       notes = $6, gear = $7
      WHERE id = $5`,
-    [edit.name, edit.shareId, edit.shareHeartRate, edit.sharePower, id, edit.sportType, edit.notes],
+    [edit.name, edit.shareId, edit.shareHeartRate, edit.sharePower, id, edit.notes, edit.gear],
   );
 }
 

@@ -16,6 +16,7 @@ import { type SessionAnalysis } from '../analysis/analyse.ts';
 import { INLINE_SAMPLES, rangeFigures, zoneFigures } from '../analysis/figures.ts';
 import { curveDurations } from '../analysis/curveDurations.ts';
 import { readStreams, unpackCurve } from './streams.ts';
+import { usesDevicePower } from '../analysis/thresholds.ts';
 import { listItem, nullable, type WorkoutRow, type ZoneCache } from './rows.ts';
 
 export type DeviceSummary = Record<string, unknown>;
@@ -63,7 +64,8 @@ function removedSamples(summary: WorkoutSummary): WorkoutDetail['summary']['remo
 
 /**
  * The summary as the API sends it. For a whole ride, where the device stored its own
- * calories, climbing or NP/IF/TSS (with its FTP, when the ride uses that FTP), those are
+ * calories, climbing or NP/IF/TSS (with its FTP, when the ride uses that FTP and the cleaning
+ * took no power sample out), those are
  * shown and marked as the device's: our figure and the device's differ by design (calories from heart rate, the
  * elevation filter, NP conventions). A range always shows ours.
  */
@@ -78,8 +80,9 @@ export function summaryReply(
   // The device's NP, IF and TSS as a set, when it had an FTP to compute them with and the
   // ride is measured against that FTP (a rider's own FTP overrules the device's, and the
   // device's IF and TSS with it).
-  const deviceTss =
-    ftpSource === 'settings' ? undefined : deviceNumber(device, 'trainingStressScore');
+  const deviceTss = usesDevicePower(summary, ftpSource)
+    ? deviceNumber(device, 'trainingStressScore')
+    : undefined;
   const np = deviceTss !== undefined ? deviceNumber(device, 'normalizedPower') : undefined;
   const ownNp = summary.normalizedPower !== undefined && Number.isFinite(summary.normalizedPower);
   // Nothing measured distance (no distance, position or speed: no average speed either).
@@ -285,7 +288,38 @@ export async function detail(services: Services, row: WorkoutRow): Promise<Worko
       : null,
     file_format: row.file_format ?? 'fit',
     bounds: row.bounds,
+    gear: row.gear ?? null,
+    exclude_from_bests: row.exclude_from_bests ?? false,
+    crop: row.crop ?? null,
+    keep_removed: row.keep_removed ?? false,
+    date_warning: row.date_warning ?? null,
+    time_shift_s: row.time_shift_s ?? 0,
+    file_ftp: row.file_ftp ?? null,
+    legs: await legsOf(services, row),
   };
+}
+
+/**
+ * The legs of the multisport file a ride is one of, in order (they share the file's SHA-256:
+ * the first leg holds it as it is, the others with `:leg<k>`); empty for a file of one sport.
+ */
+async function legsOf(services: Services, row: WorkoutRow): Promise<WorkoutDetail['legs']> {
+  const file = row.file_sha256?.split(':')[0];
+  if (!file || !(row.legs > 1)) return [];
+  const legs = await services.db.query<{
+    id: number;
+    name: string;
+    sport_type: number;
+    start_time: Date;
+  }>(
+    `SELECT id, name, sport_type, start_time FROM workouts
+      WHERE user_id = $1 AND legs > 1 AND split_part(file_sha256, ':', 1) = $2
+      ORDER BY leg, start_time LIMIT 64`,
+    [row.user_id, file],
+  );
+  return legs.length > 1
+    ? legs.map((leg) => ({ ...leg, start_time: new Date(leg.start_time).toISOString() }))
+    : [];
 }
 
 /** A ride's streams, never more than `points` per stream (the query's default bounds it). */

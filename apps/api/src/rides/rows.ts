@@ -55,6 +55,18 @@ export interface WorkoutRow {
   laps: readonly ActivityLap[] | null;
   /** The queued import that made it (none for rides stored before imports were queued). */
   import_id?: string | null;
+  /** The rider's corrections (`revise.ts`) and the file's leg the ride is. */
+  leg: number;
+  legs: number;
+  crop: { start_s: number; end_s: number } | null;
+  keep_removed: boolean;
+  exclude_from_bests: boolean;
+  time_shift_s: number;
+  ftp_choice: 'file' | null;
+  date_warning: 'future' | 'before_1990' | null;
+  gear: string | null;
+  file_ftp: number | null;
+  file_sha256: string | null;
 }
 
 export const LIST_COLUMNS =

@@ -8,11 +8,6 @@ import type { Queryable } from '../platform/db/db.ts';
 import type { Services } from '../services.ts';
 import { type Analysis, type AnalysisResult } from '../analysis/analyse.ts';
 import { hasRecordedData } from './recorded.ts';
-import {
-  addRideToBestCurves,
-  countsForRideBests,
-  markBestCurvesStale,
-} from '../analysis/bestCurves.ts';
 import { storeFacts } from '../analysis/analysisStore.ts';
 import { AnalysisFailed } from '../imports/pool.ts';
 import {
@@ -28,7 +23,7 @@ import {
   thresholdHistory,
   thresholdsOn,
 } from '../analysis/thresholds.ts';
-import { addToDay, dayOf, rideDelta, storeBests } from '../training/days.ts';
+import { COUNTED_COLUMNS, countRide, dateWarningOf, type Counted } from './counting.ts';
 import { translatorFor } from '@xoss/i18n';
 import { assertStreamsFit } from '../platform/quota.ts';
 import { assertSameUpload } from '../routes/idempotency.ts';
@@ -62,6 +57,70 @@ async function defaultRideName(
   });
 }
 
+/** The version of the analysis (`analyse.ts`) a ride's figures come from; `reanalyse` redoes older ones. */
+export const ANALYSIS_VERSION = 1;
+
+/**
+ * The columns of a ride that its analysis and thresholds decide: what an import writes and a
+ * revision (`revise.ts`) rewrites. `now` dates the check of its start (`dateWarningOf`).
+ */
+export async function figureColumns(
+  db: Queryable,
+  userId: number,
+  analysis: Analysis,
+  ftpChoice: 'file' | null,
+  now: number,
+): Promise<Record<string, unknown>> {
+  const start = new Date(analysis.startTime * 1000);
+  const thresholds = thresholdsOn(
+    await thresholdHistory(db, userId),
+    start,
+    { ftp: analysis.fileFtp, maxHr: analysis.fileMaxHr },
+    ftpChoice,
+  );
+  const summary = measuredSummary(analysis.summary, thresholds);
+  const device = analysis.deviceSummary as Record<string, unknown>;
+  const shown = summaryReply(summary, device, thresholds.ftpSource);
+  return {
+    start_time: start,
+    indoor: analysis.indoor,
+    distance_m: summary.distanceM,
+    moving_time_s: summary.movingTimeS,
+    total_time_s: summary.totalTimeS,
+    speed_avg_ms: nullable(summary.avgSpeedMs),
+    hr_avg: nullable(summary.avgHeartRate),
+    power_avg: nullable(summary.avgPower),
+    elevation_gain_m: shown.elevation_gain_m,
+    tss: shownTss(summary, device, thresholds.ftpSource),
+    summary: JSON.stringify(summary),
+    device_summary: JSON.stringify(analysis.deviceSummary),
+    bounds: analysis.bounds ? JSON.stringify(analysis.bounds) : null,
+    timer_time_s: summary.timerTimeS,
+    timer: JSON.stringify(analysis.timer),
+    sessions: JSON.stringify(analysis.sessions),
+    damage: analysis.damage ? JSON.stringify(analysis.damage) : null,
+    file_ftp: analysis.fileFtp,
+    file_max_hr: analysis.fileMaxHr,
+    ftp: thresholds.ftp,
+    ftp_source: thresholds.ftpSource,
+    max_hr: thresholds.maxHr,
+    max_hr_source: thresholds.maxHrSource,
+    laps: JSON.stringify(analysis.laps),
+    date_warning: dateWarningOf(start, now),
+    analysed_with: ANALYSIS_VERSION,
+    zones: null,
+  };
+}
+
+/** `(a, b) VALUES ($1, $2)` of an INSERT of `columns`. */
+function insertOf(columns: Record<string, unknown>): { sql: string; values: unknown[] } {
+  const names = Object.keys(columns);
+  return {
+    sql: `(${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`,
+    values: Object.values(columns),
+  };
+}
+
 /** Stores one analysed workout: file, row, streams and curves together or not at all. */
 async function storeWorkout(
   services: Services,
@@ -79,6 +138,8 @@ async function storeWorkout(
     fileSha256?: string;
     sportType?: number;
     notes?: string;
+    gear?: string;
+    leg?: number;
     batch?: boolean;
     /** The queued import whose file this is: already stored, and marked done with the row. */
     importRow?: ImportRow;
@@ -90,13 +151,7 @@ async function storeWorkout(
   const start = new Date(analysis.startTime * 1000);
   // An archive's activities.csv may name the sport the file does not.
   const sportType = options.sportType ?? analysis.sportType;
-  const thresholds = thresholdsOn(await thresholdHistory(services.db, userId), start, {
-    ftp: analysis.fileFtp,
-    maxHr: analysis.fileMaxHr,
-  });
-  const summary = measuredSummary(analysis.summary, thresholds);
-  const device = analysis.deviceSummary as Record<string, unknown>;
-  const shown = summaryReply(summary, device, thresholds.ftpSource);
+  const figures = await figureColumns(services.db, userId, analysis, null, services.now());
   if (!importRow) await services.blobs.put(fileKey, bytes);
   // The streams go to the file store before the transaction: tens of MB written inside the
   // database held its one connection (the embedded one runs a statement at a time) for
@@ -109,55 +164,32 @@ async function storeWorkout(
     await services.blobs.put(streamsKey, packed);
     const name =
       options.name ?? (await defaultRideName(sportType, analysis.indoor, start, options.language));
+    const insert = insertOf({
+      user_id: userId,
+      name,
+      sport_type: sportType,
+      ...figures,
+      file_key: fileKey,
+      file_bytes: bytes.length,
+      file_format: format,
+      idempotency_key: options.idempotencyKey ?? null,
+      idempotency_hash: options.idempotencyHash ?? null,
+      file_sha256: options.fileSha256 ?? null,
+      import_id: importRow?.id ?? null,
+      leg: options.leg ?? 0,
+      legs: analysis.legs ?? 1,
+      notes: options.notes ?? '',
+      gear: options.gear ?? null,
+    });
     return await services.db.transaction(async (tx) => {
       // Given up meanwhile (its request's deadline): nothing is stored. The row lock also
       // makes a second attempt at the same import wait for, then see, the first one's end.
       if (importRow) await claimImportForStore(tx, importRow.id);
       // The upload's reservation counts its file; its streams must fit beside it.
       await assertStreamsFit(tx, userId, packed.length);
-      const [row] = await tx.query<{ id: number }>(
-        `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
-           speed_avg_ms, hr_avg, power_avg, elevation_gain_m, tss, summary, device_summary, bounds, file_key, file_bytes,
-           idempotency_key, timer_time_s, timer, sessions, damage, file_format, file_ftp, file_max_hr, ftp, ftp_source,
-           max_hr, max_hr_source, idempotency_hash, file_sha256, laps, import_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-           $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34) RETURNING id`,
-        [
-          userId,
-          name,
-          sportType,
-          start,
-          analysis.indoor,
-          summary.distanceM,
-          summary.movingTimeS,
-          summary.totalTimeS,
-          nullable(summary.avgSpeedMs),
-          nullable(summary.avgHeartRate),
-          nullable(summary.avgPower),
-          shown.elevation_gain_m,
-          shownTss(summary, device, thresholds.ftpSource),
-          JSON.stringify(summary),
-          JSON.stringify(analysis.deviceSummary),
-          analysis.bounds ? JSON.stringify(analysis.bounds) : null,
-          fileKey,
-          bytes.length,
-          options.idempotencyKey ?? null,
-          summary.timerTimeS,
-          JSON.stringify(analysis.timer),
-          JSON.stringify(analysis.sessions),
-          analysis.damage ? JSON.stringify(analysis.damage) : null,
-          format,
-          analysis.fileFtp,
-          analysis.fileMaxHr,
-          thresholds.ftp,
-          thresholds.ftpSource,
-          thresholds.maxHr,
-          thresholds.maxHrSource,
-          options.idempotencyHash ?? null,
-          options.fileSha256 ?? null,
-          JSON.stringify(analysis.laps),
-          importRow?.id ?? null,
-        ],
+      const [row] = await tx.query<Counted>(
+        `INSERT INTO workouts ${insert.sql} RETURNING ${COUNTED_COLUMNS}`,
+        insert.values,
       );
       const id = row!.id;
       await tx.query(
@@ -169,26 +201,10 @@ async function storeWorkout(
         packCurve(analysis.powerCurve),
         packCurve(analysis.speedCurve),
       ]);
-      // A run, a swim or a transition (a triathlon's other legs) makes no cycling best.
-      const riding = countsForRideBests(sportType);
-      if (riding) await storeBests(tx, id, userId, start, analysis.bests);
       await storeFacts(tx, id, userId, start, analysis.facts);
-      await addToDay(
-        tx,
-        userId,
-        dayOf(start),
-        rideDelta({
-          tss: shownTss(summary, device, thresholds.ftpSource),
-          moving_time_s: summary.movingTimeS,
-          distance_m: summary.distanceM,
-          elevation_gain_m: shown.elevation_gain_m,
-        }),
-      );
-      if (riding && options.batch) await markBestCurvesStale(tx, userId, start);
-      else if (riding)
-        await addRideToBestCurves(tx, userId, start, analysis.powerCurve, analysis.speedCurve);
-      if (options.notes)
-        await tx.query('UPDATE workouts SET notes = $2 WHERE id = $1', [id, options.notes]);
+      // Its day, training load, bests and best curves (a run makes no cycling best; a ride
+      // dated in the future or before 1990 counts nowhere until its date is fixed).
+      await countRide(tx, row!, analysis, { batch: options.batch });
       if (importRow) await markImportDone(tx, importRow.id, id);
       return id;
     });
@@ -297,9 +313,7 @@ export async function runImport(
       'This file has no records: no time, position or sensor values to import',
       { errors: [{ path: 'file', message: 'activityFiles.fit.noRecords' }] },
     );
-  await queueOtherRecordings(services, row, result.value.more ?? []);
-  if (!options.leg && (result.value.legs ?? 1) > 1)
-    await queueOtherLegs(services, row, bytes, result.value.legs!);
+  await queueParts(services, row, await otherParts(row, bytes, result.value));
   try {
     return await storeWorkout(services, userId, bytes, result.value, {
       ...options,
@@ -318,36 +332,6 @@ export async function runImport(
   }
 }
 
-/**
- * Queues the other legs of a multisport file (a triathlon's T1, bike, T2 and run after its
- * swim) as imports of their own: the same file, each told its leg, known by the file's
- * SHA-256 and its leg (the first leg holds the file's own, so the file sent again is
- * already imported).
- */
-async function queueOtherLegs(
-  services: Services,
-  row: ImportRow,
-  bytes: Uint8Array,
-  legs: number,
-): Promise<void> {
-  if (legs > MAX_RECORDINGS_PER_FILE)
-    throw new ApiError(
-      ErrorCode.UnsupportedFile,
-      `The file holds ${legs} legs; one file may hold at most ${MAX_RECORDINGS_PER_FILE}`,
-      { errors: [{ path: 'file', message: 'workouts.tooManyActivities' }] },
-    );
-  const { language, overlap } = row.options;
-  const file = row.options.fileSha256 ?? (await sha256([bytes]));
-  for (let leg = 1; leg < legs; leg++)
-    await services.imports.enqueue(row.user_id, bytes, {
-      partOf: row.id,
-      leg,
-      fileSha256: `${file}:leg${leg}`,
-      ...(language ? { language } : {}),
-      ...(overlap ? { overlap } : {}),
-    });
-}
-
 /** How many other recordings of an import's file were queued as imports of their own. */
 export async function otherRecordingsOf(db: Queryable, importId: string): Promise<number> {
   const [row] = await db.query<{ count: number }>(
@@ -360,16 +344,44 @@ export async function otherRecordingsOf(db: Queryable, importId: string): Promis
 /** The most recordings of one file imported as rides: a chained file's parts beyond are refused. */
 const MAX_RECORDINGS_PER_FILE = 32;
 
+/** One more activity of an imported file: its own bytes, or a leg of the same bytes. */
+interface FilePart {
+  readonly bytes: Uint8Array;
+  readonly fileSha256: string;
+  readonly leg?: number;
+}
+
 /**
- * Queues a file's other recordings (a chained FIT file's other activities, a TCX file's other
- * `<Activity>` elements) as imports of their own, before the first one is stored: should this
- * process die in between, the retried job queues them again and each copy is then refused as
- * the duplicate of the ride its twin made (their files' SHA-256 are unique per rider).
+ * The other activities of an import's file: a chained FIT file's other recordings and a TCX
+ * file's other `<Activity>` elements (each a file of its own, known by its SHA-256), and the
+ * other legs of a multisport file (a triathlon's T1, bike, T2 and run after its swim: the
+ * same file, each told its leg, known by the file's SHA-256 and its leg; the first leg holds
+ * the file's own, so the file sent again is already imported).
  */
-async function queueOtherRecordings(
+async function otherParts(
+  row: ImportRow,
+  bytes: Uint8Array,
+  analysis: Analysis,
+): Promise<FilePart[]> {
+  const parts: FilePart[] = [];
+  for (const part of analysis.more ?? [])
+    parts.push({ bytes: part, fileSha256: await sha256([part]) });
+  const legs = row.options.leg ? 1 : (analysis.legs ?? 1);
+  const file = legs > 1 ? (row.options.fileSha256 ?? (await sha256([bytes]))) : '';
+  for (let leg = 1; leg < legs; leg++) parts.push({ bytes, fileSha256: `${file}:leg${leg}`, leg });
+  return parts;
+}
+
+/**
+ * Queues a file's other activities (`otherParts`) as imports of their own, before the first
+ * one is stored: should this process die in between, the retried job queues them again and
+ * each copy is then refused as the duplicate of the ride its twin made (their SHA-256 are
+ * unique per rider).
+ */
+async function queueParts(
   services: Services,
   row: ImportRow,
-  parts: readonly Uint8Array[],
+  parts: readonly FilePart[],
 ): Promise<void> {
   if (parts.length + 1 > MAX_RECORDINGS_PER_FILE)
     throw new ApiError(
@@ -380,9 +392,10 @@ async function queueOtherRecordings(
     );
   const { language, overlap } = row.options;
   for (const part of parts)
-    await services.imports.enqueue(row.user_id, part, {
+    await services.imports.enqueue(row.user_id, part.bytes, {
       partOf: row.id,
-      fileSha256: await sha256([part]),
+      fileSha256: part.fileSha256,
+      ...(part.leg ? { leg: part.leg } : {}),
       ...(language ? { language } : {}),
       ...(overlap ? { overlap } : {}),
     });

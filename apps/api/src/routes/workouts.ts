@@ -5,6 +5,7 @@ import {
   ErrorCode,
   type WorkoutDetail,
   type WorkoutImportReply,
+  type WorkoutPatch,
   workoutImportFieldsSchema,
 } from '@xoss/api-contract';
 import { estimateFtp } from '@xoss/workout-stats';
@@ -34,6 +35,8 @@ import {
 import { shareChoices, detail, streamsReply, curveReply, rangeReply } from '../rides/replies.ts';
 import { refuseDuplicate } from '../rides/duplicates.ts';
 import { importActivity, otherRecordingsOf } from '../rides/store.ts';
+import { reviseWorkout, type RideSettings } from '../rides/revise.ts';
+import { counts } from '../rides/counting.ts';
 import { extraCurves, wbalStream } from '../analysis/analysisStore.ts';
 
 const MIME: Readonly<Record<WorkoutDetail['file_format'], string>> = {
@@ -103,7 +106,7 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     detail(services, await ownWorkout(services, userId, params.id)),
   );
 
-  route(app, services, 'patchWorkout', async ({ userId, params, body }) => {
+  route(app, services, 'patchWorkout', async ({ userId, params, body, request }) => {
     const row = await ownWorkout(services, userId, params.id);
     const shareId =
       body.shared === undefined
@@ -113,13 +116,17 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
           : null;
     // Sharing on: the ride keeps the rider's current defaults unless it chose its own.
     const defaults = shareId !== null ? await shareChoices(services, row) : undefined;
+    // What changes its figures or what it counts for: analysed again from its file.
+    const correction = correctionOf(row, body);
+    if (Object.keys(correction).length > 0)
+      await reviseWorkout(services, row, correction, deadlineSignal(request));
     await saveWorkoutEdit(db, row.id, {
       name: body.name ?? row.name,
       shareId,
       shareHeartRate: body.share_heart_rate ?? row.share_heart_rate ?? defaults?.heartRate ?? null,
       sharePower: body.share_power ?? row.share_power ?? defaults?.power ?? null,
-      sportType: body.sport_type ?? row.sport_type,
       notes: body.notes ?? row.notes,
+      gear: body.gear === undefined ? row.gear : body.gear || null,
     });
     forgetPreview(row.share_id);
     return detail(services, await ownWorkout(services, userId, params.id));
@@ -130,8 +137,9 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     const streamsKey = await db.transaction(async (tx) => {
       await lockRider(tx, row.user_id);
       const gone = await deleteWorkoutRow(tx, row.id);
-      // Its day's totals and the fitness of the days after lose it in the same transaction.
-      if (gone)
+      // Its day's totals and the fitness of the days after lose it in the same transaction
+      // (a ride left out, or with a doubtful date, was never in them).
+      if (gone && counts(gone))
         await addToDay(tx, gone.user_id, dayOf(new Date(gone.start_time)), rideDelta(gone, -1));
       if (gone) await removeRideFromBestCurves(tx, gone.user_id, new Date(gone.start_time));
       return gone?.streams_key ?? null;
@@ -206,6 +214,35 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     for (const link of links) forgetPreview(link);
     return { unshared: links.length };
   });
+}
+
+/**
+ * The corrections a PATCH asks for that change what the ride's figures are or what it counts
+ * for (`revise.ts`), as settings of the row; only those that differ from the row's.
+ */
+function correctionOf(row: WorkoutRow, body: WorkoutPatch): Partial<RideSettings> {
+  const change: { -readonly [K in keyof RideSettings]?: RideSettings[K] } = {};
+  if (body.sport_type !== undefined && body.sport_type !== row.sport_type)
+    change.sport_type = body.sport_type;
+  if (body.exclude_from_bests !== undefined && body.exclude_from_bests !== row.exclude_from_bests)
+    change.exclude_from_bests = body.exclude_from_bests;
+  if (body.keep_removed !== undefined && body.keep_removed !== row.keep_removed)
+    change.keep_removed = body.keep_removed;
+  if (body.ftp_choice !== undefined) {
+    const choice = body.ftp_choice === 'file' ? 'file' : null;
+    if (choice !== row.ftp_choice) change.ftp_choice = choice;
+  }
+  // A crop is asked in seconds of the ride as shown; kept in seconds of the whole recording.
+  if (body.crop === null && row.crop !== null) change.crop = null;
+  if (body.crop) {
+    const from = row.crop?.start_s ?? 0;
+    change.crop = { start_s: from + body.crop.start_s, end_s: from + body.crop.end_s };
+  }
+  if (body.start_time !== undefined) {
+    const moveS = (Date.parse(body.start_time) - new Date(row.start_time).getTime()) / 1000;
+    if (moveS !== 0) change.time_shift_s = (row.time_shift_s ?? 0) + moveS;
+  }
+  return change;
 }
 
 /** The upload's first `Accept-Language` tag, if it names one (the portal sends its own). */

@@ -159,6 +159,42 @@ export const workoutDetailSchema = workoutListItemSchema.extend({
     .nullable(),
   /** The original file's format: `fit`, `tcx`, `gpx`, each possibly `.gz`. */
   file_format: z.enum(['fit', 'tcx', 'gpx', 'fit.gz', 'tcx.gz', 'gpx.gz']),
+  /** The bike (or shoes) the ride was done with, in the rider's words; null when not said. */
+  gear: z.string().nullable(),
+  /**
+   * Left out of the rider's bests, best curves, power model and training load (the rider's
+   * choice); the ride itself stays, with its figures.
+   */
+  exclude_from_bests: z.boolean(),
+  /**
+   * What the rider kept of the recording: seconds of the uncropped ride; null when whole.
+   * The original file stays as it was, so a crop can be undone.
+   */
+  crop: z.object({ start_s: z.number(), end_s: z.number() }).nullable(),
+  /** The rider kept the samples the cleaning would take out (`summary.removed_samples`). */
+  keep_removed: z.boolean(),
+  /**
+   * Why the ride's date is doubtful (dated more than a day ahead, or before 1990: a device
+   * whose clock was never set): such a ride counts in no total, best or training load until
+   * its date is fixed (PATCH `start_time`).
+   */
+  date_warning: z.enum(['future', 'before_1990']).nullable(),
+  /** Seconds the rider moved the ride's clock by (0 when as recorded). */
+  time_shift_s: z.number(),
+  /** The FTP the file itself stores (the device's setting), which the rider may choose. */
+  file_ftp: z.number().nullable(),
+  /**
+   * The legs of the multisport file this ride is one of (a triathlon's swim, T1, bike, T2
+   * and run), in order, this one included; empty for a file of one sport.
+   */
+  legs: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      sport_type: sportTypeSchema,
+      start_time: z.string(),
+    }),
+  ),
   bounds: z
     .object({
       min_lat: z.number(),
@@ -221,6 +257,27 @@ export const workoutPatchSchema = z.strictObject({
   /** What the share link shows of this ride; unset rides follow the rider's settings. */
   share_heart_rate: z.boolean().optional(),
   share_power: z.boolean().optional(),
+  gear: z.string().trim().max(120).nullable().optional(),
+  /** Leave the ride out of bests, best curves, the power model and training load (or not). */
+  exclude_from_bests: z.boolean().optional(),
+  /**
+   * Keep only `start_s` to `end_s` (seconds of the ride as it is shown now); null puts the
+   * whole recording back. The figures follow; the file stays as it was.
+   */
+  crop: z
+    .object({ start_s: z.number().min(0), end_s: z.number().positive() })
+    .refine((crop) => crop.end_s > crop.start_s, {
+      message: 'The end is before the start',
+      path: ['end_s'],
+    })
+    .nullable()
+    .optional(),
+  /** Keep the samples the cleaning took out (true), or take them out again (false). */
+  keep_removed: z.boolean().optional(),
+  /** When the ride really started (ISO time): its clock is moved, figures and days follow. */
+  start_time: z.iso.datetime({ offset: true }).optional(),
+  /** `file`: measure this ride against the FTP its file stores; `settings`: the rider's. */
+  ftp_choice: z.enum(['file', 'settings']).optional(),
 });
 
 /** The text fields of a FIT import (multipart, beside the file). */

@@ -429,4 +429,26 @@ ALTER TABLE archive_imports ADD COLUMN stored_bytes bigint NOT NULL DEFAULT 0;
 ALTER TABLE archive_imports ADD COLUMN walks integer NOT NULL DEFAULT 0;
 UPDATE archive_imports SET stored_bytes = file_bytes WHERE status IN ('queued', 'running')
 `,
+  // 21: a ride the rider corrects (`rides/revise.ts`): which leg of its file it is (of how
+  // many: `legs`; rides stored before count 1, and show no legs), its crop
+  // (seconds of the uncropped ride), whether it keeps what the cleaning removed, whether it
+  // is left out of bests and training, how far its clock is shifted, whose FTP it uses
+  // (`ftp_choice` 'file': the file's over the rider's), and why its date is doubtful (a ride
+  // dated in the future or before 1990 counts nowhere until its date is fixed). `gear` is
+  // the bike or shoes it was done with (Strava's "Activity Gear"); `analysed_with` the
+  // version of the analysis that made its figures (older ones are re-analysed by
+  // `reanalyse`). Rides stored before keep counting as they did: no date warning.
+  `
+ALTER TABLE workouts ADD COLUMN leg integer NOT NULL DEFAULT 0;
+ALTER TABLE workouts ADD COLUMN legs integer NOT NULL DEFAULT 1;
+ALTER TABLE workouts ADD COLUMN crop jsonb;
+ALTER TABLE workouts ADD COLUMN keep_removed boolean NOT NULL DEFAULT false;
+ALTER TABLE workouts ADD COLUMN exclude_from_bests boolean NOT NULL DEFAULT false;
+ALTER TABLE workouts ADD COLUMN time_shift_s double precision NOT NULL DEFAULT 0;
+ALTER TABLE workouts ADD COLUMN ftp_choice text;
+ALTER TABLE workouts ADD COLUMN date_warning text;
+ALTER TABLE workouts ADD COLUMN gear text;
+ALTER TABLE workouts ADD COLUMN analysed_with integer NOT NULL DEFAULT 0;
+UPDATE workouts SET leg = substring(file_sha256 FROM ':leg([0-9]+)$')::int WHERE file_sha256 LIKE '%:leg%'
+`,
 ];

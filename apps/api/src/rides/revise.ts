@@ -1,0 +1,186 @@
+// A rider's corrections of a ride: keep what the cleaning removed, crop its start or end,
+// leave it out of bests and training, shift its clock, choose the file's FTP, change its
+// sport. Each is a setting on the row; the ride is analysed again from its original file
+// (kept as it was) with its settings, and its row, streams, curves, facts, day totals, bests
+// and best curves are rewritten in one transaction. No HTTP here.
+import { randomUUID } from 'node:crypto';
+import { ErrorCode } from '@xoss/api-contract';
+import { ApiError, notFound } from '../http/envelope.ts';
+import type { Services } from '../services.ts';
+import { storeFacts } from '../analysis/analysisStore.ts';
+import { AnalysisFailed } from '../imports/pool.ts';
+import { lockRider } from '../training/days.ts';
+import { forgetPreview } from '../share/previewCache.ts';
+import {
+  COUNTED_COLUMNS,
+  countRide,
+  rebuildCurvesLeft,
+  uncountRide,
+  type Counted,
+} from './counting.ts';
+import { figureColumns } from './store.ts';
+import { forgetStreams, packCurve, packStreams } from './streams.ts';
+import { settingsOf } from './replies.ts';
+import type { WorkoutRow } from './rows.ts';
+
+/** What a rider has set on a ride (the row's columns of the same names). */
+export interface RideSettings {
+  readonly sport_type: number;
+  readonly leg: number;
+  /** Seconds of the uncropped ride kept, or null for the whole ride. */
+  readonly crop: { readonly start_s: number; readonly end_s: number } | null;
+  readonly keep_removed: boolean;
+  readonly exclude_from_bests: boolean;
+  readonly time_shift_s: number;
+  readonly ftp_choice: 'file' | null;
+}
+
+const SETTINGS: readonly (keyof RideSettings)[] = [
+  'sport_type',
+  'leg',
+  'crop',
+  'keep_removed',
+  'exclude_from_bests',
+  'time_shift_s',
+  'ftp_choice',
+];
+
+export const settingsOfRow = (row: WorkoutRow): RideSettings => ({
+  sport_type: row.sport_type,
+  leg: row.leg ?? 0,
+  crop: row.crop ?? null,
+  keep_removed: row.keep_removed ?? false,
+  exclude_from_bests: row.exclude_from_bests ?? false,
+  time_shift_s: row.time_shift_s ?? 0,
+  ftp_choice: row.ftp_choice ?? null,
+});
+
+const sameSettings = (a: RideSettings, b: RideSettings) =>
+  SETTINGS.every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]));
+
+/** The longest a rider may shift a ride's clock: back from 1903 or forward from 1970. */
+const MAX_SHIFT_S = 200 * 365.25 * 86_400;
+
+/**
+ * Rewrites a ride with `settings`: analysed again from its file (in this process's worker
+ * threads, in the rider's turn) and stored in one transaction, taking its old figures out of
+ * its day, bests and best curves and putting the new ones in. A concurrent correction of the
+ * same ride makes this one start again from what that one stored.
+ */
+export async function reviseWorkout(
+  services: Services,
+  row: WorkoutRow,
+  change: Partial<RideSettings>,
+  signal?: AbortSignal,
+): Promise<void> {
+  const settings: RideSettings = { ...settingsOfRow(row), ...change };
+  if (Math.abs(settings.time_shift_s) > MAX_SHIFT_S)
+    throw new ApiError(ErrorCode.ValidationFailed, 'A ride can be moved by at most 200 years', {
+      errors: [{ path: 'start_time', message: 'workouts.shiftTooFar' }],
+    });
+  const bytes = await services.blobs.get(row.file_key);
+  const unit = (await settingsOf(services, row.user_id)).distance_unit;
+  let result;
+  try {
+    result = await services.pool.analyse(
+      bytes,
+      {
+        distanceUnit: unit,
+        maxBytes: services.config.maxFitBytes,
+        maxSamples: services.config.importMaxSamples,
+        maxDurationS: services.config.importMaxDurationS,
+        leg: settings.leg,
+        keepRemoved: settings.keep_removed,
+        timeShiftS: settings.time_shift_s,
+        ...(settings.crop
+          ? { crop: { startS: settings.crop.start_s, endS: settings.crop.end_s } }
+          : {}),
+      },
+      { owner: row.user_id, ...(signal ? { signal } : {}) },
+    );
+  } catch (error) {
+    if (error instanceof AnalysisFailed)
+      throw new ApiError(ErrorCode.Unavailable, 'The ride could not be analysed just now', {
+        headers: { 'retry-after': '5' },
+      });
+    throw error;
+  }
+  if (!result.ok || (result.value.samples ?? result.value.streams.time?.length ?? 0) < 2)
+    throw new ApiError(ErrorCode.ValidationFailed, 'Nothing of the ride would be left', {
+      errors: [{ path: 'crop', message: 'workouts.cropEmpty' }],
+    });
+  const analysis = result.value;
+  const figures = await figureColumns(
+    services.db,
+    row.user_id,
+    analysis,
+    settings.ftp_choice,
+    services.now(),
+  );
+  const packed = analysis.packed?.byteLength ? analysis.packed : packStreams(analysis.streams);
+  const samples = analysis.samples ?? analysis.streams.time!.length;
+  const streamsKey = `streams/${randomUUID()}.bin`;
+  await services.blobs.put(streamsKey, packed);
+  const columns: Record<string, unknown> = {
+    ...figures,
+    ...settings,
+    crop: settings.crop ? JSON.stringify(settings.crop) : null,
+  };
+  const names = Object.keys(columns);
+  let oldStreams: string | null = null;
+  try {
+    const stale = await services.db.transaction(async (tx) => {
+      await lockRider(tx, row.user_id);
+      const [current] = await tx.query<WorkoutRow & Counted>(
+        'SELECT * FROM workouts WHERE id = $1 FOR UPDATE',
+        [row.id],
+      );
+      if (!current) throw notFound('Workout');
+      // Another correction landed since this one read the ride: redo from what it stored.
+      if (!sameSettings(settingsOfRow(current), settingsOfRow(row))) return true;
+      await uncountRide(tx, current);
+      const [after] = await tx.query<Counted>(
+        `UPDATE workouts SET ${names.map((name, i) => `${name} = $${i + 2}`).join(', ')}
+          WHERE id = $1 RETURNING ${COUNTED_COLUMNS}`,
+        [row.id, ...Object.values(columns)],
+      );
+      const [streams] = await tx.query<{ blob_key: string }>(
+        'SELECT blob_key FROM workout_streams WHERE workout_id = $1',
+        [row.id],
+      );
+      oldStreams = streams?.blob_key ?? null;
+      await tx.query(
+        `INSERT INTO workout_streams (workout_id, length, blob_key, bytes) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (workout_id) DO UPDATE SET length = EXCLUDED.length,
+           blob_key = EXCLUDED.blob_key, bytes = EXCLUDED.bytes`,
+        [row.id, samples, streamsKey, packed.length],
+      );
+      await tx.query(
+        `INSERT INTO workout_curves (workout_id, power, speed) VALUES ($1, $2, $3)
+         ON CONFLICT (workout_id) DO UPDATE SET power = EXCLUDED.power, speed = EXCLUDED.speed,
+           heart_rate = NULL, pace = NULL, extra_at = NULL`,
+        [row.id, packCurve(analysis.powerCurve), packCurve(analysis.speedCurve)],
+      );
+      // Its facts and their cached analysis are of the ride as it was.
+      await tx.query('DELETE FROM workout_facts WHERE workout_id = $1', [row.id]);
+      await storeFacts(tx, row.id, row.user_id, new Date(after!.start_time), analysis.facts);
+      await countRide(tx, after!, analysis, { batch: true });
+      await rebuildCurvesLeft(tx, current);
+      return false;
+    });
+    if (stale) {
+      await services.blobs.delete(streamsKey).catch(() => undefined);
+      const [fresh] = await services.db.query<WorkoutRow>('SELECT * FROM workouts WHERE id = $1', [
+        row.id,
+      ]);
+      if (!fresh) throw notFound('Workout');
+      return reviseWorkout(services, fresh, change, signal);
+    }
+  } catch (error) {
+    await services.blobs.delete(streamsKey).catch(() => undefined);
+    throw error;
+  }
+  forgetStreams(services.db, row.id);
+  forgetPreview(row.share_id);
+  if (oldStreams) await services.blobs.delete(oldStreams).catch(() => undefined);
+}

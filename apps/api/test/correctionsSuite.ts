@@ -1,0 +1,224 @@
+import { readFileSync } from 'node:fs';
+import { activityFromStreams, activityOverview, decodeFit, encodeFit } from '@xoss/activity-files';
+import { describe, expect, it } from 'vitest';
+import { bearer, suiteHarnesses, upload, type DatabaseFactory, type Harness } from './harness.ts';
+
+// A rider's corrections of a ride (issue #44): keep what the cleaning removed, leave a ride
+// out of bests and training, crop it, fix a doubtful date, choose the file's FTP. Each is
+// checked against the ride's own figures before the change (the oracle: undoing a change
+// gives them back exactly) and against what a rider's totals, bests and fitness then say.
+
+const corpus = new URL('../../../packages/activity-files/test/corpus/fit/', import.meta.url);
+
+/**
+ * A real Edge 810 ride with a power meter (1 Hz, FTP 315 W in the file), written again with
+ * a power meter's glitch (four samples of 21,733 W) in a stretch of coasting, starting at
+ * `startTime` (Unix seconds).
+ */
+function dirtyRide(startTime: number): Uint8Array {
+  const decoded = decodeFit(
+    new Uint8Array(readFileSync(new URL('fitparse-Edge810-Vector-2013-08-16-15-35-10.fit', corpus))),
+  );
+  if (!decoded.ok) throw new Error('corpus file');
+  const streams = activityOverview(decoded.value).streams;
+  const power = streams.power!.slice();
+  let at = 1000;
+  while (!(power[at] === 0 && power[at + 4] === 0)) at++;
+  power.fill(21_733, at, at + 4);
+  return encodeFit(
+    activityFromStreams(
+      { ...streams, power },
+      { startTime, sport: 2, settings: { ftpWatts: 315, maxHeartRate: 190 } },
+    ),
+  );
+}
+
+interface Detail {
+  id: number;
+  start_time: string;
+  distance_m: number;
+  timer_time_s: number;
+  tss: number | null;
+  ftp: number | null;
+  ftp_source: string | null;
+  file_ftp: number | null;
+  exclude_from_bests: boolean;
+  keep_removed: boolean;
+  crop: { start_s: number; end_s: number } | null;
+  date_warning: string | null;
+  time_shift_s: number;
+  summary: {
+    power_max: number | null;
+    np: number | null;
+    removed_samples: { power: number } | null;
+  };
+}
+
+async function call<T>(
+  h: Harness,
+  access: string,
+  method: 'GET' | 'PATCH',
+  url: string,
+  payload?: Record<string, unknown>,
+): Promise<{ status: number; data: T; body: string }> {
+  const reply = await h.server.inject({
+    method,
+    url,
+    headers: bearer(access),
+    ...(payload ? { payload } : {}),
+  });
+  return { status: reply.statusCode, data: reply.json<{ data: T }>().data, body: reply.body };
+}
+
+/** What the rider's training says of `day`: its TSS, and the rider's 5 s and 20 min bests. */
+async function standing(h: Harness, access: string, day: string) {
+  const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const fitness = await call<{ days: { day: string; tss: number }[] }>(
+    h,
+    access,
+    'GET',
+    `/api/v2/training/fitness/?from=${day}&to=${next}`,
+  );
+  const bests = await call<{
+    efforts: { effort: string; bests: { value: number; workout_id: number }[] }[];
+  }>(h, access, 'GET', '/api/v2/training/bests/?limit=1');
+  const best = (effort: string) =>
+    bests.data.efforts.find((entry) => entry.effort === effort)?.bests[0]?.value ?? null;
+  return {
+    tss: fitness.data.days.find((entry) => entry.day === day)?.tss ?? 0,
+    power5s: best('power_5s'),
+    power1200s: best('power_1200s'),
+  };
+}
+
+export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactory>): void {
+  const make = suiteHarnesses(makeFactory);
+
+  describe("a rider's corrections of a ride", { timeout: 120_000 }, () => {
+    it('keeps a glitch out until the rider keeps it; leaves a ride out of bests and training; crops it and undoes the crop', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const start = Date.UTC(2013, 7, 16, 15, 35, 10) / 1000;
+      const day = '2013-08-16';
+      const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'glitch.fit',
+        bytes: dirtyRide(start),
+      });
+      expect(reply.statusCode, reply.body).toBe(201);
+      const id = reply.json<{ data: Detail }>().data.id;
+      const url = `/api/v2/workouts/${id}/`;
+      const original = (await call<Detail>(h, rider.access, 'GET', url)).data;
+      expect(original.summary.removed_samples?.power).toBe(4);
+      expect(original.summary.power_max).toBeLessThan(2500);
+      expect(original.file_ftp).toBe(315);
+      const counted = await standing(h, rider.access, day);
+      expect(counted.tss).toBeGreaterThan(0);
+      expect(counted.power5s).toBeGreaterThan(0);
+      expect(counted.power5s).toBeLessThan(2500);
+
+      // Kept: the glitch is in the ride's figures; its 5 s best is no human's, so none.
+      const kept = await call<Detail>(h, rider.access, 'PATCH', url, { keep_removed: true });
+      expect(kept.status, kept.body).toBe(200);
+      expect(kept.data.keep_removed).toBe(true);
+      expect(kept.data.summary.power_max).toBe(21_733);
+      expect(kept.data.summary.removed_samples?.power).toBe(4);
+      expect((await standing(h, rider.access, day)).power5s).toBeNull();
+      const cleanAgain = await call<Detail>(h, rider.access, 'PATCH', url, { keep_removed: false });
+      expect(cleanAgain.data.summary.np).toBe(original.summary.np);
+      expect(await standing(h, rider.access, day)).toEqual(counted);
+
+      // Left out: no TSS on its day, no bests; put back: exactly as before.
+      const out = await call<Detail>(h, rider.access, 'PATCH', url, { exclude_from_bests: true });
+      expect(out.data.exclude_from_bests).toBe(true);
+      expect(out.data.tss).toBe(original.tss);
+      expect(await standing(h, rider.access, day)).toEqual({
+        tss: 0,
+        power5s: null,
+        power1200s: null,
+      });
+      await call<Detail>(h, rider.access, 'PATCH', url, { exclude_from_bests: false });
+      expect(await standing(h, rider.access, day)).toEqual(counted);
+
+      // Cropped to 10-40 min: the start moves 600 s, the timer is at most 30 min.
+      const cropped = await call<Detail>(h, rider.access, 'PATCH', url, {
+        crop: { start_s: 600, end_s: 2400 },
+      });
+      expect(cropped.status, cropped.body).toBe(200);
+      expect(cropped.data.crop).toEqual({ start_s: 600, end_s: 2400 });
+      expect(Date.parse(cropped.data.start_time) - Date.parse(original.start_time)).toBe(600_000);
+      expect(cropped.data.timer_time_s).toBeLessThanOrEqual(1800);
+      expect(cropped.data.timer_time_s).toBeGreaterThan(1500);
+      expect(cropped.data.distance_m).toBeLessThan(original.distance_m);
+      expect((await standing(h, rider.access, day)).tss).toBeLessThan(counted.tss);
+      // A second crop is in seconds of the ride as shown: 5 more minutes off its start.
+      const again = await call<Detail>(h, rider.access, 'PATCH', url, {
+        crop: { start_s: 300, end_s: 1800 },
+      });
+      expect(again.data.crop).toEqual({ start_s: 900, end_s: 2400 });
+      const whole = await call<Detail>(h, rider.access, 'PATCH', url, { crop: null });
+      expect(whole.data.crop).toBeNull();
+      expect(whole.data.start_time).toBe(original.start_time);
+      expect(whole.data.distance_m).toBe(original.distance_m);
+      expect(whole.data.timer_time_s).toBe(original.timer_time_s);
+      expect(await standing(h, rider.access, day)).toEqual(counted);
+
+      // A crop that leaves nothing is refused, and changes nothing.
+      const empty = await call<Detail>(h, rider.access, 'PATCH', url, {
+        crop: { start_s: 90_000, end_s: 90_001 },
+      });
+      expect(empty.status).toBe(400);
+      expect((await call<Detail>(h, rider.access, 'GET', url)).data.crop).toBeNull();
+    });
+
+    it('keeps a ride dated in the future out of every total until its date is fixed, and lets a ride use the file’s FTP', async () => {
+      const h = await make();
+      const rider = await h.user();
+      await call(h, rider.access, 'PATCH', `/api/v2/athlete/${rider.id}/`, {
+        settings: { ftp: 250 },
+      });
+      const future = Date.UTC(2031, 4, 5, 8, 0, 0) / 1000;
+      const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'clock.fit',
+        bytes: dirtyRide(future),
+      });
+      expect(reply.statusCode, reply.body).toBe(201);
+      const ride = reply.json<{ data: Detail }>().data;
+      expect(ride.date_warning).toBe('future');
+      const url = `/api/v2/workouts/${ride.id}/`;
+      const totals = await call<{ count: number }>(
+        h,
+        rider.access,
+        'GET',
+        '/api/v2/workouts/totals/?from=2026-01-01',
+      );
+      expect(totals.data.count).toBe(0);
+      expect(await standing(h, rider.access, '2031-05-05')).toEqual({
+        tss: 0,
+        power5s: null,
+        power1200s: null,
+      });
+
+      // Fixed: moved to the day it was ridden, it counts there.
+      const fixed = await call<Detail>(h, rider.access, 'PATCH', url, {
+        start_time: '2013-08-16T15:35:10Z',
+      });
+      expect(fixed.status, fixed.body).toBe(200);
+      expect(fixed.data.date_warning).toBeNull();
+      expect(fixed.data.start_time).toBe('2013-08-16T15:35:10.000Z');
+      expect(fixed.data.time_shift_s).toBe(Date.UTC(2013, 7, 16, 15, 35, 10) / 1000 - future);
+      const counted = await standing(h, rider.access, '2013-08-16');
+      expect(counted.tss).toBeGreaterThan(0);
+      expect(counted.power1200s).toBeGreaterThan(0);
+
+      // The rider's FTP wins; for this ride the rider chooses the file's, and back.
+      expect(fixed.data).toMatchObject({ ftp: 250, ftp_source: 'settings', file_ftp: 315 });
+      const file = await call<Detail>(h, rider.access, 'PATCH', url, { ftp_choice: 'file' });
+      expect(file.data).toMatchObject({ ftp: 315, ftp_source: 'file' });
+      // A higher FTP, a lower TSS for the same ride, and its day follows.
+      expect(file.data.tss!).toBeLessThan(fixed.data.tss!);
+      expect((await standing(h, rider.access, '2013-08-16')).tss).toBeCloseTo(file.data.tss!, 6);
+      const own = await call<Detail>(h, rider.access, 'PATCH', url, { ftp_choice: 'settings' });
+      expect(own.data).toMatchObject({ ftp: 250, ftp_source: 'settings', tss: fixed.data.tss });
+    });
+  });
+}
