@@ -92,6 +92,52 @@ describe('findIntervals', () => {
     ]);
   });
 
+  it('gives a work lap its own edges when the efforts in it start and end within 60 s of them', () => {
+    // The rider is on the power 15 s before pressing the lap button, coasts 20 s early in
+    // the lap, holds 110 % to 10 s before its end, then rides 12 s hard after 12 s of rest.
+    const power = workout([
+      [600, 0.55],
+      [15, 1.1], // 600-615: before the lap (lap: 615-1815)
+      [25, 1.1],
+      [20, 0], // 640-660
+      [1145, 1.1],
+      [12, 0.2], // 1805-1817
+      [12, 1.1],
+      [600, 0.55],
+    ]);
+    const lap: [number, number] = [615, 1815];
+    const laps = [[0, 615], lap, [1815, power.length]] as const;
+    const plain = findIntervals(power, FTP);
+    expect(
+      plain.some((i) => Math.abs(i.startS - lap[0]) > 10 || Math.abs(i.endS - lap[1]) > 10),
+    ).toBe(true);
+    const snapped = findIntervals(power, FTP, { laps });
+    expect(snapped.map((i) => [i.startS, i.endS])).toEqual([lap]);
+    // The lap's mean, not the efforts': 20 s of coasting included.
+    const sum = power.subarray(lap[0], lap[1]).reduce((a, b) => a + b, 0);
+    expect(snapped[0]!.avgPowerW).toBeCloseTo(sum / 1200, 9);
+  });
+
+  it('leaves efforts as found in a lap that is no work, holds efforts apart, or is far off', () => {
+    const power = workout([
+      [600, 0.55],
+      [120, 1.1], // 600-720
+      [240, 0.5],
+      [120, 1.1], // 960-1080
+      [600, 0.55],
+    ]);
+    const found = findIntervals(power, FTP).map((i) => [i.startS, i.endS]);
+    expect(found).toHaveLength(2);
+    for (const laps of [
+      [[540, 1140]], // both efforts within 60 s of its edges, but the lap averages 75 % of FTP
+      [[0, 1680]], // the whole ride: efforts far from its edges
+      [[500, 800]], // an effort 100 s from the lap's start
+    ] as const) {
+      const snapped = findIntervals(power, FTP, { laps }).map((i) => [i.startS, i.endS]);
+      expect(snapped).toEqual(found);
+    }
+  });
+
   it('ignores single spikes and efforts shorter than the minimum', () => {
     const power = workout(
       [

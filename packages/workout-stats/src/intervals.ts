@@ -18,6 +18,11 @@ export const INTERVAL_MERGE_MAX_S = 60;
 export const INTERVAL_EDGE_SHARE = 0.75;
 /** Power is smoothed by a centred mean over this many seconds before the threshold. */
 export const INTERVAL_SMOOTH_S = 5;
+/**
+ * Efforts take a device lap's edges when they start and end within this many seconds of a
+ * work lap's (a lap averaging the threshold): the rider's lap button marks the interval.
+ */
+export const INTERVAL_LAP_SNAP_S = 60;
 
 /** One interval of a 1 Hz ride; seconds are indices of the series. */
 export interface WorkoutInterval {
@@ -53,6 +58,12 @@ export interface IntervalOptions extends IntervalStreams {
   readonly minDurationS?: number;
   /** Longest dip that does not split an interval, seconds; `INTERVAL_MERGE_GAP_S` (10). */
   readonly mergeGapS?: number;
+  /**
+   * The device's laps as [start, end) seconds of the series (lap button, a structured
+   * workout's steps): the efforts of a work lap whose ends lie within
+   * `INTERVAL_LAP_SNAP_S` (60 s) of the lap's become that lap, one interval.
+   */
+  readonly laps?: readonly (readonly [number, number])[];
 }
 
 function finiteOrZero(value: number | undefined): number {
@@ -138,6 +149,36 @@ function widen(
   while (from < to && finiteOrZero(power[from]) < edge) from++;
   while (to > from && finiteOrZero(power[to - 1]) < edge) to--;
   return [from, to] as const;
+}
+
+/**
+ * Efforts (sorted [start, end) pairs) snapped to the work laps: for each lap averaging at
+ * least `level`, the efforts overlapping it, when the first starts and the last ends within
+ * `INTERVAL_LAP_SNAP_S` of the lap's edges, are replaced by the lap itself. An effort
+ * reaching further (over two laps, or a lap holding several efforts apart) stays as found.
+ */
+function snapToLaps(
+  efforts: [number, number][],
+  laps: readonly (readonly [number, number])[],
+  sums: Float64Array,
+  level: number,
+): [number, number][] {
+  let out = efforts;
+  const n = sums.length - 1;
+  for (const [lapStart, lapEnd] of laps) {
+    const from = Math.max(0, Math.round(lapStart));
+    const to = Math.min(n, Math.round(lapEnd));
+    if (!(to > from) || (sums[to]! - sums[from]!) / (to - from) < level) continue;
+    const first = out.findIndex(([, end]) => end > from);
+    if (first < 0 || out[first]![0] >= to) continue;
+    let last = first;
+    while (last + 1 < out.length && out[last + 1]![0] < to) last++;
+    const near =
+      Math.abs(out[first]![0] - from) <= INTERVAL_LAP_SNAP_S &&
+      Math.abs(out[last]![1] - to) <= INTERVAL_LAP_SNAP_S;
+    if (near) out = [...out.slice(0, first), [from, to], ...out.slice(last + 1)];
+  }
+  return out;
 }
 
 function mean(
@@ -232,14 +273,20 @@ export function findIntervals(
     level,
     options.mergeGapS ?? INTERVAL_MERGE_GAP_S,
   );
-  const intervals: WorkoutInterval[] = [];
+  const widened: [number, number][] = [];
   let floor = 0;
   for (let e = 0; e < efforts.length; e++) {
     const ceiling = e + 1 < efforts.length ? efforts[e + 1]![0] : power.length;
     const [from, to] = widen(power, smooth, efforts[e]!, edge, floor, ceiling);
     floor = Math.max(floor, to);
+    if (to > from) widened.push([from, to]);
+  }
+  const intervals: WorkoutInterval[] = [];
+  for (const [from, to] of options.laps
+    ? snapToLaps(widened, options.laps, sums, level)
+    : widened) {
     const seconds = to - from;
-    const mean = seconds > 0 ? (sums[to]! - sums[from]!) / seconds : 0;
+    const mean = (sums[to]! - sums[from]!) / seconds;
     const short = seconds >= INTERVAL_SHORT_MIN_S && mean >= INTERVAL_SHORT_SHARE * ftpW;
     if (seconds >= minDuration || short) intervals.push(describeInterval(power, from, to, options));
   }

@@ -69,8 +69,8 @@ describe('power model on real rides', () => {
 });
 
 /**
- * The work laps of a structured session: laps at 88 % of FTP or more of which at least
- * three have the same duration (within 10 %): repetitions, not a single hard lap.
+ * The work laps of a structured session: laps at 88 % of FTP or more, each with another of
+ * the same duration (within 10 %): repetitions, not a single hard lap.
  */
 function structuredLaps(
   laps: readonly { start: number; timerS?: number; avgPower?: number }[],
@@ -80,30 +80,77 @@ function structuredLaps(
   return work.filter(
     (lap) =>
       work.filter((other) => Math.abs(other.timerS! - lap.timerS!) <= 0.1 * lap.timerS!).length >=
-      3,
+      2,
   );
 }
 
 describe('intervals on structured sessions', () => {
-  it.each(['fitparse-rs-hrv-activity.fit', 'jimmykane-garmin-stamina.fit'])(
-    '%s: each work lap is one interval within 10 s of its edges',
-    (file) => {
-      const { overview, line } = corpusRide(file);
-      const ftp = overview.ftpWatts!;
-      const laps = structuredLaps(overview.laps!, ftp);
-      expect(laps.length).toBeGreaterThanOrEqual(3);
-      // Recorded every second without pauses: timer seconds are seconds from the start.
-      expect(Math.abs(line.timerS - line.elapsedS)).toBeLessThanOrEqual(5);
-      const intervals = findIntervals(oneHertzSeries(overview.streams.power!, line, 'timer'), ftp);
-      for (const lap of laps) {
-        const end = lap.start + lap.timerS!;
-        const inside = intervals.filter((i) => i.startS < end && i.endS > lap.start);
-        expect(inside).toHaveLength(1);
-        expect(Math.abs(inside[0]!.startS - lap.start)).toBeLessThanOrEqual(10);
-        expect(Math.abs(inside[0]!.endS - end)).toBeLessThanOrEqual(10);
-      }
-    },
-  );
+  // 3 × 30 s at 174-194 % of FTP (an Edge 530 on a trainer), 5 × 3 min (a Forerunner 965),
+  // 2 × 20 min at 305-311 W (an Edge 810 with Vector: the rider is on the power 11-16 s
+  // before pressing the lap button and coasts 18 s early in the second lap).
+  const sessions = [
+    'fitparse-rs-hrv-activity.fit',
+    'jimmykane-garmin-stamina.fit',
+    'fitparse-Edge810-Vector-2013-08-16-15-35-10.fit',
+  ];
+  const withLaps = (file: string, snap: boolean) => {
+    const { overview, line } = corpusRide(file);
+    const ftp = overview.ftpWatts!;
+    // Recorded every second without pauses: timer seconds are seconds from the start.
+    expect(Math.abs(line.timerS - line.elapsedS)).toBeLessThanOrEqual(5);
+    const laps = overview.laps!.map((lap) => [lap.start, lap.start + lap.timerS!] as const);
+    const power = oneHertzSeries(overview.streams.power!, line, 'timer');
+    const intervals = findIntervals(power, ftp, snap ? { laps } : {});
+    return { work: structuredLaps(overview.laps!, ftp), intervals, ftp };
+  };
+  const eachWithin = (
+    work: readonly { start: number; timerS?: number }[],
+    intervals: readonly { startS: number; endS: number }[],
+    seconds: number,
+  ) => {
+    for (const lap of work) {
+      const end = lap.start + lap.timerS!;
+      const inside = intervals.filter((i) => i.startS < end && i.endS > lap.start);
+      expect(inside).toHaveLength(1);
+      expect(Math.abs(inside[0]!.startS - lap.start)).toBeLessThanOrEqual(seconds);
+      expect(Math.abs(inside[0]!.endS - end)).toBeLessThanOrEqual(seconds);
+    }
+  };
+
+  it.each(sessions)('%s: with its laps, each work lap is one interval within 10 s', (file) => {
+    const { work, intervals, ftp } = withLaps(file, true);
+    expect(work.length).toBeGreaterThanOrEqual(2);
+    eachWithin(work, intervals, 10);
+    // Short repetitions stay: every work lap of 15-30 s over 150 % of FTP is an interval.
+    for (const lap of work.filter((l) => l.timerS! <= 30 && l.avgPower! >= 1.5 * ftp))
+      expect(intervals.some((i) => i.startS < lap.start + lap.timerS! && i.endS > lap.start)).toBe(
+        true,
+      );
+  });
+
+  it.each(sessions.slice(0, 2))('%s: from power alone, within 10 s too', (file) => {
+    const { work, intervals } = withLaps(file, false);
+    eachWithin(work, intervals, 10);
+  });
+
+  it('the Edge 810 ride from power alone: one interval per 20-minute lap, more than 10 s off its edges', () => {
+    const { work, intervals } = withLaps(sessions[2]!, false);
+    expect(work).toHaveLength(2);
+    let furthest = 0;
+    for (const lap of work) {
+      const end = lap.start + lap.timerS!;
+      const inside = intervals.filter((i) => i.startS < end && i.endS > lap.start);
+      const longest = inside.reduce((a, b) => (b.durationS > a.durationS ? b : a));
+      expect(longest.durationS).toBeGreaterThan(0.9 * lap.timerS!);
+      furthest = Math.max(
+        furthest,
+        Math.abs(longest.startS - lap.start),
+        Math.abs(longest.endS - end),
+      );
+    }
+    // Why the laps are needed: the rider's own edges are not in the power.
+    expect(furthest).toBeGreaterThan(10);
+  });
 });
 
 describe('climbs on real rides against an independent detection from the altitude stream', () => {
