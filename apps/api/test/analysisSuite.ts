@@ -25,7 +25,7 @@ const MODEL = { cpW: 260, wPrimeJ: 20_000, pmaxW: 1000 };
 function fitOf(
   start: number,
   power: Float64Array,
-  extra: { altitude?: Float64Array; heartRate?: Float64Array } = {},
+  extra: { altitude?: Float64Array; heartRate?: Float64Array; ftpWatts?: number } = {},
 ): Uint8Array {
   const n = power.length;
   const time = Float64Array.from({ length: n }, (_, i) => i);
@@ -46,7 +46,11 @@ function fitOf(
         cadence,
         ...(extra.altitude ? { altitude: extra.altitude } : {}),
       },
-      { startTime: start, sport: 2 },
+      {
+        startTime: start,
+        sport: 2,
+        ...(extra.ftpWatts ? { settings: { ftpWatts: extra.ftpWatts } } : {}),
+      },
     ),
   );
 }
@@ -89,14 +93,16 @@ function intervalRide() {
 /** Ride analysis and the power model: `rideAnalysis.ts`, `analysisStore.ts`. */
 export function defineAnalysisSuite(make: () => Promise<Harness>): void {
   describe('ride and training analysis', () => {
-    async function rider(h: Harness, ftp = 250) {
+    /** A rider with an FTP setting (none with `null`). */
+    async function rider(h: Harness, ftp: number | null = 250) {
       const user = await h.user();
-      await h.server.inject({
-        method: 'PATCH',
-        url: `/api/v2/athlete/${user.id}/`,
-        headers: bearer(user.access),
-        payload: { settings: { ftp, max_hr: 185 }, thresholds_from: '2020-01-01' },
-      });
+      if (ftp !== null)
+        await h.server.inject({
+          method: 'PATCH',
+          url: `/api/v2/athlete/${user.id}/`,
+          headers: bearer(user.access),
+          payload: { settings: { ftp, max_hr: 185 }, thresholds_from: '2020-01-01' },
+        });
       const get = async <T>(url: string, status = 200) => {
         const reply = await h.server.inject({
           method: 'GET',
@@ -230,6 +236,7 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
         cp_w: 250,
         w_prime_j: 20_000,
         ftp_w: 250,
+        threshold_source: 'settings',
       });
       expect(first.intervals.map((i) => [i.start_s, i.end_s])).toHaveLength(EFFORTS.length);
       first.intervals.forEach((interval, k) => {
@@ -329,6 +336,112 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
       const other = await rider(h);
       await other.get(`/api/v2/workouts/${id}/analysis/`, 404);
     }, 30_000); // imports and analyses: past 5 s when this 2-core machine is shared
+
+    it('analyses a ride with power but no FTP against an estimate, and says where it comes from', async () => {
+      const h = await make();
+      const r = await rider(h, null);
+      type Analysis = {
+        model_source: string | null;
+        threshold_source: string | null;
+        cp_w: number | null;
+        w_prime_j: number | null;
+        ftp_w: number | null;
+        intervals: { start_s: number; end_s: number }[];
+        matches: { start_s: number; end_s: number; joules: number; min_j: number }[];
+        w_bal_min_j: number | null;
+      };
+      /** 30 minutes (`seconds`): 150 W with 4-minute efforts at 330 W from 300 s, 8 minutes apart. */
+      const shortRide = (seconds: number) =>
+        Float64Array.from({ length: seconds }, (_, i) =>
+          i >= 300 && (i - 300) % 480 < 240 && i < seconds - 120 ? 330 : 150,
+        );
+      /** The best mean over `d` seconds, window by window (independent of the curves). */
+      const bestMean = (power: Float64Array, d: number) => {
+        let sum = 0;
+        let best = 0;
+        for (let i = 0; i < power.length; i++) {
+          sum += power[i]! - (i >= d ? power[i - d]! : 0);
+          if (i >= d - 1) best = Math.max(best, sum / d);
+        }
+        return best;
+      };
+
+      // No FTP anywhere, nothing before it: the ride's own best 20 minutes (95 %).
+      const power = shortRide(1800);
+      const id = await r.ride(fitOf(at(10, 1), power));
+      const own = await r.get<Analysis>(`/api/v2/workouts/${id}/analysis/`);
+      const estimate = 0.95 * bestMean(power, 1200);
+      expect(own).toMatchObject({
+        model_source: 'estimate',
+        threshold_source: 'ride',
+        w_prime_j: 20_000,
+      });
+      expect(own.ftp_w).toBeCloseTo(estimate, 6);
+      expect(own.cp_w).toBe(own.ftp_w);
+      // Its three efforts (330 W, well above 88 % of about 245 W), W' balance and matches.
+      expect(own.intervals).toHaveLength(3);
+      own.intervals.forEach((interval, k) => {
+        expect(Math.abs(interval.start_s - (300 + 480 * k))).toBeLessThanOrEqual(2);
+        expect(Math.abs(interval.end_s - (540 + 480 * k))).toBeLessThanOrEqual(2);
+      });
+      const stored = rideStreamsOf((await readStreams(h, id))!)!;
+      const wbal = wPrimeBalance(stored.power!, own.cp_w!, 20_000);
+      expect(own.w_bal_min_j).toBeCloseTo(Math.min(...wbal), 6);
+      expect(own.w_bal_min_j).toBeLessThan(10_000);
+      expect(own.matches.length).toBeGreaterThan(0);
+      expect(own.matches).toEqual(
+        matchesBurnt(stored.power!, wbal, own.cp_w!).map((m) => ({
+          start_s: m.start,
+          end_s: m.end + 1,
+          joules: m.spentJ,
+          min_j: m.minJ,
+        })),
+      );
+      const streams = await r.get<{ streams: { w_bal: number[] } }>(
+        `/api/v2/workouts/${id}/streams/?streams=time,w_bal&points=20000`,
+      );
+      expect(streams.streams.w_bal).toEqual(Array.from(wbal, (value) => Math.round(value) + 0));
+      // One ride of 4-minute efforts makes no power model.
+      expect((await r.get<Model>('/api/v2/training/power-model/')).reason).not.toBeNull();
+
+      // Five days later, a 20-minute ride: the FTP of the rides before it (the first one's).
+      const next = await r.ride(fitOf(at(10, 6), shortRide(1200)));
+      const history = await r.get<Analysis>(`/api/v2/workouts/${next}/analysis/`);
+      expect(history).toMatchObject({ model_source: 'estimate', threshold_source: 'history' });
+      expect(history.ftp_w).toBeCloseTo(estimate, 6);
+      expect(history.intervals.length).toBeGreaterThan(0);
+
+      // A ride whose file holds the device's FTP is measured against it.
+      const file = await r.ride(fitOf(at(10, 8), shortRide(1200), { ftpWatts: 240 }));
+      expect(await r.get<Analysis>(`/api/v2/workouts/${file}/analysis/`)).toMatchObject({
+        model_source: 'ftp',
+        threshold_source: 'file',
+        cp_w: 240,
+        ftp_w: 240,
+      });
+
+      // After a ride that makes a model: its eFTP, and its CP and W'.
+      await r.ride(fitOf(at(10, 10), modelRide()));
+      const later = await r.ride(fitOf(at(10, 12), shortRide(1800)));
+      const modelled = await r.get<Analysis>(`/api/v2/workouts/${later}/analysis/`);
+      expect(modelled).toMatchObject({ model_source: 'model', threshold_source: 'model' });
+      expect(Math.abs(modelled.cp_w! - MODEL.cpW) / MODEL.cpW).toBeLessThan(0.05);
+      expect(modelled.ftp_w).toBeLessThanOrEqual(modelled.cp_w!);
+
+      // A new ride before it changes the rides it is measured against: analysed again.
+      const [kept] = await h.db.query<{ key: string }>(
+        'SELECT analysis_key AS key FROM workout_facts WHERE workout_id = $1',
+        [id],
+      );
+      await r.ride(fitOf(at(9, 25), modelRide()));
+      const again = await r.get<Analysis>(`/api/v2/workouts/${id}/analysis/`);
+      expect(again).toMatchObject({ model_source: 'model', threshold_source: 'model' });
+      const [redone] = await h.db.query<{ key: string }>(
+        'SELECT analysis_key AS key FROM workout_facts WHERE workout_id = $1',
+        [id],
+      );
+      expect(redone!.key).not.toBe(kept!.key);
+    }, 60_000); // six imports and analyses: past 5 s when this 2-core machine is shared
 
     it('serves the efficiency trend and the best climbs, analysing older rides on first need', async () => {
       const h = await make();

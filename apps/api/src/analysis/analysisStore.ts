@@ -3,10 +3,11 @@
 // stream, heart-rate and pace curves, and the facts kept per ride (`workout_facts`: EF,
 // decoupling, climbs), computed at import and, for rides imported before, on first need.
 import type { Climb, WorkoutAnalysis } from '@xoss/api-contract';
-import { estimateFtp, fitRiderPowerModel } from '@xoss/workout-stats';
+import { fitRiderPowerModel } from '@xoss/workout-stats';
 import type { Queryable } from '../platform/db/db.ts';
 import type { Services } from '../services.ts';
 import { allTimeCurves, comparisonCurves } from './bestCurves.ts';
+import { ftpFromCurve } from './estimatedFtp.ts';
 import { INLINE_SAMPLES } from './figures.ts';
 import {
   analysisFigures,
@@ -130,39 +131,56 @@ export async function powerModelHistory(
   return points;
 }
 
-/** The CP and W' a ride is analysed with, and where they come from. */
+/** The CP and W' a ride is analysed with, its FTP, and where each comes from. */
 interface RideModel {
   source: WorkoutAnalysis['model_source'];
   cpW: number | null;
   wPrimeJ: number | null;
   /** The FTP intervals are found against. */
   ftpW: number | null;
+  thresholdSource: WorkoutAnalysis['threshold_source'];
 }
 
 /**
- * The model of the 42 days before the ride (its own ride left out), when plausible; else
- * the ride's FTP as CP with W' 20 kJ; else the FTP estimated from the ride's own curve.
+ * What a ride is analysed with (docs/api.md, the analysis endpoint). CP and W': the power
+ * model of the 42 days before the ride (its own ride left out) when plausible; else the
+ * ride's FTP as CP with W' 20 kJ; else an estimated FTP as CP. The FTP of its intervals: the
+ * ride's own (the rider's setting, else the file's); else the model's eFTP; else estimated
+ * (`ftpFromCurve`) from the best curve of the rides of those 42 days (`history`), else from
+ * the ride's own curve (`ride`). Null only without power.
  */
 async function rideModel(services: Services, row: WorkoutRow): Promise<RideModel> {
+  const none = { source: null, cpW: null, wPrimeJ: null, ftpW: null, thresholdSource: null };
+  if (row.summary.avgPower === undefined) return none;
   const start = new Date(row.start_time).getTime();
   const before = await comparisonCurves(services.db, row.user_id, 'last6weeks', start);
   const model = powerModelOf(before.power);
-  let estimate: number | null = null;
-  if (row.ftp === null) {
+  let estimate: { ftpW: number; source: 'history' | 'ride' } | null = null;
+  const history = ftpFromCurve(before.power);
+  if (history !== undefined) estimate = { ftpW: history, source: 'history' };
+  else if (row.ftp === null && model.eftp_w === null) {
     const [curves] = await services.db.query<{ power: Uint8Array | null }>(
       'SELECT power FROM workout_curves WHERE workout_id = $1',
       [row.id],
     );
-    const curve = unpackCurve(curves?.power ?? null);
-    estimate = curve ? (estimateFtp(curve) ?? null) : null;
+    const own = ftpFromCurve(unpackCurve(curves?.power ?? null));
+    if (own !== undefined) estimate = { ftpW: own, source: 'ride' };
   }
-  const ftpW = row.ftp ?? model.eftp_w ?? estimate;
+  const threshold: Pick<RideModel, 'ftpW' | 'thresholdSource'> =
+    row.ftp !== null
+      ? { ftpW: row.ftp, thresholdSource: row.ftp_source ?? 'settings' }
+      : model.eftp_w !== null
+        ? { ftpW: model.eftp_w, thresholdSource: 'model' }
+        : estimate
+          ? { ftpW: estimate.ftpW, thresholdSource: estimate.source }
+          : { ftpW: null, thresholdSource: null };
   if (model.cp_w !== null && model.w_prime_j !== null)
-    return { source: 'model', cpW: model.cp_w, wPrimeJ: model.w_prime_j, ftpW };
-  if (row.ftp !== null) return { source: 'ftp', cpW: row.ftp, wPrimeJ: DEFAULT_W_PRIME_J, ftpW };
-  if (estimate !== null)
-    return { source: 'estimate', cpW: estimate, wPrimeJ: DEFAULT_W_PRIME_J, ftpW };
-  return { source: null, cpW: null, wPrimeJ: null, ftpW: null };
+    return { source: 'model', cpW: model.cp_w, wPrimeJ: model.w_prime_j, ...threshold };
+  if (row.ftp !== null)
+    return { source: 'ftp', cpW: row.ftp, wPrimeJ: DEFAULT_W_PRIME_J, ...threshold };
+  if (estimate)
+    return { source: 'estimate', cpW: estimate.ftpW, wPrimeJ: DEFAULT_W_PRIME_J, ...threshold };
+  return none;
 }
 
 /** Keeps a ride's facts (in the import's transaction, or after a lazy analysis). */
@@ -232,33 +250,95 @@ export async function ensureFacts(
   return left?.count ?? 0;
 }
 
+/** Bumped when an analysis or what it is computed with changes: every kept one is redone. */
+const ANALYSIS_VERSION = 2;
+
 /**
- * A ride's analysis. Its figures need the whole streams, so they are computed once per CP,
- * W' and FTP (what they depend on) and kept beside the ride's facts; a long ride's go to the
- * figures worker.
+ * A ride's kept analysis, when still current, and the key of what it depends on besides the
+ * ride's own streams and curve: its FTP (and where it comes from) and the rides of the 42
+ * days before it, whose curves make the power model and the history estimate. Those rides
+ * are told by their count, the sum of their ids and the sum of the versions (`xmin`) of
+ * their streams rows: an import adds a ride with a larger id than any before it, a delete
+ * takes one away, a correction rewrites its streams row in a later transaction, so each
+ * change makes the sums larger or the count different. One query, without reading a curve.
+ */
+async function keptAnalysis(
+  services: Services,
+  row: WorkoutRow,
+): Promise<{ key: string; analysis: WorkoutAnalysis | null }> {
+  const start = new Date(row.start_time).getTime();
+  const [kept] = await services.db.query<{
+    rides: number;
+    ids: string | null;
+    versions: string | null;
+    analysis: WorkoutAnalysis | null;
+    key: string | null;
+  }>(
+    `SELECT r.rides, r.ids, r.versions, f.analysis, f.analysis_key AS key
+       FROM (SELECT count(*)::int AS rides, sum(w.id)::text AS ids,
+                    sum(s.xmin::text::bigint)::text AS versions
+               FROM workouts w LEFT JOIN workout_streams s ON s.workout_id = w.id
+              WHERE w.user_id = $2 AND w.start_time >= $3 AND w.start_time < $4) r
+       LEFT JOIN workout_facts f ON f.workout_id = $1`,
+    [row.id, row.user_id, new Date(start - 42 * DAY_MS), new Date(start)],
+  );
+  const key = JSON.stringify([
+    ANALYSIS_VERSION,
+    row.ftp,
+    row.ftp_source,
+    kept?.rides ?? 0,
+    kept?.ids ?? null,
+    kept?.versions ?? null,
+  ]);
+  return { key, analysis: kept?.analysis && kept.key === key ? kept.analysis : null };
+}
+
+/** Analyses computing, by ride and key: a second asker (the ride page's two calls) shares one. */
+const analysing = new Map<string, Promise<WorkoutAnalysis>>();
+
+/**
+ * A ride's analysis. Its figures need the whole streams and its model the rider's 42 days
+ * before it, so it is computed once per key (`keptAnalysis`) and kept beside the ride's
+ * facts: right after the import (`precomputeAnalysis`), else on first need. A long ride's,
+ * and every one computed in the background, go to the figures worker.
  */
 export async function workoutAnalysisReply(
   services: Services,
   row: WorkoutRow,
+  options: { background?: boolean } = {},
+): Promise<WorkoutAnalysis> {
+  const { key, analysis } = await keptAnalysis(services, row);
+  if (analysis) return analysis;
+  const computing = `${row.id} ${key}`;
+  let pending = analysing.get(computing);
+  if (!pending) {
+    pending = computeAnalysis(services, row, key, options.background ?? false).finally(() =>
+      analysing.delete(computing),
+    );
+    analysing.set(computing, pending);
+  }
+  return pending;
+}
+
+async function computeAnalysis(
+  services: Services,
+  row: WorkoutRow,
+  key: string,
+  background: boolean,
 ): Promise<WorkoutAnalysis> {
   const model = await rideModel(services, row);
-  const key = JSON.stringify([1, model.cpW, model.wPrimeJ, model.ftpW]);
   const head = {
     model_source: model.source,
     cp_w: model.cpW,
     w_prime_j: model.wPrimeJ,
     ftp_w: model.ftpW,
+    threshold_source: model.thresholdSource,
   };
-  const [cached] = await services.db.query<{
-    analysis: WorkoutAnalysis | null;
-    key: string | null;
-  }>('SELECT analysis, analysis_key AS key FROM workout_facts WHERE workout_id = $1', [row.id]);
-  if (cached?.analysis && cached.key === key) return { ...cached.analysis, ...head };
   const streams = (await readStreams(services, row.id)) ?? {};
   const task = { streams, timer: row.timer, summary: row.summary, ...model };
   const figures =
-    (streams.time?.length ?? 0) > INLINE_SAMPLES
-      ? await services.pool.figures('analysis', task, row.user_id)
+    background || (streams.time?.length ?? 0) > INLINE_SAMPLES
+      ? await services.pool.figures('analysis', task, background ? 'background' : row.user_id)
       : analysisFigures(task);
   const analysis: WorkoutAnalysis = { ...head, ...figures };
   await services.db.query(
@@ -283,11 +363,11 @@ export async function wbalStream(
   row: WorkoutRow,
 ): Promise<Float64Array | undefined> {
   if (row.summary.avgPower === undefined) return undefined;
-  const model = await rideModel(services, row);
-  if (model.cpW === null || model.wPrimeJ === null) return undefined;
+  const { cp_w: cpW, w_prime_j: wPrimeJ } = await workoutAnalysisReply(services, row);
+  if (cpW === null || wPrimeJ === null) return undefined;
   const streams = await readStreams(services, row.id);
   if (!streams?.power) return undefined;
-  const task = { streams, timer: row.timer, cpW: model.cpW, wPrimeJ: model.wPrimeJ };
+  const task = { streams, timer: row.timer, cpW, wPrimeJ };
   return streams.time!.length > INLINE_SAMPLES
     ? services.pool.figures('wbal', task, row.user_id)
     : wbalFigures(task);
@@ -308,6 +388,7 @@ export async function extraCurves(
   services: Services,
   row: WorkoutRow,
   kinds: readonly ('heart_rate' | 'pace')[],
+  options: { background?: boolean } = {},
 ): Promise<ExtraCurves> {
   const pick = (curves: ExtraCurves): ExtraCurves => ({
     ...(kinds.includes('heart_rate') && curves.heart_rate ? { heart_rate: curves.heart_rate } : {}),
@@ -325,19 +406,25 @@ export async function extraCurves(
   }
   let pending = computing.get(row.id);
   if (!pending) {
-    pending = computeExtraCurves(services, row).finally(() => computing.delete(row.id));
+    pending = computeExtraCurves(services, row, options.background ?? false).finally(() =>
+      computing.delete(row.id),
+    );
     computing.set(row.id, pending);
   }
   return pick(await pending);
 }
 
-async function computeExtraCurves(services: Services, row: WorkoutRow): Promise<ExtraCurves> {
+async function computeExtraCurves(
+  services: Services,
+  row: WorkoutRow,
+  background: boolean,
+): Promise<ExtraCurves> {
   const streams = await readStreams(services, row.id);
   if (!streams) return {};
   const task = { streams, timer: row.timer, kinds: ['heart_rate', 'pace'] as const };
   const curves: ExtraCurves =
-    (streams.time?.length ?? 0) > INLINE_SAMPLES
-      ? await services.pool.figures('curves', task, row.user_id)
+    background || (streams.time?.length ?? 0) > INLINE_SAMPLES
+      ? await services.pool.figures('curves', task, background ? 'background' : row.user_id)
       : extraCurveFigures(task);
   const packed = [packCurve(curves.heart_rate ?? null), packCurve(curves.pace ?? null)];
   const [updated] = await services.db.query(

@@ -137,7 +137,7 @@ export interface AnalysisTask extends StreamsTask {
 
 export type AnalysisFigures = Omit<
   WorkoutAnalysis,
-  'model_source' | 'cp_w' | 'w_prime_j' | 'ftp_w'
+  'model_source' | 'cp_w' | 'w_prime_j' | 'ftp_w' | 'threshold_source'
 >;
 
 /**

@@ -10,7 +10,7 @@ import type {
 import { loadMessages } from '@xoss/i18n';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from '../client.ts';
-import { renderPortal, resetPortal } from '../testing.tsx';
+import { renderPortal, resetPortal, uncorrected } from '../testing.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
 beforeAll(async () => {
@@ -86,6 +86,7 @@ const rideOf = (id: number, name: string) =>
     damage: null,
     file_format: 'fit',
     bounds: null,
+    ...uncorrected,
   }) as unknown as WorkoutDetail;
 
 /** Ten minutes, one sample every 10 s: a climb from 2:00 to 5:00, W' lowest at 4:00. */
@@ -122,6 +123,7 @@ const fullAnalysis: WorkoutAnalysis = {
   cp_w: 250,
   w_prime_j: 20_000,
   ftp_w: 250,
+  threshold_source: 'settings',
   intervals: [
     {
       start_s: 180,
@@ -154,6 +156,7 @@ const flatAnalysis: WorkoutAnalysis = {
   cp_w: null,
   w_prime_j: null,
   ftp_w: null,
+  threshold_source: null,
   intervals: [],
   climbs: [],
   matches: [],
@@ -351,6 +354,45 @@ describe('the ride page’s analysis', () => {
     expect(
       within(table).getByRole('button', { name: 'Zoom to climb 1' }).getAttribute('aria-pressed'),
     ).toBe('true');
+  });
+
+  it('says when the FTP of the intervals and W′ balance is an estimate, and from what', async () => {
+    const estimated = { ftp_w: 231.4, cp_w: 231.4, model_source: 'estimate' as const };
+    const cases = [
+      ['ride', estimated, "from this ride's best efforts", '(estimated from this ride)'],
+      [
+        'history',
+        estimated,
+        'from your best efforts of the six weeks before this ride',
+        '(estimated from your recent rides)',
+      ],
+      [
+        'model',
+        { ...estimated, model_source: 'model' as const, cp_w: 240 },
+        "from your rides' power model",
+        '(from your power curve)',
+      ],
+    ] as const;
+    for (const [source, head, note, title] of cases) {
+      stubApi({ analysis: { ...fullAnalysis, ...head, threshold_source: source } });
+      stubViewport();
+      renderSignedIn('/dashboard/workouts/share/7');
+      await screen.findByRole('table', { name: '1 interval' });
+      const shown = document.querySelector('[data-estimated-ftp]');
+      expect(shown?.getAttribute('data-estimated-ftp')).toBe(source);
+      expect(shown?.textContent).toBe(
+        `Intervals measured against an estimated FTP of 231 W ${note}.`,
+      );
+      await waitFor(() => expect(panelOf('W′ balance')).toBeTruthy());
+      expect(panelOf('W′ balance')!.querySelector('figcaption')!.textContent).toContain(title);
+      resetPortal();
+    }
+    // The rider's own FTP is no estimate: no such note.
+    stubApi();
+    stubViewport();
+    renderSignedIn('/dashboard/workouts/share/7');
+    await screen.findByRole('table', { name: '1 interval' });
+    expect(document.querySelector('[data-estimated-ftp]')).toBeNull();
   });
 
   it('shows no W′ balance or intervals without power, and no climbs without elevation', async () => {

@@ -26,6 +26,19 @@ export function indicesOf(time: readonly number[], start: number, end: number): 
   return [from, to];
 }
 
+/** Where the W' balance's CP and W' come from, as its title says it. */
+const wBalSource = (analysis: WorkoutAnalysis) =>
+  analysis.model_source === 'estimate' && analysis.threshold_source === 'history'
+    ? 'history'
+    : (analysis.model_source ?? 'estimate');
+
+/** An FTP the API estimated (no setting, none in the file): the page says so and from what. */
+const estimatedFtp = (analysis: WorkoutAnalysis) =>
+  analysis.ftp_w !== null &&
+  (analysis.threshold_source === 'model' ||
+    analysis.threshold_source === 'history' ||
+    analysis.threshold_source === 'ride');
+
 /**
  * The W' balance panel (kJ), drawn after power: the CP and W' it is computed with and where
  * they come from in its title, its lowest point called out. None without power.
@@ -53,7 +66,7 @@ export function wBalSeries(
       ? ` · ${t('workouts.analysis.wBalModel', {
           cp: Math.round(analysis.cp_w),
           wPrime: kilo.format(analysis.w_prime_j / 1000),
-          source: analysis.model_source ?? 'estimate',
+          source: wBalSource(analysis),
         })}`
       : '';
   return {
@@ -160,6 +173,14 @@ export function RideIntervals({
       {analysis.ftp_w !== null ? (
         <p className="portal__note">
           {t('workouts.analysis.intervalsNote', { ftp: Math.round(analysis.ftp_w) })}
+        </p>
+      ) : null}
+      {estimatedFtp(analysis) ? (
+        <p className="portal__note" data-estimated-ftp={analysis.threshold_source}>
+          {t('workouts.analysis.estimatedFtp', {
+            ftp: Math.round(analysis.ftp_w!),
+            source: analysis.threshold_source!,
+          })}
         </p>
       ) : null}
     </section>

@@ -51,6 +51,12 @@ export const powerModelHistoryReplySchema = z.object({
 
 /** Where the CP and W' of a ride's W' balance come from. */
 export const modelSourceSchema = z.enum(['model', 'ftp', 'estimate']);
+/**
+ * Where the FTP of a ride's intervals comes from: the rider's setting, the file (the device's
+ * setting), the eFTP of the power model of the 42 days before the ride, or an estimate from
+ * the best efforts of those 42 days' rides (`history`) or of the ride itself (`ride`).
+ */
+export const thresholdSourceSchema = z.enum(['settings', 'file', 'model', 'history', 'ride']);
 /** A climb: times in seconds from the ride's start (as the streams' `time`). */
 export const climbSchema = z.object({
   start_s: z.number(),
@@ -75,6 +81,8 @@ export const workoutAnalysisSchema = z.object({
   w_prime_j: z.number().nullable(),
   /** The FTP intervals are found against (88 % of it). */
   ftp_w: z.number().nullable(),
+  /** Where `ftp_w` comes from (null without power). */
+  threshold_source: thresholdSourceSchema.nullable(),
   intervals: z.array(
     z.object({
       start_s: z.number(),
