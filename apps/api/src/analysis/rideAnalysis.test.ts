@@ -3,6 +3,38 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AnalysisPool } from '../imports/pool.ts';
 import { analysisFigures, extraCurveFigures, wbalFigures } from './rideAnalysis.ts';
 
+describe('intervals and device laps', () => {
+  it('gives a work lap its edges in seconds from the start, across a pause before it', () => {
+    // 1 Hz at 150 W, the timer paused from 900 to 1200 s; a 10-minute lap from 1400 to
+    // 2000 s at 330 W that the rider starts 15 s early, with a 20 s coast in it.
+    const time = Float64Array.from({ length: 1800 }, (_, i) => (i < 900 ? i : i + 300));
+    const power = time.map((t) => (t >= 1385 && t < 2000 && !(t >= 1420 && t < 1440) ? 330 : 150));
+    const task = {
+      streams: { time, power },
+      timer: [
+        [0, 900],
+        [1200, 2100],
+      ] as const,
+      cpW: null,
+      wPrimeJ: null,
+      ftpW: 250,
+      summary: {},
+    };
+    const edges = (laps?: { start: number; elapsedS: number }[]) =>
+      analysisFigures({ ...task, ...(laps ? { laps } : {}) }).intervals.map((i) => [
+        i.start_s,
+        i.end_s,
+      ]);
+    expect(edges()).toEqual([[1385, 2000]]);
+    const laps = [
+      { start: 0, elapsedS: 1400 },
+      { start: 1400, elapsedS: 600 },
+      { start: 2000, elapsedS: 100 },
+    ];
+    expect(edges(laps)).toEqual([[1400, 2000]]);
+  });
+});
+
 // Long rides are analysed in the figures worker: the same pure functions, so the same figures.
 // Starting the figures worker takes seconds when this 2-core machine is shared.
 describe('ride analysis in the figures worker', { timeout: 30_000 }, () => {

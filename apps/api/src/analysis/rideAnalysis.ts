@@ -54,6 +54,18 @@ function timerClock(line: Timeline, time: ArrayLike<number>) {
       const index = line.from + low;
       return time[index]! - first + (second - Math.floor(before[low]! + 1e-9));
     },
+    /** The timer second running at `at` seconds from the start (the next one while paused). */
+    second(at: number): number {
+      let low = 0;
+      let high = line.running.length - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (time[line.from + mid]! - first <= at) low = mid;
+        else high = mid - 1;
+      }
+      const into = Math.max(0, at - (time[line.from + low]! - first));
+      return Math.round(before[low]! + Math.min(into, line.running[low]!));
+    },
     /** The timer second each sample ends in (its last one; -1 before any). */
     endSecond(sample: number): number {
       return Math.floor(before[sample - line.from + 1]! + 1e-9) - 1;
@@ -69,7 +81,11 @@ function rideClimbs(streams: RideStreams, line: Timeline): ClimbReply[] {
   const first = time[0] ?? 0;
   // Duration, VAM and power count the seconds the timer ran (a café stop is not climbing).
   const runningS = line.from === 0 ? line.running : undefined;
-  return findClimbs(distance, altitude, time, power, runningS ? { runningS } : {}).map((climb) => ({
+  // A climb inside another (its steep part, `parent`) is left out until the wire has a field
+  // naming its parent: sent as it is, it would read as one more climb over the same road.
+  const all = findClimbs(distance, altitude, time, power, runningS ? { runningS } : {});
+  const climbs = all.filter((climb) => climb.parent === undefined);
+  return climbs.map((climb) => ({
     start_s: time[climb.startIndex]! - first,
     end_s: time[climb.endIndex]! - first,
     start_distance_m: distance[climb.startIndex]!,
@@ -133,6 +149,18 @@ export interface AnalysisTask extends StreamsTask {
   readonly wPrimeJ: number | null;
   readonly ftpW: number | null;
   readonly summary: { readonly normalizedPower?: number; readonly avgHeartRate?: number };
+  /**
+   * The device's laps (seconds from the ride's start, as the stored ride's `laps`): the
+   * efforts of a work lap take its edges (workout-stats' README, "Intervals and device laps").
+   */
+  readonly laps?: readonly LapTimes[] | null;
+}
+
+/** What the intervals read of a device lap. */
+interface LapTimes {
+  readonly start: number;
+  readonly elapsedS?: number;
+  readonly timerS?: number;
 }
 
 export type AnalysisFigures = Omit<
@@ -169,8 +197,14 @@ export function analysisFigures(task: AnalysisTask): AnalysisFigures {
   const clock = timerClock(line, streams.time);
   const power = oneHertzSeries(streams.power, line, 'timer');
   const wbal = task.cpW && task.wPrimeJ ? wPrimeBalance(power, task.cpW, task.wPrimeJ) : undefined;
+  // Laps on the timer series: from the second running at their start to the one at their end.
+  const laps = (task.laps ?? []).flatMap((lap) => {
+    const end = lap.start + (lap.elapsedS ?? lap.timerS ?? Number.NaN);
+    return Number.isFinite(end) ? [[clock.second(lap.start), clock.second(end)] as const] : [];
+  });
   const intervals = task.ftpW
     ? findIntervals(power, task.ftpW, {
+        ...(laps.length > 0 ? { laps } : {}),
         ...(streams.heartRate
           ? { heartRate: oneHertzSeries(streams.heartRate, line, 'timer') }
           : {}),
