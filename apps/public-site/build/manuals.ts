@@ -1,59 +1,59 @@
 import type { Plugin } from 'vite';
-import english from '@xoss/i18n/messages/en-US.json' with { type: 'json' };
-import { computers, manualHref, manualLanguages } from '../src/products.ts';
+import { manualLanguages, translatorFor, type ManualLanguage } from '@xoss/i18n';
+import { manualHref, products, type Product } from '../src/products.ts';
+import { manualDocument, type ManualDocument } from './manualContent.ts';
+import { manualPrinter } from './manualPdf.ts';
 
 /**
- * The manuals the site links to (spec 1: per product, per language), written at build time
- * as small valid PDF files, so every manual link answers in a local run. A real release
- * replaces them with the documentation team's files under the same names.
+ * The manuals the site links to: one PDF per product (bike computers, sensors and lights)
+ * and manual language, printed at build time from the product's data and the catalogue's
+ * `manual.*` texts in that language (build/manualContent.ts), laid out by build/manualPdf.ts.
  */
 
-/** A one-page PDF 1.4 with Helvetica text lines (ASCII only). */
-function onePagePdf(lines: readonly string[]): Uint8Array {
-  const escape = (text: string) => text.replace(/[\\()]/g, (char) => `\\${char}`);
-  const content = [
-    'BT /F1 18 Tf 72 760 Td',
-    ...lines.map((line, index) => `${index === 0 ? '' : '0 -28 Td '}(${escape(line)}) Tj`),
-    'ET',
-  ].join('\n');
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let pdf = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, index) => {
-    offsets.push(pdf.length);
-    pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(pdf);
+export interface BuiltManual {
+  readonly product: Product;
+  readonly language: ManualLanguage;
+  /** `manuals/xossnav-en.pdf`: where the site links it, without the leading slash. */
+  readonly fileName: string;
+  readonly manual: ManualDocument;
+  readonly pdf: Uint8Array;
+}
+
+/** Every manual, printed. */
+export async function buildManuals(): Promise<BuiltManual[]> {
+  const perLanguage = await Promise.all(
+    manualLanguages.map(async (language) => {
+      const translator = await translatorFor(language);
+      const manuals = products.map((product) => manualDocument(product, translator));
+      // The fonts are cut once per language, to what all its manuals print.
+      const print = await manualPrinter(manuals[0]!.language, manuals);
+      return Promise.all(
+        products.map(async (product, index) => ({
+          product,
+          language,
+          fileName: manualHref(product.slug, language).slice(1),
+          manual: manuals[index]!,
+          pdf: await print(manuals[index]!),
+        })),
+      );
+    }),
+  );
+  return perLanguage.flat();
 }
 
 export function manualsPlugin(): Plugin {
+  let ssr = false;
   return {
     name: 'xoss-manuals',
     apply: 'build',
-    generateBundle() {
-      // The bike computers' manuals; the product's English name from the catalogue.
-      for (const product of computers)
-        for (const language of manualLanguages)
-          this.emitFile({
-            type: 'asset',
-            fileName: manualHref(product.slug, language).slice(1),
-            source: onePagePdf([
-              `XOSS ${english[product.name]}`,
-              `User manual (${language})`,
-              'Charge, pair with the XOSS app, and ride.',
-              'Support: support@xoss.co',
-            ]),
-          });
+    configResolved(config) {
+      // The prerender's server build has no use for them.
+      ssr = Boolean(config.build.ssr);
+    },
+    async generateBundle() {
+      if (ssr) return;
+      for (const manual of await buildManuals())
+        this.emitFile({ type: 'asset', fileName: manual.fileName, source: manual.pdf });
     },
   };
 }

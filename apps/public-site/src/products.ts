@@ -18,7 +18,7 @@ export interface Product {
    * never "G 2nd generation" in one place and something else in another.
    */
   readonly name: MessageId;
-  /** Bike computers are on the home page's first list and have manuals; accessories follow. */
+  /** Bike computers are on the home page's first list; accessories follow. */
   readonly kind: 'computer' | 'accessory';
   readonly shape: DeviceShape;
   readonly tagline: MessageId;
@@ -106,7 +106,7 @@ export const products: readonly Product[] = [
   },
 ];
 
-/** The bike computers: the products with manuals (spec 1). */
+/** The bike computers. */
 export const computers = products.filter((product) => product.kind === 'computer');
 /** The sensors and lights. */
 export const accessories = products.filter((product) => product.kind === 'accessory');
@@ -114,7 +114,7 @@ export const accessories = products.filter((product) => product.kind === 'access
 export const productBySlug = (slug: string | undefined) =>
   products.find((product) => product.slug === slug);
 
-/** Spec 1: manuals per product in these languages (file names use these codes). */
+/** Manuals per product in these languages (file names use these codes). */
 export { manualLanguages } from '@xoss/i18n';
 
 /** The manual's file on this origin (served by the site's static files). */

@@ -148,8 +148,10 @@ describe('public-site routes', () => {
       await renderAt(path);
       const table = await screen.findByRole('table', { name: caption });
       for (const figure of figures) expect(table.textContent, path).toContain(figure);
-      // No manual link (manuals are the bike computers'), but the app in this language.
-      expect(screen.queryByRole('link', { name: /^Manuals for/ })).toBeNull();
+      // Its manuals, as a bike computer's, and the app in this language.
+      expect(screen.getByRole('link', { name: /^Manuals for/ }).getAttribute('href'), path).toBe(
+        `/product/manuals#${path.slice('/product/'.length)}`,
+      );
       expect(
         screen.getByRole('link', { name: 'Get the XOSS app' }).getAttribute('href'),
         path,
@@ -196,15 +198,19 @@ describe('public-site routes', () => {
     expect(await screen.findByRole('heading', { name: 'This page does not exist.' })).toBeDefined();
   });
 
-  it('lists a manual per product and spec 1 language', async () => {
+  it('lists a manual per product, sensors and lights included, in each of the nine languages', async () => {
     await renderAt('/product/manuals');
-    const table = await screen.findByRole('table', { name: 'SPRINT manual' });
-    const links = [...table.querySelectorAll('a')].map((link) => link.getAttribute('href'));
-    expect(links).toEqual(
-      ['en', 'ja', 'de', 'es', 'fr', 'it', 'ko', 'tw', 'cn', 'pt'].map(
-        (code) => `/manuals/xossSprint-${code}.pdf`,
-      ),
-    );
+    const codes = ['en', 'ja', 'de', 'es', 'it', 'ko', 'tw', 'cn', 'pt'];
+    for (const [caption, slug] of [
+      ['SPRINT manual', 'xossSprint'],
+      ['Heart Rate Monitor manual', 'xossHeartRate'],
+      ['Bike Lights manual', 'xossLights'],
+    ]) {
+      const table = await screen.findByRole('table', { name: caption });
+      const links = [...table.querySelectorAll('a')].map((link) => link.getAttribute('href'));
+      expect(links).toEqual(codes.map((code) => `/manuals/${slug}-${code}.pdf`));
+    }
+    expect(screen.getAllByRole('table')).toHaveLength(8);
   });
 
   it('shows About, Support and Cooperation with their addresses', async () => {

@@ -232,12 +232,21 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
     await page.locator('a[href^="/manuals/"]').first().waitFor();
     const links = await page.locator('a[href^="/manuals/"]').all();
     const hrefs = await Promise.all(links.map((link) => link.getAttribute('href')));
-    expect(hrefs).toHaveLength(40);
+    // Every product (bike computers, sensors and lights) in each of the nine languages.
+    expect(hrefs).toHaveLength(8 * 9);
     for (const href of hrefs) {
       const reply = await fetch(`${base}${href}`);
       expect(reply.status, String(href)).toBe(200);
-      expect((await reply.arrayBuffer()).byteLength).toBeGreaterThan(200);
+      expect(reply.headers.get('content-type'), String(href)).toMatch(/^application\/pdf/);
+      const pdf = new Uint8Array(await reply.arrayBuffer());
+      expect(new TextDecoder().decode(pdf.slice(0, 5)), String(href)).toBe('%PDF-');
+      // A printed manual, not the 712-byte placeholder of old.
+      expect(pdf.byteLength, String(href)).toBeGreaterThan(4000);
     }
+    // A sensor's page leads to its manuals.
+    await page.goto(`${base}/product/xossCadence`);
+    await page.getByRole('link', { name: 'Manuals for Cadence Sensor' }).click();
+    await page.getByRole('table', { name: 'Cadence Sensor manual' }).waitFor();
   });
 
   it('offers sensors and lights from home, names products alike in German, and links the app page', async () => {

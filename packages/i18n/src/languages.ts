@@ -16,19 +16,12 @@ export type Language = (typeof textLanguages)[number];
 /** The languages the language menu offers (spec 1): a configured subset of `textLanguages`. */
 export const menuLanguages = ['en-US', 'zh-CN', 'zh-TW'] as const satisfies readonly Language[];
 
-/** Languages manuals exist in, with the codes the manual files use (spec 1). */
-export const manualLanguages = [
-  'en',
-  'ja',
-  'de',
-  'es',
-  'fr',
-  'it',
-  'ko',
-  'tw',
-  'cn',
-  'pt',
-] as const;
+/**
+ * Languages manuals exist in, with the codes the manual files use (spec 1): each of the
+ * nine languages we have texts in, since the manuals are printed from the catalogue (spec
+ * 1's list also named French, which has no texts here).
+ */
+export const manualLanguages = ['en', 'ja', 'de', 'es', 'it', 'ko', 'tw', 'cn', 'pt'] as const;
 export type ManualLanguage = (typeof manualLanguages)[number];
 
 /** The default language (spec 9). */

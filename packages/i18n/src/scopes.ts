@@ -8,7 +8,8 @@
  * The visitor site loads its part in two: `site` with the first load (frame, home page),
  * and `sitePages`, what only its lazily loaded pages show (product tables, manuals, maps,
  * articles, login), added under those pages by `<MoreMessages>` (the budget of the home page's
- * script under 100 kB gzip).
+ * script under 100 kB gzip). No app loads `manual`: the texts of the product manuals, which
+ * the site's build prints to PDF files.
  */
 export type MessageScope = 'all' | 'site' | 'sitePages' | 'portal';
 
@@ -50,6 +51,7 @@ export const scopeExcludes: Readonly<
     'dialog',
     'embedded',
     'layout',
+    'manual',
     'measure',
     'routebooks',
     'settings',
@@ -69,6 +71,7 @@ export const scopeExcludes: Readonly<
     'downloads',
     'help',
     'login',
+    'manual',
     'manuals',
     'post',
     'product',

@@ -7,10 +7,10 @@ import { productSpecs } from '../productSpecs.ts';
 import {
   SHOP_URL,
   appHref,
-  computers,
   manualHref,
   manualLanguages,
   productBySlug,
+  products,
 } from '../products.ts';
 
 // The product pages load as one chunk of their own (a prerendered one loads it before
@@ -37,11 +37,9 @@ export function ProductPage() {
             <a className="xoss-button" data-variant="primary" href={SHOP_URL}>
               <Message id="common.buyNow" />
             </a>
-            {product.kind === 'computer' ? (
-              <Link className="xoss-button" to={`/product/manuals#${product.slug}`}>
-                {t('product.manualLink', { name })}
-              </Link>
-            ) : null}
+            <Link className="xoss-button" to={`/product/manuals#${product.slug}`}>
+              {t('product.manualLink', { name })}
+            </Link>
             <Link className="xoss-button" to={appHref(locale)}>
               <Message id="apps.get" />
             </Link>
@@ -62,7 +60,7 @@ export function ProductPage() {
   );
 }
 
-/** `/product/manuals`: each product's manual in every language of spec 1. */
+/** `/product/manuals`: each product's manual (sensors and lights too) in every manual language. */
 export function Manuals() {
   const t = useT();
   return (
@@ -73,7 +71,7 @@ export function Manuals() {
       <p>
         <Message id="manuals.intro" />
       </p>
-      {computers.map((product) => (
+      {products.map((product) => (
         <section key={product.slug} id={product.slug} className="site__manuals">
           <DownloadTable
             caption={t('manuals.of', { name: t(product.name) })}
