@@ -2,6 +2,7 @@
 // address in a language, and everything put back after each test. Test-only: nothing of the
 // app imports it.
 import { cleanup, render, waitFor } from '@testing-library/react';
+import type { WorkoutDetail } from '@xoss/api-contract';
 import type { loadMessages } from '@xoss/i18n';
 import { XossIntlProvider } from '@xoss/i18n/react';
 import { Provider } from 'react-redux';
@@ -97,3 +98,19 @@ export async function signInAgain(id = '5'): Promise<void> {
   client.store.dispatch(client.api.util.resetApiState());
   signIn(id);
 }
+
+/**
+ * What a ride's detail says of its corrections and its file, as for a ride imported as it
+ * is: spread into a test's ride so each new field of the detail is added here once.
+ */
+export const uncorrected = {
+  gear: null,
+  exclude_from_bests: false,
+  crop: null,
+  keep_removed: false,
+  date_warning: null,
+  time_shift_s: 0,
+  file_ftp: null,
+  ftp_choice: 'settings',
+  legs: [],
+} satisfies Partial<WorkoutDetail>;

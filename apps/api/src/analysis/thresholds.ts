@@ -44,7 +44,7 @@ export function shownTss(
  */
 export function usesDevicePower(
   summary: WorkoutSummary,
-  ftpSource: RideThresholds['ftpSource'],
+  ftpSource: RideThresholds['ftpSource'] | 'estimate',
 ): boolean {
   const removed = (summary as { cleaning?: { power?: number } }).cleaning?.power ?? 0;
   return ftpSource !== 'settings' && !(removed > 0);

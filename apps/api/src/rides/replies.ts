@@ -295,6 +295,7 @@ export async function detail(services: Services, row: WorkoutRow): Promise<Worko
     date_warning: row.date_warning ?? null,
     time_shift_s: row.time_shift_s ?? 0,
     file_ftp: row.file_ftp ?? null,
+    ftp_choice: row.ftp_choice === 'file' ? 'file' : 'settings',
     legs: await legsOf(services, row),
   };
 }

@@ -19,20 +19,28 @@ const fileNameOf = (name: string, format: string) =>
  * The rider's notes on a ride, under its name, as they typed them: the line breaks kept
  * (`white-space: pre-line` in portal.css) and the text rendered as text, never as HTML.
  */
-export function RideNotesText({ notes }: { notes: string }) {
+export function RideNotesText({ notes, gear }: { notes: string; gear?: string | null }) {
   const t = useT();
-  if (!notes) return null;
   return (
-    <p className="portal__ride-notes">
-      <span className="xoss-visually-hidden">{t('workouts.notes')}: </span>
-      {notes}
-    </p>
+    <>
+      {notes ? (
+        <p className="portal__ride-notes">
+          <span className="xoss-visually-hidden">{t('workouts.notes')}: </span>
+          {notes}
+        </p>
+      ) : null}
+      {gear ? (
+        <p className="portal__note">
+          {t('workouts.gear')}: {gear}
+        </p>
+      ) : null}
+    </>
   );
 }
 
 /**
  * What a rider does with their own ride (below its figures and charts): rename it, change its sport,
- * write notes; download the file it was imported from; delete it (after Confirm).
+ * name its gear, write notes; download the file it was imported from; delete it (after Confirm).
  */
 export function RideManagement({ workout }: { workout: WorkoutDetail }) {
   const t = useT();
@@ -50,6 +58,7 @@ export function RideManagement({ workout }: { workout: WorkoutDetail }) {
         name: formText(form, 'name'),
         sport_type: Number(formText(form, 'sport')),
         notes: formText(form, 'notes'),
+        gear: formText(form, 'gear').trim() || null,
       },
     });
     if ('error' in result) return failureText(result.error, { withDetail: true });
@@ -112,6 +121,15 @@ export function RideManagement({ workout }: { workout: WorkoutDetail }) {
                 </option>
               ))}
             </select>
+          </label>
+          <label>
+            <Message id="workouts.gear" />
+            <input
+              className="xoss-select"
+              name="gear"
+              maxLength={120}
+              defaultValue={value('gear', workout.gear ?? '')}
+            />
           </label>
           <label>
             <Message id="workouts.notes" />

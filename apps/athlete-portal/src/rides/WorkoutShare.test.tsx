@@ -10,6 +10,7 @@ import {
   sessionEndsOn,
   signIn,
   signInAgain,
+  uncorrected,
 } from '../testing.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
@@ -86,6 +87,7 @@ const sharedRide = {
   damage: null,
   file_format: 'fit',
   bounds: null,
+  ...uncorrected,
 } as unknown as WorkoutDetail;
 
 const streams: StreamsReply = {

@@ -32,6 +32,7 @@ import {
 } from './RideAnalysis.tsx';
 import { rideSeries } from './rideSeries.ts';
 import { RideManagement, RideNotesText } from './RideManagement.tsx';
+import { RideCorrections } from './RideCorrections.tsx';
 import { SharedHeader, ShareChoices, ShareLink, ShareUnavailable } from '../share/ShareParts.tsx';
 
 const loadRideMap = () => import('./RideMap.tsx');
@@ -422,7 +423,8 @@ function OwnRide({ id }: { id: number }) {
       {(detail) => (
         <>
           <h1>{detail.name}</h1>
-          <RideNotesText notes={detail.notes} />
+          <RideNotesText notes={detail.notes} gear={detail.gear} />
+          <RideCorrections workout={detail} />
           <Loaded query={streams}>
             {(data) => <Ride workout={detail} streams={data.streams} source={{ id }} />}
           </Loaded>

@@ -183,6 +183,8 @@ export const workoutDetailSchema = workoutListItemSchema.extend({
   time_shift_s: z.number(),
   /** The FTP the file itself stores (the device's setting), which the rider may choose. */
   file_ftp: z.number().nullable(),
+  /** `file`: the rider chose the file's FTP for this ride over their own (PATCH `ftp_choice`). */
+  ftp_choice: z.enum(['file', 'settings']),
   /**
    * The legs of the multisport file this ride is one of (a triathlon's swim, T1, bike, T2
    * and run), in order, this one included; empty for a file of one sport.
