@@ -57,7 +57,7 @@ type Units = ReturnType<typeof useUnits>;
  * both are written: time and distance summed, the averages weighted by each lap's timer
  * time (one lap is itself). A figure a lap lacks is not compared.
  */
-export function lapsDiffer(workout: WorkoutDetail, units: Units): boolean {
+function lapsDiffer(workout: WorkoutDetail, units: Units): boolean {
   const { laps, summary } = workout;
   const sum = (value: (lap: Lap) => number | null) => {
     let total = 0;
