@@ -15,6 +15,15 @@ import { launchChromium, startProduct, type RunningProduct } from '../../../test
 
 const ACCESS_TTL_S = 4;
 
+/**
+ * A ride page scrolled down past its charts, where the analysis panels, laps and best
+ * efforts load (they are not fetched for the first screen).
+ */
+async function scrollBelowTheCharts(page: Page) {
+  await page.getByRole('slider', { name: 'Ride charts' }).waitFor();
+  await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+}
+
 describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_000 }, () => {
   let product: RunningProduct;
   let browser: Browser;
@@ -86,6 +95,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     expect(await page.locator('.xoss-streams__panel').count()).toBeGreaterThanOrEqual(4);
     await expect.poll(() => page.title()).toBe('XOSS — GPS bike computers and sensors');
     // The audax holds every best effort (power 5 s-60 min, 10-40 km), each with its ranks.
+    await scrollBelowTheCharts(page);
     const rideBests = page.getByRole('table', { name: 'Best efforts of this ride' });
     await rideBests.waitFor();
     expect(await rideBests.getByRole('row').count()).toBe(9);
@@ -213,8 +223,10 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.goBack();
     await open(rides[0]!);
     page.off('response', onRequest);
-    // One request per ride: the second visit of the first ride came from the cache.
-    expect(streams.map((url) => new URL(url).pathname).sort()).toEqual(
+    // Each call once (the W' balance, asked apart when the page is scrolled to it, is a call
+    // of its own): the second visit of the first ride came from the cache.
+    expect(new Set(streams).size).toBe(streams.length);
+    expect([...new Set(streams.map((url) => new URL(url).pathname))].sort()).toEqual(
       rides.map((href) => `/api/v2/workouts/${href.split('/').at(-1)}/streams/`).sort(),
     );
   });
@@ -686,6 +698,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await results.getByRole('listitem').nth(1).getByRole('link', { name: 'Open the ride' }).click();
     await page.getByRole('heading', { name: 'Ride 2026-01-01', level: 1 }).waitFor();
     // The device's laps, with its figures (this file has one).
+    await scrollBelowTheCharts(page);
     await page.getByRole('table', { name: '1 lap' }).waitFor();
 
     await page.getByRole('button', { name: 'Edit' }).click();
@@ -941,8 +954,10 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await first.click();
     const heading = page.getByRole('heading', { name, level: 1 });
     await heading.waitFor();
+    await scrollBelowTheCharts(page);
     const bests = page.getByRole('table', { name: 'Best efforts of this ride' });
     await bests.waitFor();
+    await page.evaluate('window.scrollTo(0, 0)');
     const tops = await Promise.all(
       [
         heading,
@@ -1172,6 +1187,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await audax.click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
     // The ride has power: its intervals and the W' balance panel, drawn through points.
+    await scrollBelowTheCharts(page);
     const intervals = page.getByRole('table', { name: /^\d+ intervals?$/ });
     await intervals.waitFor();
     const wBal = page.locator('.xoss-streams__panel', { hasText: 'W′ balance' });

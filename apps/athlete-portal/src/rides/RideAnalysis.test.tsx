@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type {
   BestClimbsReply,
   EfficiencyReply,
@@ -187,6 +187,12 @@ interface Api {
 }
 
 /** The API as the pages call it; every call's address is kept, in order. */
+/** The streams a call asks for (`streams=`), as the API answers: only those. */
+const asked = (all: StreamsReply['streams'], names: string | null): StreamsReply['streams'] =>
+  names === null
+    ? all
+    : Object.fromEntries(Object.entries(all).filter(([name]) => names.split(',').includes(name)));
+
 function stubApi({ streams = fullStreams, analysis = fullAnalysis, extra = {} }: Api = {}) {
   const calls: URL[] = [];
   vi.stubGlobal('fetch', (url: string) => {
@@ -198,7 +204,10 @@ function stubApi({ streams = fullStreams, analysis = fullAnalysis, extra = {} }:
     const data =
       extra[path] ??
       (path.endsWith('/streams/')
-        ? { length: streams.time!.length, streams: id === 9 ? flatStreams : streams }
+        ? {
+            length: streams.time!.length,
+            streams: asked(id === 9 ? flatStreams : streams, address.searchParams.get('streams')),
+          }
         : path.endsWith('/analysis/')
           ? analysis
           : path.endsWith('/range/')
@@ -282,6 +291,50 @@ const figure = (label: string) => {
 };
 
 describe('the ride page’s analysis', () => {
+  it('asks for the analysis, the W′ balance and the bests once the page is scrolled below the charts', async () => {
+    const calls = stubApi();
+    // A phone's first screen: nothing below the charts is in view until `scroll()`.
+    const watched: { target: Element; report: (entries: unknown[]) => void }[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        readonly report: (entries: unknown[]) => void;
+        constructor(report: (entries: unknown[]) => void) {
+          this.report = report;
+        }
+        observe(target: Element) {
+          watched.push({ target, report: this.report });
+        }
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    renderSignedIn('/dashboard/workouts/share/7');
+    await screen.findByRole('slider', { name: 'Ride charts' });
+    await waitFor(() => expect(watched.length).toBeGreaterThan(0));
+    const callsTo = (ending: string) => calls.filter((call) => call.pathname.endsWith(ending));
+    // The first screen: the ride and its streams, without the W' balance.
+    expect(callsTo('/streams/').map((call) => call.searchParams.get('streams'))).toEqual([
+      'time,speed,altitude,heart_rate,cadence,power,latitude,longitude,smo2,thb',
+    ]);
+    expect(callsTo('/analysis/')).toEqual([]);
+    expect(callsTo('/bests/')).toEqual([]);
+    expect(screen.queryByRole('table', { name: '1 interval' })).toBeNull();
+    expect(panelOf('W′ balance')).toBeUndefined();
+    // Scrolled to below the charts: everything there arrives.
+    act(() => {
+      for (const { target, report } of watched) report([{ target, isIntersecting: true }]);
+    });
+    await screen.findByRole('table', { name: '1 interval' });
+    await waitFor(() => expect(panelOf('W′ balance')).toBeDefined());
+    expect(callsTo('/analysis/')).toHaveLength(1);
+    expect(callsTo('/bests/')).toHaveLength(1);
+    expect(callsTo('/streams/').map((call) => call.searchParams.get('streams'))).toContain(
+      'time,w_bal',
+    );
+    expect(figure('Efficiency factor (EF)')).toBe('1.67');
+  });
+
   it("draws the W' balance with its CP, W' and lowest point, and the analysis figures", async () => {
     stubApi();
     stubViewport();
@@ -326,8 +379,11 @@ describe('the ride page’s analysis', () => {
     expect(
       asked.map((call) => [call.searchParams.get('from'), call.searchParams.get('to')]),
     ).toEqual([['180', '300']]);
-    const streams = calls.find((call) => call.pathname.endsWith('/streams/'))!;
-    expect(streams.searchParams.get('streams')?.split(',')).toContain('w_bal');
+    // The W' balance is asked for apart, with the analysis, on the charts' points.
+    const streams = calls.filter((call) => call.pathname.endsWith('/streams/'));
+    expect(streams[0]!.searchParams.get('streams')?.split(',')).not.toContain('w_bal');
+    const wBal = streams.find((call) => call.searchParams.get('streams') === 'time,w_bal')!;
+    expect(wBal.searchParams.get('points')).toBe(streams[0]!.searchParams.get('points'));
     fireEvent.click(screen.getByRole('button', { name: 'Reset zoom' }));
     await screen.findByRole('heading', { name: 'Statistics of the whole ride' });
   });

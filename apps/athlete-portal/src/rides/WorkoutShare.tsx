@@ -19,17 +19,9 @@ import {
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
-import { isSharedRideLink, ownRide, sharedRide } from './rideQueries.ts';
+import { isSharedRideLink, ownRide, ownRideWBal, sharedRide } from './rideQueries.ts';
 import { Loaded, formatDuration, useToast } from '../components/common.tsx';
-import { RideBests } from './RideBests.tsx';
-import { RideLaps } from './RideLaps.tsx';
-import {
-  RideClimbs,
-  RideIntervals,
-  indicesOf,
-  useAnalysisFigures,
-  wBalSeries,
-} from './RideAnalysis.tsx';
+import { indicesOf, useAnalysisFigures, wBalSeries } from './analysisFigures.ts';
 import { rideSeries } from './rideSeries.ts';
 import { RideManagement, RideNotesText } from './RideManagement.tsx';
 import { RideCorrections } from './RideCorrections.tsx';
@@ -37,6 +29,9 @@ import { SharedHeader, ShareChoices, ShareLink, ShareUnavailable } from '../shar
 
 const loadRideMap = () => import('./RideMap.tsx');
 const RideMap = lazy(() => loadRideMap().then((module) => ({ default: module.RideMap })));
+const RideBelow = lazy(() =>
+  import('./RideBelow.tsx').then((module) => ({ default: module.RideBelow })),
+);
 
 /** Holds the map's place; the map's chunk (OpenLayers) and tiles load when it comes into view. */
 function MapWhenSeen({
@@ -236,7 +231,14 @@ function Ride({
   const [zoom, setZoom] = useState<{ range: IndexRange } | null>(null);
   const [exact, setExact] = useState<{ from: number; to: number } | null>(null);
   const [activeClimb, setActiveClimb] = useState<number | null>(null);
-  const analysis = useAnalysis(owner?.id);
+  // What lies below the first charts loads once the page is scrolled there: the analysis
+  // (its panels, the W' balance, the figures it adds beside the summary), the laps and the
+  // bests, so a phone on mobile data draws the ride's first screen without them.
+  const [belowRef, reached] = useInView<HTMLDivElement>();
+  const analysis = useAnalysis(reached ? owner?.id : undefined);
+  const wBalReply = api.useWorkoutStreamsQuery(
+    reached && owner ? ownRideWBal(owner.id) : skipToken,
+  );
   const extra = useAnalysisFigures(analysis);
   const [patch, patching] = api.usePatchWorkoutMutation();
   const share = async (id: number, shared: boolean) => {
@@ -257,7 +259,7 @@ function Ride({
     }
     return points;
   }, [lat, lon]);
-  const wBal = wBalSeries(streams, analysis, t, locale);
+  const wBal = wBalSeries(withWBal(streams, wBalReply.data?.streams), analysis, t, locale);
   const series = [...rideSeries(streams, t, units), ...(wBal ? [wBal] : [])];
   const time = values(streams, 'time').map((value) => value ?? 0);
   const seconds = exact ?? (range ? rangeSeconds(time, range) : null);
@@ -314,20 +316,23 @@ function Ride({
         zoom={zoom}
         bands={bands}
       />
-      {analysis ? <RideIntervals analysis={analysis} onPick={zoomTo} /> : null}
-      {analysis ? (
-        <RideClimbs
-          climbs={climbs}
-          active={activeClimb}
-          onPick={(index) => {
-            const climb = climbs[index]!;
-            setActiveClimb(index);
-            zoomTo(climb.start_s, climb.end_s);
-          }}
-        />
+      <div ref={belowRef} />
+      {owner && reached ? (
+        <Suspense fallback={null}>
+          <RideBelow
+            workout={owner}
+            analysis={analysis}
+            climbs={climbs}
+            activeClimb={activeClimb}
+            onPickInterval={zoomTo}
+            onPickClimb={(index) => {
+              const climb = climbs[index]!;
+              setActiveClimb(index);
+              zoomTo(climb.start_s, climb.end_s);
+            }}
+          />
+        </Suspense>
       ) : null}
-      {owner ? <RideLaps workout={owner} /> : null}
-      {owner ? <RideBests id={owner.id} /> : null}
       {owner ? (
         <div className="portal__actions">
           <label className="xoss-choice">
@@ -347,7 +352,7 @@ function Ride({
           </Link>
         </div>
       ) : null}
-      {owner ? <CompareWith id={owner.id} /> : null}
+      {owner && reached ? <CompareWith id={owner.id} /> : null}
       {owner?.shared && owner.share_id ? (
         <>
           <ShareLink shareId={owner.share_id} />
@@ -356,6 +361,35 @@ function Ride({
       ) : null}
     </>
   );
+}
+
+/**
+ * The W' balance, asked for apart from the other streams, on their time axis: the same
+ * points give the same times; should they differ, each drawn sample takes the W' balance
+ * of the nearest time.
+ */
+function withWBal(streams: Streams, extra: Streams | undefined): Streams {
+  const joules = extra?.w_bal;
+  const times = extra?.time;
+  if (!joules || !times) return streams;
+  const time = streams.time ?? [];
+  if (time.length === times.length && time.every((value, i) => value === times[i]))
+    return { ...streams, w_bal: joules };
+  const nearest = (at: number) => {
+    let low = 0;
+    let high = times.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((times[middle] ?? 0) < at) low = middle + 1;
+      else high = middle;
+    }
+    const before = Math.max(0, low - 1);
+    return Math.abs((times[before] ?? 0) - at) < Math.abs((times[low] ?? 0) - at) ? before : low;
+  };
+  return {
+    ...streams,
+    w_bal: time.map((at) => (at === null ? null : (joules[nearest(at)] ?? null))),
+  };
 }
 
 /** The owner's analysis of the ride (intervals, climbs, W' balance); none on a shared page. */

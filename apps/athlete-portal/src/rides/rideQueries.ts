@@ -35,12 +35,19 @@ const RIDE_STREAMS: StreamName[] = [
   'thb',
 ];
 
-/** The owner's page also draws the W' balance (computed by the API from the ride's power). */
-const OWN_RIDE_STREAMS: StreamName[] = [...RIDE_STREAMS, 'w_bal'];
-
 export const ownRide = (id: number) => ({
   workout: { params: { id } },
-  streams: { params: { id }, query: { points: RIDE_POINTS, streams: OWN_RIDE_STREAMS } },
+  streams: { params: { id }, query: { points: RIDE_POINTS, streams: RIDE_STREAMS } },
+});
+
+/**
+ * The owner's page also draws the W' balance (computed by the API from the ride's power),
+ * asked for with the analysis once the page is scrolled below the first charts: the same
+ * points as the other streams, and their times to lay it on the same axis.
+ */
+export const ownRideWBal = (id: number) => ({
+  params: { id },
+  query: { points: RIDE_POINTS, streams: ['time', 'w_bal'] satisfies StreamName[] },
 });
 
 export const sharedRide = (shareId: string) => ({
