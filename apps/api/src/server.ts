@@ -37,6 +37,7 @@ import { workoutRoutes } from './routes/workouts.ts';
 import { runImport } from './rides/store.ts';
 import { trainingRoutes } from './routes/training.ts';
 import type { Services } from './services.ts';
+import { precomputeAnalysis } from './analysis/precompute.ts';
 import { KEY_RELOAD_MS, type SecretSet } from './auth/keyStore.ts';
 import { AnalysisPool, defaultPoolSize } from './imports/pool.ts';
 import { ImportJobs } from './imports/importJobs.ts';
@@ -225,7 +226,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     now,
     // Every process can run imports (the demo seed does, see `workHere`); IMPORT_JOBS=off
     // only keeps it from fetching the queue's jobs.
-    runner: (row, signal) => metrics.importJob(() => runImport(services, row, signal), signal),
+    // The ride's analysis follows in the background (`analysis/precompute.ts`).
+    runner: (row, signal) =>
+      metrics.importJob(async () => {
+        const id = await runImport(services, row, signal);
+        precomputeAnalysis(services, id);
+        return id;
+      }, signal),
     work: config.runImports,
     concurrency: config.importWorkers ?? defaultPoolSize(),
     maxQueuedPerUser: config.importQueuePerUser,

@@ -10,7 +10,8 @@ import {
   wPrimeBalance,
 } from '@xoss/workout-stats';
 import { describe, expect, it } from 'vitest';
-import { powerModelOf } from '../src/analysis/analysisStore.ts';
+import { powerModelOf } from '../src/analysis/powerModels.ts';
+import { analysisIdle } from '../src/analysis/precompute.ts';
 import { rideStreamsOf } from '../src/analysis/series.ts';
 import { readStreams } from '../src/rides/streams.ts';
 import { bearer, PASSWORD, upload, type Harness } from './harness.ts';
@@ -442,6 +443,65 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
       );
       expect(redone!.key).not.toBe(kept!.key);
     }, 60_000); // six imports and analyses: past 5 s when this 2-core machine is shared
+
+    it('has each ride analysed right after its import, and again when its 42 days change', async () => {
+      const h = await make();
+      const r = await rider(h);
+      type Kept = { analysis: { model_source: string; cp_w: number } | null; key: string | null };
+      const kept = async (id: number) =>
+        (
+          await h.db.query<Kept>(
+            'SELECT analysis, analysis_key AS key FROM workout_facts WHERE workout_id = $1',
+            [id],
+          )
+        )[0]!;
+      const ride = intervalRide();
+      const id = await r.ride(fitOf(at(10, 20), ride.power, ride));
+      await analysisIdle();
+      // Computed in the background: analysis, heart-rate and pace curves, before any call.
+      const first = await kept(id);
+      expect(first.analysis).toMatchObject({ model_source: 'ftp', cp_w: 250 });
+      const [curves] = await h.db.query<{ extra_at: Date | null }>(
+        'SELECT extra_at FROM workout_curves WHERE workout_id = $1',
+        [id],
+      );
+      expect(curves!.extra_at).not.toBeNull();
+      // The call reads what was kept.
+      expect(await r.get(`/api/v2/workouts/${id}/analysis/`)).toEqual(first.analysis);
+      expect((await kept(id)).key).toBe(first.key);
+
+      // A ride imported afterwards but ridden 10 days before: the first is analysed again
+      // against the model it makes, in the background too.
+      const model = await r.ride(fitOf(at(10, 10), modelRide()));
+      await analysisIdle();
+      const second = await kept(id);
+      expect(second.key).not.toBe(first.key);
+      expect(second.analysis!.model_source).toBe('model');
+      expect(Math.abs(second.analysis!.cp_w - MODEL.cpW) / MODEL.cpW).toBeLessThan(0.02);
+      const fitted = await r.get<Model>('/api/v2/training/power-model/');
+      expect(fitted.reason).toBeNull();
+      const history = await r.get<{ points: Model[] }>(
+        '/api/v2/training/power-model/history/?months=2',
+      );
+      expect(history.points.at(-1)).toMatchObject({ cp_w: fitted.cp_w, reason: null });
+
+      // Left out of bests by its rider (a correction rewrites its streams): the models and
+      // the first ride's analysis no longer count it.
+      const patched = await h.server.inject({
+        method: 'PATCH',
+        url: `/api/v2/workouts/${model}/`,
+        headers: bearer(r.access),
+        payload: { exclude_from_bests: true },
+      });
+      expect(patched.statusCode, patched.body).toBe(200);
+      expect((await r.get<Model>('/api/v2/training/power-model/')).reason).not.toBeNull();
+      const history2 = await r.get<{ points: Model[] }>(
+        '/api/v2/training/power-model/history/?months=2',
+      );
+      expect(history2.points.at(-1)!.reason).not.toBeNull();
+      const third = await r.get<{ model_source: string }>(`/api/v2/workouts/${id}/analysis/`);
+      expect(third.model_source).toBe('ftp');
+    }, 60_000); // imports, corrections and analyses: past 5 s when this 2-core machine is shared
 
     it('serves the efficiency trend and the best climbs, analysing older rides on first need', async () => {
       const h = await make();

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { jwtKeys, keyId, signJwt } from '../src/auth/jwt.ts';
 import { demoGpx } from '../src/commands/seed.ts';
 import { MAX_PRIVACY_ZONES } from '../src/share/store.ts';
+import { analysisIdle } from '../src/analysis/precompute.ts';
 import {
   activityFromStreams,
   encodeFit,
@@ -1131,7 +1132,8 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       ).toEqual([]);
 
       // Periods marked stale (as the migration marks the history it found) are rebuilt on
-      // first use.
+      // first use (once the imports' background analysis, which reads windows too, is done).
+      await analysisIdle();
       await h.db.query(
         'UPDATE best_curves SET power = NULL, speed = NULL, workouts = 0, stale = true WHERE user_id = $1',
         [rider.id],

@@ -1,12 +1,12 @@
-// The ride and training analysis as the API serves it: the power model of a window of the
-// rider's best curves, each ride's analysis (cached per ride and model), its W' balance
-// stream, heart-rate and pace curves, and the facts kept per ride (`workout_facts`: EF,
-// decoupling, climbs), computed at import and, for rides imported before, on first need.
+// The ride analysis as the API serves it: each ride's analysis (kept per ride and what it
+// depends on), its W' balance stream, heart-rate and pace curves, and the facts kept per
+// ride (`workout_facts`: EF, decoupling, climbs), computed at import and, for rides imported
+// before, on first need. The power models of a window: `powerModels.ts`.
 import type { Climb, WorkoutAnalysis } from '@xoss/api-contract';
-import { fitRiderPowerModel } from '@xoss/workout-stats';
 import type { Queryable } from '../platform/db/db.ts';
 import type { Services } from '../services.ts';
-import { allTimeCurves, comparisonCurves } from './bestCurves.ts';
+import { comparisonCurves } from './bestCurves.ts';
+import { powerModelOf } from './powerModels.ts';
 import { ftpFromCurve } from './estimatedFtp.ts';
 import { INLINE_SAMPLES } from './figures.ts';
 import {
@@ -24,112 +24,7 @@ const DEFAULT_W_PRIME_J = 20_000;
 /** Rides analysed for their facts per request of the efficiency or climbs endpoint. */
 const FACTS_PER_REQUEST = 50;
 
-type PowerModelReason = 'no_power' | 'too_little_data' | 'implausible';
-
-/** A model as sent: every figure null, with the reason, when there is none. */
-export interface PowerModelFigures {
-  cp_w: number | null;
-  w_prime_j: number | null;
-  pmax_w: number | null;
-  eftp_w: number | null;
-  fitted_from: number | null;
-  fitted_to: number | null;
-  points_used: number | null;
-  reason: PowerModelReason | null;
-}
-
-const none = (reason: PowerModelReason): PowerModelFigures => ({
-  cp_w: null,
-  w_prime_j: null,
-  pmax_w: null,
-  eftp_w: null,
-  fitted_from: null,
-  fitted_to: null,
-  points_used: null,
-  reason,
-});
-
-/**
- * Fits the model to a best curve and checks it against the rider's own bests (workout-stats'
- * `fitRiderPowerModel`: Pmax within the best 5 s and 1.3 x the best 1 s, CP between the
- * best hour and the best 10 minutes, W' 3-60 kJ); nulls with the reason otherwise. A window
- * without hard efforts of 2-20 minutes reads as too little data: the fit would only describe
- * easy riding.
- */
-export function powerModelOf(curve: Float64Array | null): PowerModelFigures {
-  if (!curve || curve.length === 0) return none('no_power');
-  const { model, reason } = fitRiderPowerModel(curve);
-  if (!model) return none(reason === 'implausible' ? 'implausible' : 'too_little_data');
-  return {
-    cp_w: model.cpW,
-    w_prime_j: model.wPrimeJ,
-    pmax_w: model.pmaxW,
-    eftp_w: model.eftpW,
-    fitted_from: model.fittedFrom,
-    fitted_to: model.fittedTo,
-    points_used: model.pointsUsed,
-    reason: null,
-  };
-}
-
 const DAY_MS = 86_400_000;
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** The best curves of a window and the days `[from, to)` it covers. */
-export async function windowCurves(
-  services: Services,
-  userId: number,
-  window: '42d' | 'season' | 'all',
-  now: number,
-) {
-  const { db } = services;
-  const tomorrow = isoDate(Math.floor(now / DAY_MS) * DAY_MS + DAY_MS);
-  if (window === '42d')
-    return {
-      from: isoDate(now - 42 * DAY_MS),
-      to: tomorrow,
-      curves: await comparisonCurves(db, userId, 'last6weeks', now),
-    };
-  if (window === 'season') {
-    const year = new Date(now).getUTCFullYear();
-    return {
-      from: `${year}-01-01`,
-      to: `${year + 1}-01-01`,
-      curves: await comparisonCurves(db, userId, 'currentYear', now),
-    };
-  }
-  const [first] = await db.query<{ start: Date | null }>(
-    'SELECT min(start_time) AS start FROM workouts WHERE user_id = $1',
-    [userId],
-  );
-  return {
-    from: first?.start ? isoDate(new Date(first.start).getTime()) : isoDate(now),
-    to: tomorrow,
-    curves: await allTimeCurves(db, userId),
-  };
-}
-
-/**
- * The 42-day model at the end of each of the last `months` months (the current one: now),
- * oldest first. Each reads at most 5 week rows, 12 day rows and two days of rides.
- */
-export async function powerModelHistory(
-  services: Services,
-  userId: number,
-  months: number,
-  now: number,
-) {
-  const today = new Date(now);
-  const points = [];
-  for (let back = months - 1; back >= 0; back--) {
-    // The first midnight after the month's last day (or now, for this month).
-    const end =
-      back === 0 ? now : Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back + 1, 1);
-    const curves = await comparisonCurves(services.db, userId, 'last6weeks', end);
-    points.push({ date: isoDate(back === 0 ? now : end - DAY_MS), ...powerModelOf(curves.power) });
-  }
-  return points;
-}
 
 /** The CP and W' a ride is analysed with, its FTP, and where each comes from. */
 interface RideModel {
@@ -357,20 +252,38 @@ async function computeAnalysis(
   return analysis;
 }
 
+/**
+ * The last W' balance computed per ride's streams (the streams cache's own object, which
+ * goes with them), with the CP and W' it used: the ride page asks for it on every visit.
+ */
+const wbalKept = new WeakMap<object, { key: string; wbal: Float64Array }>();
+
 /** The W' balance stream of a ride with power (with the CP and W' of its analysis). */
 export async function wbalStream(
   services: Services,
   row: WorkoutRow,
+  options: { background?: boolean } = {},
 ): Promise<Float64Array | undefined> {
   if (row.summary.avgPower === undefined) return undefined;
-  const { cp_w: cpW, w_prime_j: wPrimeJ } = await workoutAnalysisReply(services, row);
+  const { cp_w: cpW, w_prime_j: wPrimeJ } = await workoutAnalysisReply(services, row, options);
   if (cpW === null || wPrimeJ === null) return undefined;
   const streams = await readStreams(services, row.id);
   if (!streams?.power) return undefined;
+  const key = `${cpW} ${wPrimeJ}`;
+  const kept = wbalKept.get(streams);
+  if (kept?.key === key) return kept.wbal;
   const task = { streams, timer: row.timer, cpW, wPrimeJ };
-  return streams.time!.length > INLINE_SAMPLES
-    ? services.pool.figures('wbal', task, row.user_id)
-    : wbalFigures(task);
+  const wbal =
+    options.background || streams.time!.length > INLINE_SAMPLES
+      ? await services.pool.figures('wbal', task, options.background ? 'background' : row.user_id)
+      : wbalFigures(task);
+  if (wbal) wbalKept.set(streams, { key, wbal });
+  return wbal;
+}
+
+/** Computes and keeps a ride's W' balance after its import (`precompute.ts`). */
+export async function warmWbal(services: Services, row: WorkoutRow): Promise<void> {
+  await wbalStream(services, row, { background: true });
 }
 
 /** Computations of heart-rate and pace curves under way, by ride: a second asker shares one. */

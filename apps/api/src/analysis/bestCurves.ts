@@ -240,19 +240,111 @@ async function readPeriods(
  * The best curves of a comparison period: a year is one row; the last six weeks (`[now - 42
  * days, now)`) are the rows of the whole UTC weeks inside it, of the whole days around
  * those, and the rides of the two days it cuts, read one by one: at most 5 week rows, 12
- * day rows and two days of rides, whatever the rider's history.
+ * day rows and two days of rides, whatever the rider's history. Those are kept in memory by
+ * the window's key (`lastWeeksKeys`, one small query), so the power model, its history and
+ * the power curve's comparison read them once per change of the rider's rides.
  */
 export async function comparisonCurves(
   db: Database,
   userId: number,
   compare: Exclude<Comparison, 'none'>,
   now: number,
+  /** The window's key (`lastWeeksKeys`), when the caller has read it already. */
+  known?: string,
 ): Promise<PeriodCurves> {
   if (compare !== 'last6weeks') {
     const year =
       compare === 'currentYear' ? new Date(now).getUTCFullYear() : Number(compare.slice(5));
     return readPeriods(db, userId, 'period = $2', [`Y${year}`]);
   }
+  const key = `${userId} ${known ?? (await lastWeeksKeys(db, userId, [now]))[0]!}`;
+  const cache = windowCaches.get(db) ?? new WindowCache(WINDOW_CACHE_BYTES);
+  windowCaches.set(db, cache);
+  const kept = cache.get(key);
+  if (kept) return kept;
+  const curves = await lastWeeksCurves(db, userId, now);
+  cache.set(key, curves);
+  return curves;
+}
+
+/**
+ * The key of each window of the last six weeks ending at `ends` (`[end - 42 days, end)`),
+ * in one query: the count of the rider's rides in it, the sum of their ids and the sum of
+ * the versions (`xmin`) of their streams rows. An import adds a ride with a larger id than
+ * any before it, a delete takes one away, a correction rewrites a ride's streams and curves
+ * in a later transaction: each change of what the window's curves are made of makes a sum
+ * larger or the count different, so two windows with one key hold the same curves. Period
+ * rows marked stale (rebuilt when read) are counted in, so they are read and rebuilt.
+ */
+export async function lastWeeksKeys(
+  db: Queryable,
+  userId: number,
+  ends: readonly number[],
+): Promise<string[]> {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  // The rider's period rows marked stale count too: reading the window rebuilds them.
+  const rows = await db.query<{
+    i: number;
+    rides: number;
+    ids: string;
+    versions: string;
+    stale: number;
+  }>(
+    `SELECT k.i::int AS i, count(w.id)::int AS rides, coalesce(sum(w.id), 0)::text AS ids,
+            coalesce(sum(s.xmin::text::bigint), 0)::text AS versions,
+            (SELECT count(*)::int FROM best_curves WHERE user_id = $1 AND stale) AS stale
+       FROM unnest($2::timestamptz[], $3::timestamptz[]) WITH ORDINALITY AS k(a, b, i)
+       LEFT JOIN workouts w ON w.user_id = $1 AND w.start_time >= k.a AND w.start_time < k.b
+       LEFT JOIN workout_streams s ON s.workout_id = w.id
+      GROUP BY k.i ORDER BY k.i`,
+    [userId, ends.map((end) => iso(end - LAST_WEEKS_DAYS * DAY_MS)), ends.map((end) => iso(end))],
+  );
+  return rows.map((row) => `${row.rides} ${row.ids} ${row.versions} ${row.stale}`);
+}
+
+/** Curves of the last six weeks kept per database, by rider and window key, up to a budget. */
+const WINDOW_CACHE_BYTES = 64 * 1024 * 1024;
+
+class WindowCache {
+  readonly #budget: number;
+  #bytes = 0;
+  readonly #entries = new Map<string, PeriodCurves>();
+
+  constructor(budget: number) {
+    this.#budget = budget;
+  }
+
+  static #size(curves: PeriodCurves): number {
+    return (curves.power?.byteLength ?? 0) + (curves.speed?.byteLength ?? 0) + 64;
+  }
+
+  get(key: string): PeriodCurves | undefined {
+    const curves = this.#entries.get(key);
+    if (curves) {
+      // Most recently used last.
+      this.#entries.delete(key);
+      this.#entries.set(key, curves);
+    }
+    return curves;
+  }
+
+  set(key: string, curves: PeriodCurves): void {
+    const size = WindowCache.#size(curves);
+    if (size > this.#budget || this.#entries.has(key)) return;
+    for (const [oldest, old] of this.#entries) {
+      if (this.#bytes + size <= this.#budget) break;
+      this.#entries.delete(oldest);
+      this.#bytes -= WindowCache.#size(old);
+    }
+    this.#entries.set(key, curves);
+    this.#bytes += size;
+  }
+}
+
+const windowCaches = new WeakMap<object, WindowCache>();
+
+/** The curves of `[now - 42 days, now)` read from the period rows and the cut days' rides. */
+async function lastWeeksCurves(db: Database, userId: number, now: number): Promise<PeriodCurves> {
   const from = now - LAST_WEEKS_DAYS * DAY_MS;
   const parts: PeriodCurves[] = [];
   const rides = async (a: number, b: number) => {

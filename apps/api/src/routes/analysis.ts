@@ -1,6 +1,6 @@
 // HTTP for the ride and training analysis: the power model (now and month by month), a
 // ride's analysis, the efficiency trend and the best climbs; computing and storage are in
-// ../analysis/analysisStore.ts.
+// ../analysis/analysisStore.ts and ../analysis/powerModels.ts.
 import { ErrorCode } from '@xoss/api-contract';
 import { addDays, dayOf, daysBetween } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
@@ -11,11 +11,16 @@ import {
   efficiencyPoints,
   ensureFacts,
   hardestClimbs,
+  workoutAnalysisReply,
+} from '../analysis/analysisStore.ts';
+import {
+  lastWeeksModels,
+  lastWeeksRange,
   powerModelHistory,
   powerModelOf,
   windowCurves,
-  workoutAnalysisReply,
-} from '../analysis/analysisStore.ts';
+} from '../analysis/powerModels.ts';
+import { startPrecompute } from '../analysis/precompute.ts';
 import { ownWorkout } from '../rides/rows.ts';
 
 /** The longest efficiency range: 20 years of days, as the fitness chart. */
@@ -31,14 +36,20 @@ const badRange = (detail: string) =>
 export function analysisRoutes(app: FastifyInstance, services: Services): void {
   const { db } = services;
   const today = () => dayOf(new Date(services.now()));
+  // Each ride's analysis and curves right after its import (`precomputeAnalysis`).
+  const stopPrecompute = startPrecompute(services);
+  app.addHook('onClose', stopPrecompute);
 
   route(app, services, 'powerModel', async ({ userId, query }) => {
-    const { from, to, curves } = await windowCurves(
-      services,
-      userId!,
-      query.window,
-      services.now(),
-    );
+    const now = services.now();
+    if (query.window === '42d') {
+      // Kept per window key (`lastWeeksModels`): the training page's most asked model.
+      const [kept] = await lastWeeksModels(services, userId!, [now]);
+      const { model, workouts } = kept!;
+      const { from, to } = lastWeeksRange(now);
+      return { window: query.window, from, to, workouts, ...model };
+    }
+    const { from, to, curves } = await windowCurves(services, userId!, query.window, now);
     return {
       window: query.window,
       from,
