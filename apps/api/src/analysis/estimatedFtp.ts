@@ -11,7 +11,7 @@
  * best minute the ramp test's rule (the best minute of a ramp to exhaustion, as Zwift's and
  * TrainerRoad's ramp tests read it).
  */
-export const FTP_TESTS: readonly { readonly seconds: number; readonly share: number }[] = [
+const FTP_TESTS: readonly { readonly seconds: number; readonly share: number }[] = [
   { seconds: 3600, share: 1 },
   { seconds: 1200, share: 0.95 },
   { seconds: 480, share: 0.9 },
