@@ -16,6 +16,8 @@ const QUIET_MS = 1_000;
 const MAX_WAIT_MS = 10_000;
 /** Rides analysed again per burst because an import landed in their 42 days, per rider. */
 const LATER_RIDES_MAX = 100;
+/** Rides whose W' balance is computed again when their analysis changes. */
+const BALANCED_MAX = 1_000;
 const DAY_MS = 86_400_000;
 
 class Precompute {
@@ -25,6 +27,8 @@ class Precompute {
   #firstWaiting = 0;
   #running: Promise<void> | undefined;
   #stopped = false;
+  /** Rides whose W' balance this process computed in the background, the latest last. */
+  readonly #balanced = new Set<number>();
 
   constructor(services: Services) {
     this.#services = services;
@@ -66,7 +70,7 @@ class Precompute {
     const riders = new Set<number>();
     for (const row of imported) {
       riders.add(row.user_id);
-      await this.#ride(row, done);
+      await this.#ride(row, done, true);
     }
     for (const userId of riders) {
       const mine = imported.filter((row) => row.user_id === userId);
@@ -77,19 +81,28 @@ class Precompute {
           ORDER BY start_time DESC LIMIT ${LATER_RIDES_MAX}`,
         [userId, new Date(earliest), new Date(latest + 42 * DAY_MS)],
       );
-      for (const row of later) await this.#ride(row, done);
+      // Their analyses (their curves do not depend on other rides), and the W' balance of
+      // those whose balance was computed here before (else it waits for its first call).
+      for (const row of later) await this.#ride(row, done, false);
       if (this.#stopped) return;
       await warmPowerModels(this.#services, userId).catch((error: unknown) => this.#failed(error));
     }
   }
 
-  async #ride(row: WorkoutRow, done: Set<number>): Promise<void> {
+  async #ride(row: WorkoutRow, done: Set<number>, imported: boolean): Promise<void> {
     if (this.#stopped || done.has(row.id)) return;
     done.add(row.id);
     try {
       await workoutAnalysisReply(this.#services, row, { background: true });
-      await warmWbal(this.#services, row);
-      await extraCurves(this.#services, row, ['heart_rate', 'pace'], { background: true });
+      if (imported || this.#balanced.has(row.id)) {
+        await warmWbal(this.#services, row);
+        this.#balanced.delete(row.id);
+        this.#balanced.add(row.id);
+        if (this.#balanced.size > BALANCED_MAX)
+          this.#balanced.delete(this.#balanced.values().next().value!);
+      }
+      if (imported)
+        await extraCurves(this.#services, row, ['heart_rate', 'pace'], { background: true });
     } catch (error) {
       this.#failed(error, row.id);
     }
