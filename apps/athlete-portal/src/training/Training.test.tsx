@@ -162,6 +162,9 @@ describe('the training pages’ periods', () => {
     signIn();
     renderPortal('/dashboard/training/log', english);
     await screen.findByRole('heading', { name: `Totals of ${thisYear - 1}` });
+    // The newest ride up to today (a ride dated ahead by an unset clock is not this year's).
+    const list = asked.find((url) => url.pathname === '/api/v2/workouts/')!;
+    expect(list.searchParams.get('to')).toBe(addDays(today, 1));
     await waitFor(() =>
       expect(optionsOf(screen.getByLabelText('Year'))).toEqual(PAST_YEARS.map(String)),
     );

@@ -2,7 +2,7 @@
 // the rider's units.
 import type { PeriodTotals } from '@xoss/api-contract';
 import { useLocale } from '@xoss/i18n/react';
-import { dayOf } from '@xoss/workout-stats';
+import { addDays, dayOf } from '@xoss/workout-stats';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
 
@@ -17,7 +17,10 @@ export const today = () => dayOf(Date.now());
  * from this year. Undefined until known; empty for a rider without rides.
  */
 export function useRideYears(): readonly number[] | undefined {
-  const newest = api.useListWorkoutsQuery({ query: { page: 1, page_size: 1 } });
+  // The newest ride up to today: a ride dated ahead by a clock never set is not this year's.
+  const newest = api.useListWorkoutsQuery({
+    query: { page: 1, page_size: 1, to: addDays(today(), 1) },
+  });
   const latest = newest.data?.results[0];
   const curves = api.usePowerCurveQuery(
     { params: { id: latest?.id ?? 0 }, query: { compare: 'none' } },
