@@ -257,14 +257,29 @@ export async function comparisonCurves(
       compare === 'currentYear' ? new Date(now).getUTCFullYear() : Number(compare.slice(5));
     return readPeriods(db, userId, 'period = $2', [`Y${year}`]);
   }
-  const key = `${userId} ${known ?? (await lastWeeksKeys(db, userId, [now]))[0]!}`;
+  return (await keptLastWeeks(db, userId, now, known)).curves;
+}
+
+/**
+ * The curves of the last six weeks before `now`, kept by the window's key, and the key they
+ * are kept under: read after computing them, since computing rebuilds the window's period
+ * rows marked stale (which the key counts).
+ */
+export async function keptLastWeeks(
+  db: Database,
+  userId: number,
+  now: number,
+  known?: string,
+): Promise<{ curves: PeriodCurves; key: string }> {
+  const key = known ?? (await lastWeeksKeys(db, userId, [now]))[0]!;
   const cache = windowCaches.get(db) ?? new WindowCache(WINDOW_CACHE_BYTES);
   windowCaches.set(db, cache);
-  const kept = cache.get(key);
-  if (kept) return kept;
+  const kept = cache.get(`${userId} ${key}`);
+  if (kept) return { curves: kept, key };
   const curves = await lastWeeksCurves(db, userId, now);
-  cache.set(key, curves);
-  return curves;
+  const after = (await lastWeeksKeys(db, userId, [now]))[0]!;
+  cache.set(`${userId} ${after}`, curves);
+  return { curves, key: after };
 }
 
 /**
@@ -273,8 +288,9 @@ export async function comparisonCurves(
  * the versions (`xmin`) of their streams rows. An import adds a ride with a larger id than
  * any before it, a delete takes one away, a correction rewrites a ride's streams and curves
  * in a later transaction: each change of what the window's curves are made of makes a sum
- * larger or the count different, so two windows with one key hold the same curves. Period
- * rows marked stale (rebuilt when read) are counted in, so they are read and rebuilt.
+ * larger or the count different, so two windows with one key hold the same curves. The
+ * window's period rows marked stale (rebuilt when read) are counted in, so they are read and
+ * rebuilt.
  */
 export async function lastWeeksKeys(
   db: Queryable,
@@ -282,7 +298,10 @@ export async function lastWeeksKeys(
   ends: readonly number[],
 ): Promise<string[]> {
   const iso = (ms: number) => new Date(ms).toISOString();
-  // The rider's period rows marked stale count too: reading the window rebuilds them.
+  const day = (ms: number) => isoDate(ms);
+  const froms = ends.map((end) => end - LAST_WEEKS_DAYS * DAY_MS);
+  // The window's day and week rows marked stale count too (a few around it at most): reading
+  // the window rebuilds them.
   const rows = await db.query<{
     i: number;
     rides: number;
@@ -292,12 +311,23 @@ export async function lastWeeksKeys(
   }>(
     `SELECT k.i::int AS i, count(w.id)::int AS rides, coalesce(sum(w.id), 0)::text AS ids,
             coalesce(sum(s.xmin::text::bigint), 0)::text AS versions,
-            (SELECT count(*)::int FROM best_curves WHERE user_id = $1 AND stale) AS stale
-       FROM unnest($2::timestamptz[], $3::timestamptz[]) WITH ORDINALITY AS k(a, b, i)
+            (SELECT count(*)::int FROM best_curves b WHERE b.user_id = $1 AND b.stale
+                AND ((b.period >= k.dl AND b.period <= k.dh)
+                  OR (b.period >= k.wl AND b.period <= k.wh))) AS stale
+       FROM unnest($2::timestamptz[], $3::timestamptz[], $4::text[], $5::text[], $6::text[],
+                   $7::text[]) WITH ORDINALITY AS k(a, b, dl, dh, wl, wh, i)
        LEFT JOIN workouts w ON w.user_id = $1 AND w.start_time >= k.a AND w.start_time < k.b
        LEFT JOIN workout_streams s ON s.workout_id = w.id
-      GROUP BY k.i ORDER BY k.i`,
-    [userId, ends.map((end) => iso(end - LAST_WEEKS_DAYS * DAY_MS)), ends.map((end) => iso(end))],
+      GROUP BY k.i, k.dl, k.dh, k.wl, k.wh ORDER BY k.i`,
+    [
+      userId,
+      froms.map(iso),
+      ends.map(iso),
+      froms.map((from) => `D${day(from - DAY_MS)}`),
+      ends.map((end) => `D${day(end)}`),
+      froms.map((from) => `W${day(from - WEEK_MS)}`),
+      ends.map((end) => `W${day(end)}`),
+    ],
   );
   return rows.map((row) => `${row.rides} ${row.ids} ${row.versions} ${row.stale}`);
 }

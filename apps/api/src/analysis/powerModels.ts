@@ -4,7 +4,7 @@
 import { POWER_MODEL_HISTORY_MONTHS_MAX } from '@xoss/api-contract';
 import { fitRiderPowerModel } from '@xoss/workout-stats';
 import type { Services } from '../services.ts';
-import { allTimeCurves, comparisonCurves, lastWeeksKeys } from './bestCurves.ts';
+import { allTimeCurves, comparisonCurves, keptLastWeeks, lastWeeksKeys } from './bestCurves.ts';
 
 type PowerModelReason = 'no_power' | 'too_little_data' | 'implausible';
 
@@ -119,14 +119,14 @@ export async function lastWeeksModels(
   modelsKept.set(db, kept);
   const out = [];
   for (const [index, end] of ends.entries()) {
-    const key = `${userId} ${keys[index]!}`;
-    let entry = kept.get(key);
+    let entry = kept.get(`${userId} ${keys[index]!}`);
     if (!entry) {
-      const curves = await comparisonCurves(db, userId, 'last6weeks', end, keys[index]);
+      // Kept under the key read after the curves: reading them rebuilds stale period rows.
+      const { curves, key } = await keptLastWeeks(db, userId, end, keys[index]);
       entry = { model: powerModelOf(curves.power), workouts: curves.workouts };
       // The oldest goes first (a Map keeps insertion order).
       if (kept.size >= MODELS_KEPT) kept.delete(kept.keys().next().value!);
-      kept.set(key, entry);
+      kept.set(`${userId} ${key}`, entry);
     }
     out.push(entry);
   }
