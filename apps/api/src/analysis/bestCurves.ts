@@ -277,7 +277,8 @@ export async function keptLastWeeks(
   const kept = cache.get(`${userId} ${key}`);
   if (kept) return { curves: kept, key };
   const curves = await lastWeeksCurves(db, userId, now);
-  const after = (await lastWeeksKeys(db, userId, [now]))[0]!;
+  // Read again only when the window had stale rows (the last figure of the key).
+  const after = key.endsWith(' 0') ? key : (await lastWeeksKeys(db, userId, [now]))[0]!;
   cache.set(`${userId} ${after}`, curves);
   return { curves, key: after };
 }
