@@ -141,5 +141,15 @@ export async function createApp(
       // Closing mid-batch: the rest is done on the next start.
       if (!stopped.signal.aborted) server.log.error({ err: error }, 'best efforts backfill failed');
     });
+  // Rides an older analysis made (before the cleaning, the human limits, the legs) are
+  // analysed again from their files, in the background, in their riders' turns.
+  void server
+    .reanalyseOlder(stopped.signal)
+    .then((count) => {
+      if (count > 0) server.log.info(`${count} earlier rides analysed again`);
+    })
+    .catch((error: unknown) => {
+      if (!stopped.signal.aborted) server.log.error({ err: error }, 'analysing again failed');
+    });
   return { server, db };
 }

@@ -36,6 +36,7 @@ import { shareCardTags, shareRoutes } from './routes/share.ts';
 import { workoutRoutes } from './routes/workouts.ts';
 import { runImport } from './rides/store.ts';
 import { trainingRoutes } from './routes/training.ts';
+import { reanalyseOlder } from './rides/revise.ts';
 import type { Services } from './services.ts';
 import { precomputeAnalysis } from './analysis/precompute.ts';
 import { KEY_RELOAD_MS, type SecretSet } from './auth/keyStore.ts';
@@ -47,6 +48,13 @@ import { StorageHealth, storageFullError, storageFullPart } from './platform/sto
 import { ApiMetrics, metricsRoutes } from './platform/metrics.ts';
 import { Readiness, readyRoute } from './platform/readiness.ts';
 import { athleteDataRoutes } from './routes/athleteData.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Analyses again, in the background, the rides an older analysis made (`reanalyseOlder`). */
+    readonly reanalyseOlder: (signal: AbortSignal) => Promise<number>;
+  }
+}
 
 /** Where the built front ends are; any of them may be missing (then only the API answers). */
 export interface StaticRoots {
@@ -294,6 +302,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('onClose', () => archives.stop());
   app.decorate('importJobs', imports);
   app.decorate('archiveImports', archives);
+  app.decorate('reanalyseOlder', (signal: AbortSignal) =>
+    reanalyseOlder(services, signal, (message, id, error) =>
+      app.log.warn({ err: error, workoutId: id }, message),
+    ),
+  );
   if (!options.pool) app.addHook('onClose', () => pool.close());
 
   await app.register(fastifyCors, {

@@ -17,7 +17,9 @@ const corpus = new URL('../../../packages/activity-files/test/corpus/fit/', impo
  */
 function dirtyRide(startTime: number): Uint8Array {
   const decoded = decodeFit(
-    new Uint8Array(readFileSync(new URL('fitparse-Edge810-Vector-2013-08-16-15-35-10.fit', corpus))),
+    new Uint8Array(
+      readFileSync(new URL('fitparse-Edge810-Vector-2013-08-16-15-35-10.fit', corpus)),
+    ),
   );
   if (!decoded.ok) throw new Error('corpus file');
   const streams = activityOverview(decoded.value).streams;
@@ -219,6 +221,90 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
       expect((await standing(h, rider.access, '2013-08-16')).tss).toBeCloseTo(file.data.tss!, 6);
       const own = await call<Detail>(h, rider.access, 'PATCH', url, { ftp_choice: 'settings' });
       expect(own.data).toMatchObject({ ftp: 250, ftp_source: 'settings', tss: fixed.data.tss });
+    });
+
+    it('analyses again, once, the rides an older analysis made, and marks one whose file is gone', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const ids: number[] = [];
+      for (const [k, start] of [1_376_667_310, 1_376_767_310].entries()) {
+        const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+          filename: `old-${k}.fit`,
+          bytes: dirtyRide(start),
+        });
+        expect(reply.statusCode, reply.body).toBe(201);
+        ids.push(reply.json<{ data: Detail }>().data.id);
+      }
+      // As stored before the cleaning: no counts, the version before; one file lost.
+      await h.db.query(
+        `UPDATE workouts SET analysed_with = 0, summary = summary - 'cleaning' WHERE id = ANY($1)`,
+        [ids],
+      );
+      const [lost] = await h.db.query<{ file_key: string }>(
+        'SELECT file_key FROM workouts WHERE id = $1',
+        [ids[1]],
+      );
+      await h.blobs.delete(lost!.file_key);
+      const before = await call<Detail>(h, rider.access, 'GET', `/api/v2/workouts/${ids[0]}/`);
+      expect(before.data.summary.removed_samples).toBeNull();
+      expect(await h.server.reanalyseOlder(new AbortController().signal)).toBe(1);
+      const after = await call<Detail>(h, rider.access, 'GET', `/api/v2/workouts/${ids[0]}/`);
+      expect(after.data.summary.removed_samples?.power).toBe(4);
+      expect(after.data.distance_m).toBe(before.data.distance_m);
+      const versions = await h.db.query<{ analysed_with: number }>(
+        'SELECT analysed_with FROM workouts WHERE id = ANY($1) ORDER BY id',
+        [ids],
+      );
+      expect(versions.map((row) => row.analysed_with)).toEqual([1, 1]);
+      // Nothing is left to do at the next start.
+      expect(await h.server.reanalyseOlder(new AbortController().signal)).toBe(0);
+    });
+
+    it("scores a run by pace against the rider's threshold pace (rTSS), never by a cycling FTP", async () => {
+      const h = await make();
+      const rider = await h.user();
+      await call(h, rider.access, 'PATCH', `/api/v2/athlete/${rider.id}/`, {
+        settings: { ftp: 250, max_hr: 190 },
+      });
+      // An hour on the flat at 4 m/s (4:10 /km), with a running power meter's 300 W.
+      const time = Float64Array.from({ length: 3600 }, (_, k) => k);
+      const run = encodeFit(
+        activityFromStreams(
+          {
+            time,
+            speed: new Float64Array(3600).fill(4),
+            distance: Float64Array.from(time, (t) => 4 * t),
+            power: new Float64Array(3600).fill(300),
+            heartRate: new Float64Array(3600).fill(160),
+          },
+          { startTime: 1_700_000_000, sport: 1 },
+        ),
+      );
+      const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'run.fit',
+        bytes: run,
+      });
+      expect(reply.statusCode, reply.body).toBe(201);
+      const url = `/api/v2/workouts/${reply.json<{ data: Detail }>().data.id}/`;
+      type Scored = Detail & { summary: { tss: number | null; tss_method: string | null } };
+      // No threshold pace: heart rate, not the 300 W against a cycling FTP of 250 W.
+      const byHeart = (await call<Scored>(h, rider.access, 'GET', url)).data;
+      expect(byHeart.summary.tss_method).toBe('heart_rate');
+      // At threshold pace (4:10 /km = 4 m/s) an hour is 100; at 5:00 /km it is 100 x 1.2².
+      for (const [pace, oracle] of [
+        [250, 100],
+        [300, 144],
+      ] as const) {
+        const set = await call(h, rider.access, 'PATCH', `/api/v2/athlete/${rider.id}/`, {
+          settings: { threshold_pace_s_per_km: pace },
+        });
+        expect(set.status, set.body).toBe(200);
+        const scored = (await call<Scored>(h, rider.access, 'GET', url)).data;
+        expect(scored.summary.tss_method).toBe('pace');
+        expect(Math.abs(scored.summary.tss! - oracle)).toBeLessThan(oracle * 0.01);
+        expect(scored.tss).toBeCloseTo(scored.summary.tss!, 9);
+        expect((await standing(h, rider.access, '2023-11-14')).tss).toBeCloseTo(scored.tss!, 6);
+      }
     });
   });
 }

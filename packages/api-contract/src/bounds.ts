@@ -9,6 +9,8 @@ export const settingBounds = {
   privacy_trim_m: { min: 0, max: 5000 },
   /** Body weight in kg (one decimal), for W/kg. */
   weight_kg: { min: 20, max: 300 },
+  /** Running threshold pace, seconds per kilometre (2:00 to 15:00 /km). */
+  threshold_pace_s_per_km: { min: 120, max: 900 },
 } as const;
 
 /** The largest second a ride's range may name: `to` at this value means "to the ride's end". */

@@ -167,3 +167,4 @@ export {
   heartRateSecondsByBpm,
   heartRateStressScore,
 } from './heartRateStress.ts';
+export { normalizedGradedSpeed, paceStressScore, runningCost } from './paceStress.ts';

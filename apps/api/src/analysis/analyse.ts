@@ -31,6 +31,7 @@ import {
   fastestDistances,
   gradeSeries,
   heartRateSecondsByBpm,
+  normalizedGradedSpeed,
   oneHertzSeries,
   summarizeSessions,
   timeline,
@@ -91,6 +92,8 @@ export interface Analysis {
      * be scored against whichever maximum the rider sets (`thresholds.ts`).
      */
     readonly heartRateSeconds?: Readonly<Record<string, number>>;
+    /** Normalized graded speed over the timer (m/s): a run's pace load (`thresholds.ts`). */
+    readonly gradedSpeedMs?: number;
   };
   readonly sessions: readonly SessionAnalysis[];
   /** The device's own totals (its first session), as stored. */
@@ -497,6 +500,14 @@ export function analyseActivity(
   const speedCurve = streams.speed ? effortCurve(streams.speed, line, streams.time) : null;
   const bounds = boundsOf(streams);
   const bests = rideBests(streams, powerCurve, line.running);
+  // A run is scored by its normalized graded pace (`thresholds.ts`): kept for any ride, as
+  // its sport may be changed later.
+  const gradedSpeedMs = streams.speed
+    ? normalizedGradedSpeed(
+        oneHertzSeries(streams.speed, line, 'timer'),
+        stored.grade ? oneHertzSeries(stored.grade, line, 'timer') : undefined,
+      )
+    : undefined;
   const heartRateSeconds = streams.heartRate
     ? sparse(heartRateSecondsByBpm(oneHertzSeries(streams.heartRate, line, 'timer')))
     : undefined;
@@ -508,7 +519,12 @@ export function analyseActivity(
       sportType: overview.sportType,
       startTime: overview.startTime + (options.timeShiftS ?? 0),
       indoor: bounds === null,
-      summary: { ...whole, cleaning: removed, ...(heartRateSeconds ? { heartRateSeconds } : {}) },
+      summary: {
+        ...whole,
+        cleaning: removed,
+        ...(heartRateSeconds ? { heartRateSeconds } : {}),
+        ...(gradedSpeedMs !== undefined ? { gradedSpeedMs } : {}),
+      },
       sessions: overview.sessions.map((session, index) => ({
         sportType: session.sportType,
         startS: session.start,

@@ -1,4 +1,9 @@
-import { heartRateStressScore, withFtp, type WorkoutSummary } from '@xoss/workout-stats';
+import {
+  heartRateStressScore,
+  paceStressScore,
+  withFtp,
+  type WorkoutSummary,
+} from '@xoss/workout-stats';
 import type { Queryable } from '../platform/db/db.ts';
 import { addToDay, dayOf, lockRider } from '../training/days.ts';
 import { counts } from '../rides/counting.ts';
@@ -18,7 +23,7 @@ interface HistoryRow {
 }
 
 /** Where a rider's first setting starts: before any ride. */
-const FIRST_DATE = '1970-01-01';
+export const FIRST_DATE = '1970-01-01';
 
 /**
  * The TSS a ride shows: the device's own when it stored one and the ride is measured against
@@ -32,41 +37,80 @@ export function shownTss(
   ftpSource: RideThresholds['ftpSource'] = 'file',
 ): number | null {
   const stored = device.trainingStressScore;
-  if (usesDevicePower(summary, ftpSource) && typeof stored === 'number' && Number.isFinite(stored))
+  if (
+    usesDevicePower(summary, ftpSource, device) &&
+    typeof stored === 'number' &&
+    Number.isFinite(stored)
+  )
     return stored;
   return summary.trainingStressScore ?? null;
 }
 
 /**
  * Whether the device's own NP, IF and TSS stand for the ride: only when the ride is measured
- * against the device's FTP, and the cleaning took no power sample out (the device summed
- * its glitches in: a 21,733 W sample gave one a TSS of 931).
+ * against the device's FTP, and unless the device summed in glitches the cleaning took out
+ * (power samples removed, and the device's NP over ours by more than 2 %: a 21,733 W sample
+ * gave one a TSS of 931; three sprint spikes in an hour move NP by 1 %).
  */
 export function usesDevicePower(
   summary: WorkoutSummary,
   ftpSource: RideThresholds['ftpSource'] | 'estimate',
+  device: Record<string, unknown>,
 ): boolean {
+  if (ftpSource === 'settings') return false;
   const removed = (summary as { cleaning?: { power?: number } }).cleaning?.power ?? 0;
-  return ftpSource !== 'settings' && !(removed > 0);
+  const deviceNp = device.normalizedPower;
+  const ours = summary.normalizedPower;
+  const glitched =
+    removed > 0 &&
+    typeof deviceNp === 'number' &&
+    (ours === undefined || !Number.isFinite(ours) || deviceNp > ours * 1.02);
+  return !glitched;
 }
 
 /** A stored summary: workout-stats' figures and the import's additions (`analyse.ts`). */
 type StoredSummary = WorkoutSummary & {
   readonly heartRateSeconds?: Readonly<Record<string, number>>;
-  readonly tssMethod?: 'power' | 'heartRate';
+  /** Normalized graded speed over the timer (m/s), kept to score runs by pace. */
+  readonly gradedSpeedMs?: number;
+  readonly tssMethod?: 'power' | 'heartRate' | 'pace';
 };
+
+/** FIT sports scored as running: running itself (1) and a trail run on its sub-sport. */
+const RUNNING = [1];
+
+/** What scores a ride beyond its thresholds: its sport, and the rider's threshold pace. */
+export interface Scoring {
+  readonly sportType: number;
+  readonly thresholdPaceSPerKm: number | null;
+}
 
 /**
  * A ride's summary measured against its thresholds: IF and TSS from its power and FTP; for
  * a ride without power (or without an FTP), its heart-rate stress score from the timer
  * seconds at each heart rate and the max heart rate it uses (workout-stats'
- * `heartRateStressScore`, intervals.icu's HRSS: an hour at threshold = 100). `tssMethod`
- * says which.
+ * `heartRateStressScore`, intervals.icu's HRSS: an hour at threshold = 100). A run is never
+ * scored against a cycling FTP (a running power meter's watts are not a rider's): with the
+ * rider's threshold pace, by pace (TrainingPeaks' rTSS, workout-stats' `paceStressScore`),
+ * else by heart rate. `tssMethod` says which.
  */
-export function measuredSummary(summary: StoredSummary, thresholds: RideThresholds): StoredSummary {
+export function measuredSummary(
+  summary: StoredSummary,
+  thresholds: RideThresholds,
+  scoring: Scoring = { sportType: 2, thresholdPaceSPerKm: null },
+): StoredSummary {
   const { tssMethod: _method, ...plain } = summary;
-  const withPower: StoredSummary = withFtp(plain, thresholds.ftp ?? undefined);
+  const running = RUNNING.includes(scoring.sportType);
+  const withPower: StoredSummary = withFtp(
+    plain,
+    running ? undefined : (thresholds.ftp ?? undefined),
+  );
   if (withPower.trainingStressScore !== undefined) return { ...withPower, tssMethod: 'power' };
+  const pace = scoring.thresholdPaceSPerKm;
+  if (running && pace && summary.gradedSpeedMs !== undefined) {
+    const score = paceStressScore(summary.timerTimeS, summary.gradedSpeedMs, 1000 / pace);
+    if (score !== undefined) return { ...withPower, trainingStressScore: score, tssMethod: 'pace' };
+  }
   const table = summary.heartRateSeconds;
   if (!table || !thresholds.maxHr) return withPower;
   const seconds = new Float64Array(251);
@@ -144,7 +188,23 @@ export async function changeThresholds(
      ON CONFLICT (user_id, effective_from) DO UPDATE SET ftp = EXCLUDED.ftp, max_hr = EXCLUDED.max_hr`,
     [userId, since, values.ftp, values.maxHr],
   );
+  return rescoreRides(db, userId, since);
+}
+
+/**
+ * Measures again the rider's rides from `since` (a date) against their thresholds and the
+ * rider's threshold pace (`runsOnly`: the runs alone, after a change of pace), in the
+ * caller's transaction with the rider locked: IF, TSS and zones, and each day's TSS.
+ */
+export async function rescoreRides(
+  db: Queryable,
+  userId: number,
+  since: string,
+  options: { readonly runsOnly?: boolean } = {},
+): Promise<number> {
+  await lockRider(db, userId);
   const history = await thresholdHistory(db, userId);
+  const pace = await thresholdPaceOf(db, userId);
   const rides = await db.query<{
     id: number;
     start_time: Date;
@@ -154,13 +214,14 @@ export async function changeThresholds(
     device_summary: Record<string, unknown>;
     tss: number | null;
     ftp_choice: 'file' | null;
+    sport_type: number;
     exclude_from_bests: boolean;
     date_warning: string | null;
   }>(
-    `SELECT id, start_time, summary, file_ftp, file_max_hr, device_summary, tss, ftp_choice,
+    `SELECT id, start_time, summary, file_ftp, file_max_hr, device_summary, tss, ftp_choice, sport_type,
             exclude_from_bests, date_warning FROM workouts
-      WHERE user_id = $1 AND start_time >= $2::date`,
-    [userId, since],
+      WHERE user_id = $1 AND start_time >= $2::date AND ($3::int[] IS NULL OR sport_type = ANY($3))`,
+    [userId, since, options.runsOnly ? RUNNING : null],
   );
   // How much each day's TSS changes: the daily totals and the fitness chart follow.
   const tssChange = new Map<string, number>();
@@ -171,7 +232,10 @@ export async function changeThresholds(
       { ftp: ride.file_ftp, maxHr: ride.file_max_hr },
       ride.ftp_choice,
     );
-    const summary = measuredSummary(ride.summary, thresholds);
+    const summary = measuredSummary(ride.summary, thresholds, {
+      sportType: ride.sport_type,
+      thresholdPaceSPerKm: pace,
+    });
     const tss = shownTss(summary, ride.device_summary, thresholds.ftpSource);
     await db.query(
       `UPDATE workouts SET ftp = $1, ftp_source = $2, max_hr = $3, max_hr_source = $4,
@@ -200,4 +264,13 @@ export async function changeThresholds(
       rides: 0,
     });
   return rides.length;
+}
+
+/** The rider's running threshold pace (s/km), or null. */
+export async function thresholdPaceOf(db: Queryable, userId: number): Promise<number | null> {
+  const [row] = await db.query<{ pace: number | null }>(
+    'SELECT threshold_pace_s_per_km AS pace FROM users WHERE id = $1',
+    [userId],
+  );
+  return row?.pace ?? null;
 }

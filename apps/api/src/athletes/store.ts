@@ -18,6 +18,7 @@ export interface AthleteRow {
   share_power: boolean;
   weight_kg: number | null;
   ftp_rule: 'hour' | 'twenty';
+  threshold_pace_s_per_km: number | null;
 }
 
 /** The settings a rider may change (all of them are written at once). */
@@ -32,6 +33,7 @@ export interface AthleteSettings {
   readonly share_power: boolean;
   readonly weight_kg: number | null;
   readonly ftp_rule: 'hour' | 'twenty';
+  readonly threshold_pace_s_per_km: number | null;
 }
 
 /** The name the rider signs with (articles, comments, shared rides), if the rider exists. */
@@ -55,7 +57,8 @@ export async function saveAthlete(
 ): Promise<AthleteRow | undefined> {
   const [changed] = await db.query<AthleteRow>(
     `UPDATE users SET username = $1, ftp = $2, max_hr = $3, distance_unit = $4, temperature_unit = $5,
-       privacy_trim_m = $6, share_heart_rate = $7, share_power = $8, weight_kg = $9, ftp_rule = $10
+       privacy_trim_m = $6, share_heart_rate = $7, share_power = $8, weight_kg = $9, ftp_rule = $10,
+       threshold_pace_s_per_km = $12
      WHERE id = $11 RETURNING *`,
     [
       settings.username,
@@ -69,6 +72,7 @@ export async function saveAthlete(
       settings.weight_kg,
       settings.ftp_rule,
       id,
+      settings.threshold_pace_s_per_km,
     ],
   );
   return changed;

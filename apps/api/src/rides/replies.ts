@@ -31,10 +31,10 @@ function wholeRideExtras(summary: WorkoutSummary): Partial<WorkoutSummary> {
   const stored = summary as { cleaning?: unknown; tssMethod?: string };
   return {
     ...(stored.cleaning ? ({ cleaning: stored.cleaning } as Partial<WorkoutSummary>) : {}),
-    ...(stored.tssMethod === 'heartRate'
+    ...(stored.tssMethod === 'heartRate' || stored.tssMethod === 'pace'
       ? ({
           trainingStressScore: summary.trainingStressScore,
-          tssMethod: 'heartRate',
+          tssMethod: stored.tssMethod,
         } as Partial<WorkoutSummary>)
       : {}),
   };
@@ -44,7 +44,8 @@ function wholeRideExtras(summary: WorkoutSummary): Partial<WorkoutSummary> {
 function tssMethodOf(summary: WorkoutSummary): WorkoutDetail['summary']['tss_method'] {
   if (summary.trainingStressScore === undefined || !Number.isFinite(summary.trainingStressScore))
     return null;
-  return (summary as { tssMethod?: string }).tssMethod === 'heartRate' ? 'heart_rate' : 'power';
+  const method = (summary as { tssMethod?: string }).tssMethod;
+  return method === 'heartRate' ? 'heart_rate' : method === 'pace' ? 'pace' : 'power';
 }
 
 /** What the import's cleaning took out (`summary.cleaning`), as sent; null without it. */
@@ -80,7 +81,7 @@ export function summaryReply(
   // The device's NP, IF and TSS as a set, when it had an FTP to compute them with and the
   // ride is measured against that FTP (a rider's own FTP overrules the device's, and the
   // device's IF and TSS with it).
-  const deviceTss = usesDevicePower(summary, ftpSource)
+  const deviceTss = usesDevicePower(summary, ftpSource, device)
     ? deviceNumber(device, 'trainingStressScore')
     : undefined;
   const np = deviceTss !== undefined ? deviceNumber(device, 'normalizedPower') : undefined;

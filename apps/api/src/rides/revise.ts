@@ -18,7 +18,7 @@ import {
   uncountRide,
   type Counted,
 } from './counting.ts';
-import { figureColumns } from './store.ts';
+import { ANALYSIS_VERSION, figureColumns } from './store.ts';
 import { forgetStreams, packCurve, packStreams } from './streams.ts';
 import { settingsOf } from './replies.ts';
 import type { WorkoutRow } from './rows.ts';
@@ -45,7 +45,7 @@ const SETTINGS: readonly (keyof RideSettings)[] = [
   'ftp_choice',
 ];
 
-export const settingsOfRow = (row: WorkoutRow): RideSettings => ({
+const settingsOfRow = (row: WorkoutRow): RideSettings => ({
   sport_type: row.sport_type,
   leg: row.leg ?? 0,
   crop: row.crop ?? null,
@@ -114,7 +114,7 @@ export async function reviseWorkout(
     services.db,
     row.user_id,
     analysis,
-    settings.ftp_choice,
+    { ftpChoice: settings.ftp_choice, sportType: settings.sport_type },
     services.now(),
   );
   const packed = analysis.packed?.byteLength ? analysis.packed : packStreams(analysis.streams);
@@ -183,4 +183,43 @@ export async function reviseWorkout(
   forgetStreams(services.db, row.id);
   forgetPreview(row.share_id);
   if (oldStreams) await services.blobs.delete(oldStreams).catch(() => undefined);
+}
+
+/**
+ * Analyses again, from their kept files, the rides whose figures an older analysis made
+ * (`analysed_with` below `ANALYSIS_VERSION`: rides stored before the cleaning, the human
+ * limits and the legs), a ride at a time in its rider's turn of the import workers, with
+ * each ride's own corrections; returns how many it did. A ride whose file can no longer be
+ * analysed keeps its figures and is marked done, with a log line, so no start tries it again.
+ */
+export async function reanalyseOlder(
+  services: Services,
+  signal: AbortSignal,
+  log: (message: string, id: number, error: unknown) => void = () => {},
+): Promise<number> {
+  let done = 0;
+  let after = 0;
+  while (!signal.aborted) {
+    const rides = await services.db.query<WorkoutRow>(
+      'SELECT * FROM workouts WHERE analysed_with < $1 AND id > $2 ORDER BY id LIMIT 20',
+      [ANALYSIS_VERSION, after],
+    );
+    if (rides.length === 0) return done;
+    for (const ride of rides) {
+      if (signal.aborted) break;
+      after = ride.id;
+      try {
+        await reviseWorkout(services, ride, {}, signal);
+        done++;
+      } catch (error) {
+        if (signal.aborted) break;
+        log('ride kept its earlier figures: it could not be analysed again', ride.id, error);
+        await services.db.query('UPDATE workouts SET analysed_with = $1 WHERE id = $2', [
+          ANALYSIS_VERSION,
+          ride.id,
+        ]);
+      }
+    }
+  }
+  return done;
 }

@@ -21,6 +21,7 @@ import {
   measuredSummary,
   shownTss,
   thresholdHistory,
+  thresholdPaceOf,
   thresholdsOn,
 } from '../analysis/thresholds.ts';
 import { COUNTED_COLUMNS, countRide, dateWarningOf, type Counted } from './counting.ts';
@@ -68,7 +69,7 @@ export async function figureColumns(
   db: Queryable,
   userId: number,
   analysis: Analysis,
-  ftpChoice: 'file' | null,
+  ride: { readonly ftpChoice: 'file' | null; readonly sportType: number },
   now: number,
 ): Promise<Record<string, unknown>> {
   const start = new Date(analysis.startTime * 1000);
@@ -76,9 +77,12 @@ export async function figureColumns(
     await thresholdHistory(db, userId),
     start,
     { ftp: analysis.fileFtp, maxHr: analysis.fileMaxHr },
-    ftpChoice,
+    ride.ftpChoice,
   );
-  const summary = measuredSummary(analysis.summary, thresholds);
+  const summary = measuredSummary(analysis.summary, thresholds, {
+    sportType: ride.sportType,
+    thresholdPaceSPerKm: await thresholdPaceOf(db, userId),
+  });
   const device = analysis.deviceSummary as Record<string, unknown>;
   const shown = summaryReply(summary, device, thresholds.ftpSource);
   return {
@@ -151,7 +155,13 @@ async function storeWorkout(
   const start = new Date(analysis.startTime * 1000);
   // An archive's activities.csv may name the sport the file does not.
   const sportType = options.sportType ?? analysis.sportType;
-  const figures = await figureColumns(services.db, userId, analysis, null, services.now());
+  const figures = await figureColumns(
+    services.db,
+    userId,
+    analysis,
+    { ftpChoice: null, sportType },
+    services.now(),
+  );
   if (!importRow) await services.blobs.put(fileKey, bytes);
   // The streams go to the file store before the transaction: tens of MB written inside the
   // database held its one connection (the embedded one runs a statement at a time) for

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http/envelope.ts';
 import { route } from '../http/route.ts';
 import { athlete, saveAthlete, type AthleteRow } from '../athletes/store.ts';
-import { changeThresholds } from '../analysis/thresholds.ts';
+import { FIRST_DATE, changeThresholds, rescoreRides } from '../analysis/thresholds.ts';
 import type { Services } from '../services.ts';
 import { PasswordResets } from '../auth/passwordReset.ts';
 import type { SecurityLog } from '../auth/sessions.ts';
@@ -28,6 +28,7 @@ const athleteReply = (row: AthleteRow) => ({
     share_power: row.share_power,
     weight_kg: row.weight_kg,
     ftp_rule: row.ftp_rule,
+    threshold_pace_s_per_km: row.threshold_pace_s_per_km ?? null,
   },
 });
 
@@ -142,7 +143,14 @@ export function authRoutes(
         const from = body.thresholds_from ?? today;
         await changeThresholds(tx, row.id, from, { ftp: settings.ftp, maxHr: settings.max_hr });
       }
-      return saveAthlete(tx, row.id, { ...settings, username: body.username ?? row.username });
+      const saved = await saveAthlete(tx, row.id, {
+        ...settings,
+        username: body.username ?? row.username,
+      });
+      // A new threshold pace scores every run again (runs only: `rescoreRides`).
+      if (settings.threshold_pace_s_per_km !== (row.threshold_pace_s_per_km ?? null))
+        await rescoreRides(tx, row.id, FIRST_DATE, { runsOnly: true });
+      return saved;
     });
     return athleteReply(updated!);
   });

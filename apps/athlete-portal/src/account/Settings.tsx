@@ -16,10 +16,26 @@ const fieldLabels = {
   max_hr: 'settings.maxHr',
   privacy_trim_m: 'settings.privacyTrim',
   weight_kg: 'settings.weight',
+  threshold_pace_s_per_km: 'settings.thresholdPace',
 } as const satisfies Record<keyof typeof settingBounds, MessageId>;
 
 /** The settings typed as numbers, each checked against the API's bounds before a save. */
-const numericFields = ['ftp', 'max_hr', 'privacy_trim_m', 'weight_kg'] as const;
+const numericFields = [
+  'ftp',
+  'max_hr',
+  'privacy_trim_m',
+  'weight_kg',
+  'threshold_pace_s_per_km',
+] as const;
+
+/** A pace as riders write it (`m:ss` per km), in seconds; NaN when it is not one. */
+const paceSeconds = (text: string) => {
+  const match = /^(\d{1,2}):([0-5]\d)$/.exec(text.trim());
+  return match ? Number(match[1]) * 60 + Number(match[2]) : Number.NaN;
+};
+/** Seconds per km as `m:ss`. */
+const paceText = (seconds: number) =>
+  `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 type NumericField = (typeof numericFields)[number];
 
 /** A refused field is marked invalid and described by its message. */
@@ -78,6 +94,10 @@ export function SettingsPage() {
       share_power: form.get('share_power') === 'on',
       weight_kg: number('weight_kg'),
       ftp_rule: formText(form, 'ftp_rule') === 'twenty' ? 'twenty' : 'hour',
+      threshold_pace_s_per_km:
+        formText(form, 'threshold_pace').trim() === ''
+          ? null
+          : paceSeconds(formText(form, 'threshold_pace')),
     } as const;
     const from = formText(form, 'thresholds_from');
     // Said here, in the page's language, before anything is sent; the API holds the same line.
@@ -95,7 +115,16 @@ export function SettingsPage() {
         Object.fromEntries(
           outOfRange.map((name) => {
             const { min, max } = settingBounds[name];
-            return [name, t('settings.outOfRange', { field: t(fieldLabels[name]), min, max })];
+            const shown = (value: number) =>
+              name === 'threshold_pace_s_per_km' ? paceText(value) : value;
+            return [
+              name,
+              t('settings.outOfRange', {
+                field: t(fieldLabels[name]),
+                min: shown(min),
+                max: shown(max),
+              }),
+            ];
           }),
         ),
       );
@@ -200,6 +229,25 @@ export function SettingsPage() {
               />
             </label>
             <FieldProblem fields={wrongFields} name="weight_kg" />
+            <label>
+              <Message id="settings.thresholdPace" />
+              <input
+                className="xoss-select"
+                id="setting-threshold_pace_s_per_km"
+                name="threshold_pace"
+                type="text"
+                inputMode="numeric"
+                placeholder="4:30"
+                {...fieldState(wrongFields, 'threshold_pace_s_per_km')}
+                defaultValue={kept.value(
+                  'threshold_pace',
+                  profile.settings.threshold_pace_s_per_km === null
+                    ? ''
+                    : paceText(profile.settings.threshold_pace_s_per_km),
+                )}
+              />
+            </label>
+            <FieldProblem fields={wrongFields} name="threshold_pace_s_per_km" />
             <UnitChoice
               name="ftp_rule"
               legend={t('settings.ftpRule')}

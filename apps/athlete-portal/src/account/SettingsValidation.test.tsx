@@ -28,6 +28,7 @@ const athlete = {
     share_power: true,
     weight_kg: 72,
     ftp_rule: 'hour',
+    threshold_pace_s_per_km: null,
   },
 };
 
@@ -84,19 +85,30 @@ describe('saving settings', () => {
     fireEvent.change(ftp, { target: { value: '5000' } });
     fireEvent.change(screen.getByLabelText('Max heart rate (bpm)'), { target: { value: '12x' } });
     fireEvent.change(screen.getByLabelText('Weight (kg)'), { target: { value: '-3' } });
+    const pace = screen.getByLabelText('Running threshold pace (min:ss per km)');
+    fireEvent.change(pace, { target: { value: '1:30' } });
     save();
     expect(await screen.findByText('FTP (W): enter a number from 50 to 700.')).toBeDefined();
     expect(screen.getByText(/^Max heart rate \(bpm\): enter a number from/)).toBeDefined();
     expect(screen.getByText(/^Weight \(kg\): enter a number from/)).toBeDefined();
+    // A pace is said as riders write it.
+    expect(
+      screen.getByText(
+        'Running threshold pace (min:ss per km): enter a number from 2:00 to 15:00.',
+      ),
+    ).toBeDefined();
     expect(sent).toEqual([]);
     // Put right, the messages go and the values are sent (a decimal comma is read as a point).
     fireEvent.change(ftp, { target: { value: '260' } });
     fireEvent.change(screen.getByLabelText('Max heart rate (bpm)'), { target: { value: '186' } });
     fireEvent.change(screen.getByLabelText('Weight (kg)'), { target: { value: '72,5' } });
+    fireEvent.change(pace, { target: { value: '4:30' } });
     save();
     expect(await screen.findByText('Save Successfully')).toBeDefined();
     expect(screen.queryByText(/enter a number from/)).toBeNull();
-    expect(sent).toMatchObject([{ settings: { ftp: 260, max_hr: 186, weight_kg: 72.5 } }]);
+    expect(sent).toMatchObject([
+      { settings: { ftp: 260, max_hr: 186, weight_kg: 72.5, threshold_pace_s_per_km: 270 } },
+    ]);
   });
 
   it('says Save Successfully only after the 200, and a new save clears it before its error', async () => {

@@ -28,6 +28,16 @@ export const athleteSettingsSchema = z.object({
    * average power, `twenty` 95 % of the best 20-minute average.
    */
   ftp_rule: z.enum(['hour', 'twenty']),
+  /**
+   * The rider's running threshold pace (seconds per km; the pace they could hold for about
+   * an hour): runs are scored against it (rTSS, `tss_method: pace`); null when not given.
+   */
+  threshold_pace_s_per_km: z
+    .number()
+    .int()
+    .min(settingBounds.threshold_pace_s_per_km.min)
+    .max(settingBounds.threshold_pace_s_per_km.max)
+    .nullable(),
 });
 export const athleteSchema = z.object({
   id: z.string(),

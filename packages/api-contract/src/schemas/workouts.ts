@@ -44,9 +44,10 @@ export const workoutSummarySchema = z.object({
   np_source: z.enum(['device', 'computed']).nullable(),
   /**
    * What the TSS measures: power against FTP, or, for a ride without power (or FTP), heart
-   * rate against the max heart rate (HRSS: an hour at threshold heart rate = 100).
+   * rate against the max heart rate (HRSS: an hour at threshold heart rate = 100); for a run
+   * with the rider's threshold pace, its normalized graded pace against it (rTSS).
    */
-  tss_method: z.enum(['power', 'heart_rate']).nullable(),
+  tss_method: z.enum(['power', 'heart_rate', 'pace']).nullable(),
   grade_max: z.number().nullable(),
   grade_min: z.number().nullable(),
   lr_balance_left: z.number().nullable(),

@@ -437,7 +437,8 @@ UPDATE archive_imports SET stored_bytes = file_bytes WHERE status IN ('queued', 
   // dated in the future or before 1990 counts nowhere until its date is fixed). `gear` is
   // the bike or shoes it was done with (Strava's "Activity Gear"); `analysed_with` the
   // version of the analysis that made its figures (older ones are re-analysed by
-  // `reanalyse`). Rides stored before keep counting as they did: no date warning.
+  // `reanalyse`). Rides stored before keep counting as they did: no date warning. A rider's
+  // running threshold pace (`threshold_pace_s_per_km`) scores runs (rTSS).
   `
 ALTER TABLE workouts ADD COLUMN leg integer NOT NULL DEFAULT 0;
 ALTER TABLE workouts ADD COLUMN legs integer NOT NULL DEFAULT 1;
@@ -449,6 +450,7 @@ ALTER TABLE workouts ADD COLUMN ftp_choice text;
 ALTER TABLE workouts ADD COLUMN date_warning text;
 ALTER TABLE workouts ADD COLUMN gear text;
 ALTER TABLE workouts ADD COLUMN analysed_with integer NOT NULL DEFAULT 0;
+ALTER TABLE users ADD COLUMN threshold_pace_s_per_km integer;
 UPDATE workouts SET leg = substring(file_sha256 FROM ':leg([0-9]+)$')::int WHERE file_sha256 LIKE '%:leg%'
 `,
 ];
