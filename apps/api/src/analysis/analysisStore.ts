@@ -146,7 +146,7 @@ export async function ensureFacts(
 }
 
 /** Bumped when an analysis or what it is computed with changes: every kept one is redone. */
-const ANALYSIS_VERSION = 2;
+const ANALYSIS_VERSION = 3;
 
 /**
  * A ride's kept analysis, when still current, and the key of what it depends on besides the
@@ -230,7 +230,7 @@ async function computeAnalysis(
     threshold_source: model.thresholdSource,
   };
   const streams = (await readStreams(services, row.id)) ?? {};
-  const task = { streams, timer: row.timer, summary: row.summary, ...model };
+  const task = { streams, timer: row.timer, summary: row.summary, laps: row.laps, ...model };
   const figures =
     background || (streams.time?.length ?? 0) > INLINE_SAMPLES
       ? await services.pool.figures('analysis', task, background ? 'background' : row.user_id)
@@ -355,7 +355,10 @@ async function computeExtraCurves(
   return curves;
 }
 
-/** The stored EF and decoupling of a rider's rides started in `[from, to)`, oldest first. */
+/**
+ * The stored EF and decoupling of a rider's rides started in `[from, to)`, oldest first; not
+ * of rides left out of bests and training, or with a doubtful date.
+ */
 export function efficiencyPoints(db: Queryable, userId: number, range: { from: Date; to: Date }) {
   return db.query<{
     workout_id: number;
@@ -363,15 +366,20 @@ export function efficiencyPoints(db: Queryable, userId: number, range: { from: D
     efficiency_factor: number | null;
     decoupling_pct: number | null;
   }>(
-    `SELECT workout_id, start_time, efficiency_factor, decoupling_pct FROM workout_facts
-      WHERE user_id = $1 AND start_time >= $2 AND start_time < $3
-        AND (efficiency_factor IS NOT NULL OR decoupling_pct IS NOT NULL)
-      ORDER BY start_time, workout_id`,
+    `SELECT f.workout_id, f.start_time, f.efficiency_factor, f.decoupling_pct
+       FROM workout_facts f JOIN workouts w ON w.id = f.workout_id
+      WHERE f.user_id = $1 AND f.start_time >= $2 AND f.start_time < $3
+        AND (f.efficiency_factor IS NOT NULL OR f.decoupling_pct IS NOT NULL)
+        AND NOT w.exclude_from_bests AND w.date_warning IS NULL
+      ORDER BY f.start_time, f.workout_id`,
     [userId, range.from, range.to],
   );
 }
 
-/** A rider's hardest climbs (by score) of rides started in `[from, to)` when given. */
+/**
+ * A rider's hardest climbs (by score) of rides started in `[from, to)` when given: climbs
+ * that lie in no other (a nested steep part is its climb's), of rides that count.
+ */
 export function hardestClimbs(
   db: Queryable,
   userId: number,
@@ -382,7 +390,8 @@ export function hardestClimbs(
     `SELECT f.workout_id, w.name, w.start_time, c.value AS climb
        FROM workout_facts f JOIN workouts w ON w.id = f.workout_id,
             jsonb_array_elements(f.climbs) AS c
-      WHERE f.user_id = $1
+      WHERE f.user_id = $1 AND c.value->>'parent' IS NULL
+        AND NOT w.exclude_from_bests AND w.date_warning IS NULL
         AND ($2::timestamptz IS NULL OR f.start_time >= $2)
         AND ($3::timestamptz IS NULL OR f.start_time < $3)
       ORDER BY (c.value->>'score')::float8 DESC, f.workout_id

@@ -86,7 +86,7 @@ export async function windowCurves(
     };
   }
   const [first] = await db.query<{ start: Date | null }>(
-    'SELECT min(start_time) AS start FROM workouts WHERE user_id = $1',
+    'SELECT min(start_time) AS start FROM workouts WHERE user_id = $1 AND date_warning IS NULL',
     [userId],
   );
   return {

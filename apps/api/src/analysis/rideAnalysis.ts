@@ -81,10 +81,8 @@ function rideClimbs(streams: RideStreams, line: Timeline): ClimbReply[] {
   const first = time[0] ?? 0;
   // Duration, VAM and power count the seconds the timer ran (a café stop is not climbing).
   const runningS = line.from === 0 ? line.running : undefined;
-  // A climb inside another (its steep part, `parent`) is left out until the wire has a field
-  // naming its parent: sent as it is, it would read as one more climb over the same road.
-  const all = findClimbs(distance, altitude, time, power, runningS ? { runningS } : {});
-  const climbs = all.filter((climb) => climb.parent === undefined);
+  // A climb inside another (its steep part) names it (`parent`, its index in this list).
+  const climbs = findClimbs(distance, altitude, time, power, runningS ? { runningS } : {});
   return climbs.map((climb) => ({
     start_s: time[climb.startIndex]! - first,
     end_s: time[climb.endIndex]! - first,
@@ -98,6 +96,7 @@ function rideClimbs(streams: RideStreams, line: Timeline): ClimbReply[] {
     avg_power_w: finite(climb.avgPowerW),
     score: climb.score,
     category: climb.category ?? null,
+    parent: climb.parent ?? null,
   }));
 }
 

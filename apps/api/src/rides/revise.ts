@@ -8,6 +8,7 @@ import { ErrorCode } from '@xoss/api-contract';
 import { ApiError, notFound } from '../http/envelope.ts';
 import type { Services } from '../services.ts';
 import { storeFacts } from '../analysis/analysisStore.ts';
+import { precomputeAnalysis } from '../analysis/precompute.ts';
 import { AnalysisFailed } from '../imports/pool.ts';
 import { lockRider } from '../training/days.ts';
 import { forgetPreview } from '../share/previewCache.ts';
@@ -182,6 +183,9 @@ export async function reviseWorkout(
   }
   forgetStreams(services.db, row.id);
   forgetPreview(row.share_id);
+  // Its analysis, W' balance and curves are computed again in the background, as after an
+  // import, so the page's first call after a correction reads them kept.
+  precomputeAnalysis(services, row.id);
   if (oldStreams) await services.blobs.delete(oldStreams).catch(() => undefined);
 }
 

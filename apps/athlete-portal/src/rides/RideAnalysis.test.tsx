@@ -116,6 +116,7 @@ const climb = {
   avg_power_w: 300,
   score: 6000,
   category: null,
+  parent: null,
 } as const;
 
 const fullAnalysis: WorkoutAnalysis = {
@@ -410,6 +411,16 @@ describe('the ride page’s analysis', () => {
     expect(
       within(table).getByRole('button', { name: 'Zoom to climb 1' }).getAttribute('aria-pressed'),
     ).toBe('true');
+  });
+
+  it('marks a climb nested in another as the steeper part of that one', async () => {
+    const ramp = { ...climb, start_s: 150, end_s: 240, length_m: 700, parent: 0 };
+    stubApi({ analysis: { ...fullAnalysis, climbs: [climb, ramp] } });
+    stubViewport();
+    renderSignedIn('/dashboard/workouts/share/7');
+    const table = await screen.findByRole('table', { name: '2 climbs' });
+    const heads = within(table).getAllByRole('rowheader');
+    expect(heads.map((head) => head.textContent)).toEqual(['1', '2 steeper part of climb 1']);
   });
 
   it('says when the FTP of the intervals and W′ balance is an estimate, and from what', async () => {

@@ -116,18 +116,26 @@ export function RideClimbs({
         captionId="ride-climbs"
         rowHeading={t('workouts.analysis.climb')}
         rows={climbs}
-        rowKey={(climb) => climb.start_s}
+        rowKey={(climb) => `${climb.start_s}-${climb.end_s}`}
         rowData={(_, index) => ({ 'data-active': active === index })}
-        rowHead={(_, index) => (
-          <button
-            type="button"
-            className="xoss-button"
-            aria-pressed={active === index}
-            aria-label={t('workouts.analysis.zoomToClimb', { number: index + 1 })}
-            onClick={() => onPick(index)}
-          >
-            {index + 1}
-          </button>
+        rowHead={(climb, index) => (
+          <>
+            <button
+              type="button"
+              className="xoss-button"
+              aria-pressed={active === index}
+              aria-label={t('workouts.analysis.zoomToClimb', { number: index + 1 })}
+              onClick={() => onPick(index)}
+            >
+              {index + 1}
+            </button>
+            {climb.parent !== null && climb.parent !== undefined ? (
+              <span className="portal__source">
+                {' '}
+                {t('workouts.analysis.nestedClimb', { number: climb.parent + 1 })}
+              </span>
+            ) : null}
+          </>
         )}
         columns={columns}
         collapseAfter={LONG_LIST}

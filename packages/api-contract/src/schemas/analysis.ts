@@ -73,6 +73,12 @@ export const climbSchema = z.object({
   /** Length (m) × grade (%): 8000 and above is category 4. */
   score: z.number(),
   category: z.enum(['HC', '1', '2', '3', '4']).nullable(),
+  /**
+   * A climb's steeper part (2 points steeper, at most half as long) is a climb of its own,
+   * nested: the index in the same list of the climb it lies in (which comes right before
+   * it); null for a climb that lies in none.
+   */
+  parent: z.number().int().nullable(),
 });
 export const workoutAnalysisSchema = z.object({
   model_source: modelSourceSchema.nullable(),
