@@ -16,6 +16,8 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      // The site's server-side build, there while its build runs (turbo may lint meanwhile).
+      '**/dist-ssr/**',
       '**/storybook-static/**',
       '**/coverage/**',
       '**/.turbo/**',
