@@ -191,7 +191,7 @@ describe('backups of the embedded setup', { timeout: 240_000 }, () => {
       const atRest = join(folder('at-rest'), 'backup');
       const quiet = await command('backup', source, atRest);
       expect(quiet.code, quiet.output).toBe(0);
-      expect(await proc.stop()).toBe(0);
+      expect(await proc.stop(), proc.output()).toBe(0);
 
       // Restores go into empty folders only.
       const refused = await command('restore', source, atRest);
@@ -296,7 +296,7 @@ describe('backups of the embedded setup', { timeout: 240_000 }, () => {
         headers: json(riders[0]!),
       });
       expect(file.status).toBe(200);
-      expect(await proc.stop()).toBe(0);
+      expect(await proc.stop(), proc.output()).toBe(0);
       // A folder that is not a finished backup is refused.
       const unfinished = folder('unfinished');
       writeFileSync(join(unfinished, 'database.tar'), 'x');

@@ -56,7 +56,11 @@ class Precompute {
     const ids = [...this.#waiting];
     this.#waiting.clear();
     if (ids.length === 0) return;
-    this.#running = this.#pass(ids).finally(() => (this.#running = undefined));
+    // A pass cut by the database closing (the process stopping) ends quietly: unhandled,
+    // its rejection ended the process with code 1 on every stop under load.
+    this.#running = this.#pass(ids)
+      .catch((error: unknown) => this.#failed(error))
+      .finally(() => (this.#running = undefined));
   }
 
   /** The imported rides, then every ride whose 42 days they joined, latest first. */
