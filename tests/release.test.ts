@@ -33,10 +33,12 @@ const packages = [
   'ui-kit',
 ] as const;
 /** Most bytes each packed tarball may have (`npm pack`'s `size`, gzipped): about 1.25x the
- * first release's. i18n carries nine catalogues twice, as JSON and compiled. */
+ * first release's. i18n carries nine catalogues twice, as JSON and compiled. workout-stats
+ * was raised from 145 kB when it grew to 151 kB with the cleaning, nested climbs, intervals
+ * snapped to laps and pace load (its source and maps ship with it, for debugging). */
 const budgets: Record<(typeof packages)[number], number> = {
   'data-fields': 80_000,
-  'workout-stats': 145_000,
+  'workout-stats': 175_000,
   'activity-files': 205_000,
   'api-contract': 125_000,
   'api-client': 95_000,

@@ -10,7 +10,7 @@ import {
   wPrimeBalance,
 } from '@xoss/workout-stats';
 import { describe, expect, it } from 'vitest';
-import { powerModelOf } from '../src/analysis/powerModels.ts';
+import { forgetKeptModels, powerModelOf } from '../src/analysis/powerModels.ts';
 import { analysisIdle } from '../src/analysis/precompute.ts';
 import { rideStreamsOf } from '../src/analysis/series.ts';
 import { readStreams } from '../src/rides/streams.ts';
@@ -180,6 +180,23 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
       // 30 November: the ride of 25 October is 36 days back; 20 December is 56.
       expect(history.points[1]!.reason).toBeNull();
       expect(history.points[2]!.reason).toBe('no_power');
+      // Kept in the database too: a restarted process (or another replica) reads them, and
+      // fits none again (a mark put in the kept row comes back as it is).
+      const kept = await h.db.query<{ key: string }>(
+        'SELECT key FROM window_models WHERE user_id = $1',
+        [Number(r.id)],
+      );
+      expect(kept.length).toBeGreaterThanOrEqual(2);
+      await h.db.query(
+        `UPDATE window_models SET model = jsonb_set(model, '{points_used}', '4242')
+          WHERE user_id = $1 AND model->>'reason' IS NULL`,
+        [Number(r.id)],
+      );
+      forgetKeptModels(h.db);
+      const restarted = await r.get<{ points: Model[] }>(
+        '/api/v2/training/power-model/history/?months=3',
+      );
+      expect(restarted.points.map((point) => point.points_used)).toEqual([4242, 4242, null]);
       // Another rider sees none of it; bad windows are refused.
       const other = await rider(h);
       expect((await other.get<Model>('/api/v2/training/power-model/?window=all')).workouts).toBe(0);

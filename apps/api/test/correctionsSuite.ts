@@ -152,11 +152,20 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
       expect(cropped.data.timer_time_s).toBeGreaterThan(1500);
       expect(cropped.data.distance_m).toBeLessThan(original.distance_m);
       expect((await standing(h, rider.access, day)).tss).toBeLessThan(counted.tss);
-      // A second crop is in seconds of the ride as shown: 5 more minutes off its start.
+      // Seconds of the whole recording: the same request again changes nothing; 5 more
+      // minutes off its start is a crop from 900 s.
+      const same = await call<Detail>(h, rider.access, 'PATCH', url, {
+        crop: { start_s: 600, end_s: 2400 },
+      });
+      expect(same.data).toMatchObject({
+        crop: cropped.data.crop,
+        start_time: cropped.data.start_time,
+      });
       const again = await call<Detail>(h, rider.access, 'PATCH', url, {
-        crop: { start_s: 300, end_s: 1800 },
+        crop: { start_s: 900, end_s: 2400 },
       });
       expect(again.data.crop).toEqual({ start_s: 900, end_s: 2400 });
+      expect(Date.parse(again.data.start_time) - Date.parse(original.start_time)).toBe(900_000);
       const whole = await call<Detail>(h, rider.access, 'PATCH', url, { crop: null });
       expect(whole.data.crop).toBeNull();
       expect(whole.data.start_time).toBe(original.start_time);

@@ -354,19 +354,22 @@ function cleaned(
   return { overview: keep ? overview : startingAt(overview, streams), removed };
 }
 
-/** What a rider cut off a ride: seconds of the uncropped ride (after cleaning). */
+/**
+ * What a rider kept of a ride: seconds from the file's first sample (whether or not the
+ * cleaning kept it, so keeping the removed samples does not move the crop).
+ */
 export interface Crop {
   readonly startS: number;
   readonly endS: number;
 }
 
 /**
- * The activity within `crop`: the samples from `startS` to `endS` (seconds from its first
- * sample), sessions and laps cut to them; the start time moves to the first sample kept.
+ * The activity within `crop`: the samples from `startS` to `endS` (seconds from `t0`, the
+ * clock of the file's first sample), sessions and laps cut to them; the start time moves to
+ * the first sample kept.
  */
-function cropped(overview: ActivityOverview, crop: Crop): ActivityOverview {
+function cropped(overview: ActivityOverview, crop: Crop, t0: number): ActivityOverview {
   const { time } = overview.streams;
-  const t0 = time[0] ?? 0;
   let first = 0;
   while (first < time.length && time[first]! - t0 < crop.startS) first++;
   let end = first;
@@ -394,7 +397,14 @@ function cropped(overview: ActivityOverview, crop: Crop): ActivityOverview {
     sessions: kept.sessions
       .map((session) => ({ ...session, start: within(session.start), end: within(session.end) }))
       .filter((session) => session.end > session.start),
-    ...(kept.laps ? { laps: kept.laps.filter((lap) => lap.start < lastS) } : {}),
+    // A lap that ended before the crop's start starts at 0 as the one it ran into: dropped.
+    ...(kept.laps
+      ? {
+          laps: kept.laps.filter(
+            (lap, index, laps) => lap.start < lastS && !((laps[index + 1]?.start ?? 1) <= 0),
+          ),
+        }
+      : {}),
   };
 }
 
@@ -463,7 +473,12 @@ export function analyseActivity(
   // out of the ride); the file itself is kept as it was.
   const clean = cleaned(read.value, options.keepRemoved);
   const { removed } = clean;
-  const overview = options.crop ? cropped(clean.overview, options.crop) : clean.overview;
+  // The crop counts from the file's first sample: the cleaning may have moved the clock's 0
+  // to the first sample it kept (`startingAt`: the start time moved with it).
+  const moved = (clean.overview.startTime ?? 0) - (read.value.startTime ?? 0);
+  const overview = options.crop
+    ? cropped(clean.overview, options.crop, (read.value.streams.time[0] ?? 0) - moved)
+    : clean.overview;
   const { streams } = overview;
   if (streams.time.length < 2 || overview.startTime === undefined)
     return refuse('noRecords', format, 'The file has no recorded samples: it is not an activity');

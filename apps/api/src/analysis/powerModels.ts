@@ -96,12 +96,17 @@ export async function windowCurves(
   };
 }
 
-/** Models of the last six weeks kept per database, by rider and window key (`lastWeeksKeys`). */
+/**
+ * Models of the last six weeks kept per database, by rider and window key (`lastWeeksKeys`),
+ * in memory and in `window_models` (read by a restarted process or another replica).
+ */
 const modelsKept = new WeakMap<
   object,
   Map<string, { model: PowerModelFigures; workouts: number }>
 >();
 const MODELS_KEPT = 10_000;
+/** The kept models of one rider in `window_models`, newest first: 24 months and more. */
+const MODELS_KEPT_PER_RIDER = 100;
 
 /**
  * The power model of the last six weeks before each of `ends`, with the rides it counts:
@@ -117,20 +122,52 @@ export async function lastWeeksModels(
   const kept =
     modelsKept.get(db) ?? new Map<string, { model: PowerModelFigures; workouts: number }>();
   modelsKept.set(db, kept);
+  const keep = (key: string, entry: { model: PowerModelFigures; workouts: number }) => {
+    // The oldest goes first (a Map keeps insertion order).
+    if (kept.size >= MODELS_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(`${userId} ${key}`, entry);
+  };
+  // What this process does not hold, another (or this one before a restart) may have kept.
+  const missing = keys.filter((key) => !kept.has(`${userId} ${key}`));
+  if (missing.length > 0) {
+    const rows = await db.query<{ key: string; model: PowerModelFigures; workouts: number }>(
+      'SELECT key, model, workouts FROM window_models WHERE user_id = $1 AND key = ANY($2::text[])',
+      [userId, [...new Set(missing)]],
+    );
+    for (const row of rows) keep(row.key, { model: row.model, workouts: row.workouts });
+  }
   const out = [];
+  let fitted = false;
   for (const [index, end] of ends.entries()) {
     let entry = kept.get(`${userId} ${keys[index]!}`);
     if (!entry) {
       // Kept under the key read after the curves: reading them rebuilds stale period rows.
       const { curves, key } = await keptLastWeeks(db, userId, end, keys[index]);
       entry = { model: powerModelOf(curves.power), workouts: curves.workouts };
-      // The oldest goes first (a Map keeps insertion order).
-      if (kept.size >= MODELS_KEPT) kept.delete(kept.keys().next().value!);
-      kept.set(`${userId} ${key}`, entry);
+      keep(key, entry);
+      await db.query(
+        `INSERT INTO window_models (user_id, key, model, workouts) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (user_id, key) DO NOTHING`,
+        [userId, key, JSON.stringify(entry.model), entry.workouts],
+      );
+      fitted = true;
     }
     out.push(entry);
   }
+  // Keys of windows whose rides changed are never asked again: the newest are kept.
+  if (fitted)
+    await db.query(
+      `DELETE FROM window_models WHERE user_id = $1 AND key NOT IN (
+         SELECT key FROM window_models WHERE user_id = $1 ORDER BY made_at DESC, key
+          LIMIT ${MODELS_KEPT_PER_RIDER})`,
+      [userId],
+    );
   return out;
+}
+
+/** Forgets the models this process holds (tests: a restarted process, or another replica). */
+export function forgetKeptModels(db: object): void {
+  modelsKept.delete(db);
 }
 
 /** The end of each point of the model history, oldest first, and its date. */

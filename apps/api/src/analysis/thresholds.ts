@@ -58,6 +58,9 @@ export function usesDevicePower(
   device: Record<string, unknown>,
 ): boolean {
   if (ftpSource === 'settings') return false;
+  // Scored by pace or heart rate (a run, a ride without power): ours, never the device's.
+  const method = (summary as { tssMethod?: string }).tssMethod;
+  if (method === 'pace' || method === 'heartRate') return false;
   const removed = (summary as { cleaning?: { power?: number } }).cleaning?.power ?? 0;
   const deviceNp = device.normalizedPower;
   const ours = summary.normalizedPower;

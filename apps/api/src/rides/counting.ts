@@ -6,7 +6,6 @@ import {
   addRideToBestCurves,
   countsForRideBests,
   markBestCurvesStale,
-  removeRideFromBestCurves,
 } from '../analysis/bestCurves.ts';
 import type { Queryable } from '../platform/db/db.ts';
 import { addToDay, dayOf, rideDelta, storeBests } from '../training/days.ts';
@@ -89,10 +88,12 @@ export async function uncountRide(tx: Queryable, row: Counted): Promise<void> {
 
 /**
  * After a ride was rewritten (`revise.ts`) and counted again (`countRide` with `batch`: the
- * periods it is now in are rebuilt when next read): the best curves of the periods it was in
- * are rebuilt from their rides now, itself included only if it still counts there.
+ * periods it is now in are rebuilt when next read): the periods it was in are marked to be
+ * rebuilt from their rides when next read too (itself included only if it still counts
+ * there), not now: a year of rides' curves read while the rider is locked, at each
+ * correction, held the embedded database for every rider.
  */
 export async function rebuildCurvesLeft(tx: Queryable, before: Counted): Promise<void> {
   if (makesRideBests(before))
-    await removeRideFromBestCurves(tx, before.user_id, new Date(before.start_time));
+    await markBestCurvesStale(tx, before.user_id, new Date(before.start_time));
 }

@@ -75,6 +75,9 @@ export async function reviseWorkout(
   signal?: AbortSignal,
 ): Promise<void> {
   const settings: RideSettings = { ...settingsOfRow(row), ...change };
+  // Nothing to change, and analysed by today's rules: nothing to do (a repeated request).
+  if (sameSettings(settings, settingsOfRow(row)) && (row.analysed_with ?? 0) >= ANALYSIS_VERSION)
+    return;
   if (Math.abs(settings.time_shift_s) > MAX_SHIFT_S)
     throw new ApiError(ErrorCode.ValidationFailed, 'A ride can be moved by at most 200 years', {
       errors: [{ path: 'start_time', message: 'workouts.shiftTooFar' }],
@@ -111,26 +114,15 @@ export async function reviseWorkout(
       errors: [{ path: 'crop', message: 'workouts.cropEmpty' }],
     });
   const analysis = result.value;
-  const figures = await figureColumns(
-    services.db,
-    row.user_id,
-    analysis,
-    { ftpChoice: settings.ftp_choice, sportType: settings.sport_type },
-    services.now(),
-  );
+  // Given up meanwhile (the request's deadline, the client gone): nothing is written.
+  signal?.throwIfAborted();
   const packed = analysis.packed?.byteLength ? analysis.packed : packStreams(analysis.streams);
   const samples = analysis.samples ?? analysis.streams.time!.length;
   const streamsKey = `streams/${randomUUID()}.bin`;
   await services.blobs.put(streamsKey, packed);
-  const columns: Record<string, unknown> = {
-    ...figures,
-    ...settings,
-    crop: settings.crop ? JSON.stringify(settings.crop) : null,
-  };
-  const names = Object.keys(columns);
   let oldStreams: string | null = null;
   try {
-    const stale = await services.db.transaction(async (tx) => {
+    const outcome = await services.db.transaction(async (tx) => {
       await lockRider(tx, row.user_id);
       const [current] = await tx.query<WorkoutRow & Counted>(
         'SELECT * FROM workouts WHERE id = $1 FOR UPDATE',
@@ -138,7 +130,26 @@ export async function reviseWorkout(
       );
       if (!current) throw notFound('Workout');
       // Another correction landed since this one read the ride: redo from what it stored.
-      if (!sameSettings(settingsOfRow(current), settingsOfRow(row))) return true;
+      if (!sameSettings(settingsOfRow(current), settingsOfRow(row))) return 'stale';
+      // Analysed again meanwhile by another process (`reanalyseOlder`): nothing to do.
+      if (Object.keys(change).length === 0 && current.analysed_with >= ANALYSIS_VERSION)
+        return 'done';
+      // The thresholds as they are now, with the rider locked (a change of FTP waits).
+      const figures = await figureColumns(
+        tx,
+        row.user_id,
+        analysis,
+        { ftpChoice: settings.ftp_choice, sportType: settings.sport_type },
+        services.now(),
+      );
+      const columns: Record<string, unknown> = {
+        ...figures,
+        ...settings,
+        crop: settings.crop ? JSON.stringify(settings.crop) : null,
+        // Its bests are stored below: none is left for the backfill of older rides.
+        bests_pending: false,
+      };
+      const names = Object.keys(columns);
       await uncountRide(tx, current);
       const [after] = await tx.query<Counted>(
         `UPDATE workouts SET ${names.map((name, i) => `${name} = $${i + 2}`).join(', ')}
@@ -167,9 +178,10 @@ export async function reviseWorkout(
       await storeFacts(tx, row.id, row.user_id, new Date(after!.start_time), analysis.facts);
       await countRide(tx, after!, analysis, { batch: true });
       await rebuildCurvesLeft(tx, current);
-      return false;
+      return 'written';
     });
-    if (stale) {
+    if (outcome === 'done') await services.blobs.delete(streamsKey).catch(() => undefined);
+    if (outcome === 'stale') {
       await services.blobs.delete(streamsKey).catch(() => undefined);
       const [fresh] = await services.db.query<WorkoutRow>('SELECT * FROM workouts WHERE id = $1', [
         row.id,
@@ -184,8 +196,9 @@ export async function reviseWorkout(
   forgetStreams(services.db, row.id);
   forgetPreview(row.share_id);
   // Its analysis, W' balance and curves are computed again in the background, as after an
-  // import, so the page's first call after a correction reads them kept.
-  precomputeAnalysis(services, row.id);
+  // import, so the page's first call after a correction reads them kept (not for the rides
+  // of a history analysed again by `reanalyseOlder`: each is computed when first asked).
+  if (Object.keys(change).length > 0) precomputeAnalysis(services, row.id);
   if (oldStreams) await services.blobs.delete(oldStreams).catch(() => undefined);
 }
 
@@ -217,6 +230,11 @@ export async function reanalyseOlder(
         done++;
       } catch (error) {
         if (signal.aborted) break;
+        // A busy or crashed worker, a store or database hiccup: tried again at the next start.
+        if (!refusedForGood(error)) {
+          log('analysing earlier rides again stopped; the next start goes on', ride.id, error);
+          return done;
+        }
         log('ride kept its earlier figures: it could not be analysed again', ride.id, error);
         await services.db.query('UPDATE workouts SET analysed_with = $1 WHERE id = $2', [
           ANALYSIS_VERSION,
@@ -226,4 +244,12 @@ export async function reanalyseOlder(
     }
   }
   return done;
+}
+
+/** Whether a ride can never be analysed again: its file gone or refused, not a passing failure. */
+function refusedForGood(error: unknown): boolean {
+  if (error instanceof ApiError)
+    return error.code === ErrorCode.ValidationFailed || error.code === ErrorCode.UnsupportedFile;
+  const code = (error as { code?: unknown }).code;
+  return code === 'ENOENT' || code === 'NoSuchKey';
 }

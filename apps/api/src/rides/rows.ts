@@ -67,6 +67,8 @@ export interface WorkoutRow {
   gear: string | null;
   file_ftp: number | null;
   file_sha256: string | null;
+  /** The version of the analysis its figures come from (`rides/store.ts`). */
+  analysed_with: number;
 }
 
 export const LIST_COLUMNS =

@@ -232,12 +232,10 @@ function correctionOf(row: WorkoutRow, body: WorkoutPatch): Partial<RideSettings
     const choice = body.ftp_choice === 'file' ? 'file' : null;
     if (choice !== row.ftp_choice) change.ftp_choice = choice;
   }
-  // A crop is asked in seconds of the ride as shown; kept in seconds of the whole recording.
+  // Seconds from the recording's first sample: the same request twice crops once.
   if (body.crop === null && row.crop !== null) change.crop = null;
-  if (body.crop) {
-    const from = row.crop?.start_s ?? 0;
-    change.crop = { start_s: from + body.crop.start_s, end_s: from + body.crop.end_s };
-  }
+  if (body.crop && JSON.stringify(body.crop) !== JSON.stringify(row.crop))
+    change.crop = { start_s: body.crop.start_s, end_s: body.crop.end_s };
   if (body.start_time !== undefined) {
     const moveS = (Date.parse(body.start_time) - new Date(row.start_time).getTime()) / 1000;
     if (moveS !== 0) change.time_shift_s = (row.time_shift_s ?? 0) + moveS;

@@ -52,7 +52,12 @@ export function RideCorrections({ workout }: { workout: WorkoutDetail }) {
     const endS = parseDuration(to);
     if (startS === undefined || endS === undefined || !(endS > startS))
       return setError(t('workouts.correct.cropInvalid'));
-    void send({ crop: { start_s: startS, end_s: endS } }, t('workouts.correct.cropped'));
+    // Typed in seconds of the ride as shown; sent in seconds of the whole recording.
+    const origin = workout.crop?.start_s ?? 0;
+    void send(
+      { crop: { start_s: origin + startS, end_s: origin + endS } },
+      t('workouts.correct.cropped'),
+    );
   };
   const move = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

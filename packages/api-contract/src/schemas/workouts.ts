@@ -168,7 +168,7 @@ export const workoutDetailSchema = workoutListItemSchema.extend({
    */
   exclude_from_bests: z.boolean(),
   /**
-   * What the rider kept of the recording: seconds of the uncropped ride; null when whole.
+   * What the rider kept of the recording: seconds from its first sample; null when whole.
    * The original file stays as it was, so a crop can be undone.
    */
   crop: z.object({ start_s: z.number(), end_s: z.number() }).nullable(),
@@ -264,8 +264,10 @@ export const workoutPatchSchema = z.strictObject({
   /** Leave the ride out of bests, best curves, the power model and training load (or not). */
   exclude_from_bests: z.boolean().optional(),
   /**
-   * Keep only `start_s` to `end_s` (seconds of the ride as it is shown now); null puts the
-   * whole recording back. The figures follow; the file stays as it was.
+   * Keep only `start_s` to `end_s`, seconds from the recording's first sample (as the
+   * detail's `crop`: a client adds the current crop's `start_s` to seconds of the ride as
+   * shown), so the same request sent twice crops once; null puts the whole recording back.
+   * The figures follow; the file stays as it was.
    */
   crop: z
     .object({ start_s: z.number().min(0), end_s: z.number().positive() })

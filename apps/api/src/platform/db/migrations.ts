@@ -430,15 +430,18 @@ ALTER TABLE archive_imports ADD COLUMN walks integer NOT NULL DEFAULT 0;
 UPDATE archive_imports SET stored_bytes = file_bytes WHERE status IN ('queued', 'running')
 `,
   // 21: a ride the rider corrects (`rides/revise.ts`): which leg of its file it is (of how
-  // many: `legs`; rides stored before count 1, and show no legs), its crop
-  // (seconds of the uncropped ride), whether it keeps what the cleaning removed, whether it
-  // is left out of bests and training, how far its clock is shifted, whose FTP it uses
+  // many: `legs`; rides stored before count 1, and show no legs), its crop (seconds from the
+  // recording's first sample), whether it keeps what the cleaning removed, whether it is
+  // left out of bests and training, how far its clock is shifted, whose FTP it uses
   // (`ftp_choice` 'file': the file's over the rider's), and why its date is doubtful (a ride
   // dated in the future or before 1990 counts nowhere until its date is fixed). `gear` is
   // the bike or shoes it was done with (Strava's "Activity Gear"); `analysed_with` the
-  // version of the analysis that made its figures (older ones are re-analysed by
-  // `reanalyse`). Rides stored before keep counting as they did: no date warning. A rider's
-  // running threshold pace (`threshold_pace_s_per_km`) scores runs (rTSS).
+  // version of the analysis that made its figures (older ones are analysed again by
+  // `reanalyseOlder`, which also gives a ride stored before its date warning: a ride dated in
+  // the future or before 1990 then leaves the totals until the rider moves it). A rider's
+  // running threshold pace (`threshold_pace_s_per_km`) scores runs (rTSS). A power model of
+  // six weeks, once fitted, is kept by the key of its window's rides (`window_models`,
+  // `analysis/powerModels.ts`), so a restart or another replica does not fit it again.
   `
 ALTER TABLE workouts ADD COLUMN leg integer NOT NULL DEFAULT 0;
 ALTER TABLE workouts ADD COLUMN legs integer NOT NULL DEFAULT 1;
@@ -451,6 +454,15 @@ ALTER TABLE workouts ADD COLUMN date_warning text;
 ALTER TABLE workouts ADD COLUMN gear text;
 ALTER TABLE workouts ADD COLUMN analysed_with integer NOT NULL DEFAULT 0;
 ALTER TABLE users ADD COLUMN threshold_pace_s_per_km integer;
+CREATE INDEX workouts_analysed_before ON workouts (id) WHERE analysed_with < 1;
+CREATE TABLE window_models (
+  user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  key text NOT NULL,
+  model jsonb NOT NULL,
+  workouts integer NOT NULL,
+  made_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (user_id, key)
+);
 UPDATE workouts SET leg = substring(file_sha256 FROM ':leg([0-9]+)$')::int WHERE file_sha256 LIKE '%:leg%'
 `,
 ];
