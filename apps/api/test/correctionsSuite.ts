@@ -269,7 +269,7 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
       expect(await h.server.reanalyseOlder(new AbortController().signal)).toBe(0);
     });
 
-    it("scores a run by pace against the rider's threshold pace (rTSS), never by a cycling FTP", async () => {
+    it("scores a run by pace against the rider's threshold pace (rTSS), never by a cycling FTP, and ranks it among runs", async () => {
       const h = await make();
       const rider = await h.user();
       await call(h, rider.access, 'PATCH', `/api/v2/athlete/${rider.id}/`, {
@@ -314,6 +314,18 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
         expect(scored.tss).toBeCloseTo(scored.summary.tss!, 9);
         expect((await standing(h, rider.access, '2023-11-14')).tss).toBeCloseTo(scored.tss!, 6);
       }
+      // Its power and pace are a runner's bests, not a rider's: 4 m/s is 250 s a km.
+      type Bests = { efforts: { effort: string; bests: { value: number }[] }[] };
+      const runs = await call<Bests>(h, rider.access, 'GET', '/api/v2/training/bests/?sport=run');
+      const best = (effort: string) =>
+        runs.data.efforts.find((entry) => entry.effort === effort)?.bests[0]?.value;
+      expect(best('run_time_1000m')).toBeCloseTo(250, 0);
+      expect(best('run_time_10000m')).toBeCloseTo(2500, 0);
+      expect(best('run_time_21098m')).toBeUndefined();
+      expect(best('run_power_1200s')).toBe(300);
+      const rides = await call<Bests>(h, rider.access, 'GET', '/api/v2/training/bests/');
+      expect(rides.data.efforts.flatMap((entry) => entry.bests)).toEqual([]);
+      expect(rides.data.efforts.some((entry) => entry.effort.startsWith('run_'))).toBe(false);
     });
   });
 }

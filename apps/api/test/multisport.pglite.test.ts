@@ -99,8 +99,22 @@ describe('a multisport file', () => {
       // No run or transition leg makes cycling bests (a run's speed or power never does);
       // the bike leg does.
       const bests = (
-        await h.db.query<{ workout_id: number }>('SELECT DISTINCT workout_id FROM workout_bests')
+        await h.db.query<{ workout_id: number }>(
+          "SELECT DISTINCT workout_id FROM workout_bests WHERE effort NOT LIKE 'run\\_%'",
+        )
       ).map((row) => row.workout_id);
+      // The run leg's are a runner's bests, of its own.
+      const runBests = (
+        await h.db.query<{ workout_id: number }>(
+          "SELECT DISTINCT workout_id FROM workout_bests WHERE effort LIKE 'run\\_%'",
+        )
+      ).map((row) => row.workout_id);
+      expect(runBests.sort((a, b) => a - b)).toEqual(
+        rides
+          .filter((ride) => ride.sport_type === 1)
+          .map((ride) => ride.id)
+          .sort((a, b) => a - b),
+      );
       const onFoot = rides
         .filter((ride) => [1, 3].includes(ride.sport_type))
         .map((ride) => ride.id);

@@ -133,8 +133,40 @@ export interface Analysis {
   readonly legs?: number;
   /** Personal-best efforts: best power per `BEST_POWER_DURATIONS_S`, fastest time per `BEST_DISTANCES_M`. */
   readonly bests: RideBests;
+  /** The same as a run's (`runBests`): stored for a run instead of `bests`. */
+  readonly runBests: RideBests;
   /** Efficiency factor, aerobic decoupling and climbs (`workout_facts`). */
   readonly facts: RideFacts;
+}
+
+/** A run's best efforts: running power (a running power meter) and pace over distances. */
+export const RUN_BEST_POWER_DURATIONS_S = [60, 300, 1200] as const;
+export const RUN_BEST_DISTANCES_M = [1000, 5000, 10_000, 21_097.5, 42_195] as const;
+
+/**
+ * A run's best efforts, as `rideBests` (power from its mean-max curve, fastest distances on
+ * its effort clock) over a run's durations and distances (`RUN_BEST_…`); which are a
+ * runner's is decided where they are stored (`training/days.ts`).
+ */
+export function runBests(
+  streams: RideStreams,
+  powerCurve: Float64Array | null,
+  running: ArrayLike<number>,
+): RideBests {
+  return {
+    powerW: RUN_BEST_POWER_DURATIONS_S.map((seconds) =>
+      powerCurve && powerCurve.length >= seconds ? powerCurve[seconds - 1]! : null,
+    ),
+    timeS: streams.distance
+      ? orNull(
+          fastestDistances(
+            effortClock(streams.time, streams.distance, running),
+            streams.distance,
+            RUN_BEST_DISTANCES_M,
+          ),
+        )
+      : RUN_BEST_DISTANCES_M.map(() => null),
+  };
 }
 
 /** A ride's best efforts (null where the ride is too short or lacks the channel). */
@@ -515,6 +547,7 @@ export function analyseActivity(
   const speedCurve = streams.speed ? effortCurve(streams.speed, line, streams.time) : null;
   const bounds = boundsOf(streams);
   const bests = rideBests(streams, powerCurve, line.running);
+  const ranBests = runBests(streams, powerCurve, line.running);
   // A run is scored by its normalized graded pace (`thresholds.ts`): kept for any ride, as
   // its sport may be changed later.
   const gradedSpeedMs = streams.speed
@@ -566,6 +599,7 @@ export function analyseActivity(
       speedCurve: speedCurve && speedCurve.length > 0 ? speedCurve : null,
       ftpEstimate: powerCurve ? (estimateFtp(powerCurve) ?? null) : null,
       bests,
+      runBests: ranBests,
       facts: rideFacts(streams, line, whole),
       ...(read.more?.length ? { more: read.more } : {}),
       ...('legs' in read && read.legs ? { legs: read.legs } : {}),

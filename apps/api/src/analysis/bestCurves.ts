@@ -13,6 +13,10 @@ const NOT_RIDING = [1, 3, 5, 11, 17];
 /** Whether a ride of `sportType` counts for the rider's cycling bests and best curves. */
 export const countsForRideBests = (sportType: number) => !NOT_RIDING.includes(sportType);
 
+/** FIT sports scored and ranked as running (bests of their own, load by pace). */
+export const RUN_SPORTS: readonly number[] = [1];
+export const isRun = (sportType: number) => RUN_SPORTS.includes(sportType);
+
 /**
  * Each rider's best power and speed curves per period (`best_curves`): the best-of envelope
  * of the stored curves of the rides that started in a UTC year (`Y2026`), a UTC week from

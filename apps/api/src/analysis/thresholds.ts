@@ -7,6 +7,7 @@ import {
 import type { Queryable } from '../platform/db/db.ts';
 import { addToDay, dayOf, lockRider } from '../training/days.ts';
 import { counts } from '../rides/counting.ts';
+import { RUN_SPORTS, isRun } from './bestCurves.ts';
 
 /** The FTP and max heart rate a ride is measured against, and where each comes from. */
 export interface RideThresholds {
@@ -79,9 +80,6 @@ type StoredSummary = WorkoutSummary & {
   readonly tssMethod?: 'power' | 'heartRate' | 'pace';
 };
 
-/** FIT sports scored as running: running itself (1) and a trail run on its sub-sport. */
-const RUNNING = [1];
-
 /** What scores a ride beyond its thresholds: its sport, and the rider's threshold pace. */
 export interface Scoring {
   readonly sportType: number;
@@ -103,7 +101,7 @@ export function measuredSummary(
   scoring: Scoring = { sportType: 2, thresholdPaceSPerKm: null },
 ): StoredSummary {
   const { tssMethod: _method, ...plain } = summary;
-  const running = RUNNING.includes(scoring.sportType);
+  const running = isRun(scoring.sportType);
   const withPower: StoredSummary = withFtp(
     plain,
     running ? undefined : (thresholds.ftp ?? undefined),
@@ -224,7 +222,7 @@ export async function rescoreRides(
     `SELECT id, start_time, summary, file_ftp, file_max_hr, device_summary, tss, ftp_choice, sport_type,
             exclude_from_bests, date_warning FROM workouts
       WHERE user_id = $1 AND start_time >= $2::date AND ($3::int[] IS NULL OR sport_type = ANY($3))`,
-    [userId, since, options.runsOnly ? RUNNING : null],
+    [userId, since, options.runsOnly ? [...RUN_SPORTS] : null],
   );
   // How much each day's TSS changes: the daily totals and the fitness chart follow.
   const tssChange = new Map<string, number>();

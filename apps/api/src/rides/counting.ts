@@ -5,6 +5,7 @@ import type { RideBests } from '../analysis/analyse.ts';
 import {
   addRideToBestCurves,
   countsForRideBests,
+  isRun,
   markBestCurvesStale,
 } from '../analysis/bestCurves.ts';
 import type { Queryable } from '../platform/db/db.ts';
@@ -62,6 +63,7 @@ export async function countRide(
   row: Counted,
   figures: {
     readonly bests: RideBests;
+    readonly runBests: RideBests;
     readonly powerCurve: Float64Array | null;
     readonly speedCurve: Float64Array | null;
   },
@@ -70,6 +72,9 @@ export async function countRide(
   if (!counts(row)) return;
   const start = new Date(row.start_time);
   await addToDay(tx, row.user_id, dayOf(start), rideDelta(row));
+  // A run's power and pace are its own bests, beside (never among) a rider's cycling ones.
+  if (isRun(row.sport_type))
+    await storeBests(tx, row.id, row.user_id, start, figures.runBests, 'run');
   if (!makesRideBests(row)) return;
   await storeBests(tx, row.id, row.user_id, start, figures.bests);
   if (options.batch) await markBestCurvesStale(tx, row.user_id, start);

@@ -135,16 +135,18 @@ export function trainingRoutes(app: FastifyInstance, services: Services): void {
     const since = year === null ? null : new Date(Date.UTC(year, 0, 1));
     const until = year === null ? null : new Date(Date.UTC(year + 1, 0, 1));
     // Each effort's best rides straight from the ranking index: cost grows with `limit`.
+    // A run's efforts or a ride's, never mixed (runs rank among runs).
+    const efforts = EFFORTS.filter((effort) => effort.sport === query.sport);
     const rows = await bestRides(
       db,
       userId,
-      EFFORTS.map((effort) => effort.name),
+      efforts.map((effort) => effort.name),
       { since, until },
       query.limit,
     );
     return {
       year,
-      efforts: EFFORTS.map((effort) => {
+      efforts: efforts.map((effort) => {
         const bests = rows.filter((row) => row.effort === effort.name);
         return {
           effort: effort.name as Effort,

@@ -17,7 +17,14 @@ import {
 } from '@xoss/workout-stats';
 import type { BlobStore } from '../platform/blobStore.ts';
 import type { Queryable } from '../platform/db/db.ts';
-import { rideBests, type RideBests } from '../analysis/analyse.ts';
+import {
+  RUN_BEST_DISTANCES_M,
+  RUN_BEST_POWER_DURATIONS_S,
+  rideBests,
+  runBests,
+  type RideBests,
+} from '../analysis/analyse.ts';
+import { countsForRideBests, isRun } from '../analysis/bestCurves.ts';
 import { rideStreamsOf } from '../analysis/series.ts';
 import { readStreams, unpackCurve } from '../rides/streams.ts';
 
@@ -120,45 +127,79 @@ export async function addToDay(
   );
 }
 
-/**
- * Whether a rider could have produced `value` (W over a duration, or s over a distance):
- * at most `BEST_POWER_MAX_W`, at least `BEST_DISTANCE_MIN_S_PER_KM`. What a stored ride's
- * streams from before the cleaning still give (a glitch, a jumping clock) is no best.
- */
-function humanEffort(
-  effort: { readonly kind: 'power' | 'time'; readonly size: number },
-  value: number,
-): boolean {
-  if (!Number.isFinite(value) || !(value > 0)) return false;
-  return effort.kind === 'power'
-    ? value <= BEST_POWER_MAX_W
-    : value >= (effort.size / 1000) * BEST_DISTANCE_MIN_S_PER_KM;
+/** No run faster than 2:00 per km (the 1,000 m world record is 2:12), no running power over 1,000 W. */
+const RUN_MIN_S_PER_KM = 120;
+const RUN_POWER_MAX_W = 1000;
+
+/** Whose best an effort is. */
+export type BestSport = 'ride' | 'run';
+
+interface EffortDefinition {
+  readonly name: string;
+  readonly kind: 'power' | 'time';
+  readonly size: number;
+  readonly sport: BestSport;
 }
 
-/** Effort names, in the order the bests list them: power ones, then distance ones. */
-export const EFFORTS = [
+/**
+ * Whether a rider could have produced `value` (W over a duration, or s over a distance):
+ * at most `BEST_POWER_MAX_W`, at least `BEST_DISTANCE_MIN_S_PER_KM` (a run's: 1,000 W and
+ * 2:00 per km). What a stored ride's streams from before the cleaning still give (a glitch,
+ * a jumping clock) is no best.
+ */
+function humanEffort(effort: EffortDefinition, value: number): boolean {
+  if (!Number.isFinite(value) || !(value > 0)) return false;
+  const run = effort.sport === 'run';
+  return effort.kind === 'power'
+    ? value <= (run ? RUN_POWER_MAX_W : BEST_POWER_MAX_W)
+    : value >= (effort.size / 1000) * (run ? RUN_MIN_S_PER_KM : BEST_DISTANCE_MIN_S_PER_KM);
+}
+
+/**
+ * Effort names, in the order the bests list them: a ride's power ones, then distance ones,
+ * then a run's (`run_…`; a half marathon is named by its whole metres, 21098).
+ */
+export const EFFORTS: readonly EffortDefinition[] = [
   ...BEST_POWER_DURATIONS_S.map((seconds) => ({
     name: `power_${seconds}s`,
     kind: 'power' as const,
     size: seconds,
+    sport: 'ride' as const,
   })),
   ...BEST_DISTANCES_M.map((metres) => ({
     name: `time_${metres}m`,
     kind: 'time' as const,
     size: metres,
+    sport: 'ride' as const,
+  })),
+  ...RUN_BEST_POWER_DURATIONS_S.map((seconds) => ({
+    name: `run_power_${seconds}s`,
+    kind: 'power' as const,
+    size: seconds,
+    sport: 'run' as const,
+  })),
+  ...RUN_BEST_DISTANCES_M.map((metres) => ({
+    name: `run_time_${Math.round(metres)}m`,
+    kind: 'time' as const,
+    size: metres,
+    sport: 'run' as const,
   })),
 ];
 
-/** Stores a ride's best efforts (score: watts, or minus seconds: higher is better). */
+/**
+ * Stores a ride's best efforts of `sport` (score: watts, or minus seconds: higher is
+ * better): `bests` holds its values in the order of that sport's efforts in `EFFORTS`.
+ */
 export async function storeBests(
   tx: Queryable,
   workoutId: number,
   userId: number,
   start: Date,
   bests: RideBests,
+  sport: BestSport = 'ride',
 ): Promise<void> {
   const values = [...bests.powerW, ...bests.timeS];
-  for (const [index, effort] of EFFORTS.entries()) {
+  for (const [index, effort] of EFFORTS.filter((one) => one.sport === sport).entries()) {
     const value = values[index];
     if (value === null || value === undefined || !humanEffort(effort, value)) continue;
     await tx.query(
@@ -221,8 +262,12 @@ export async function backfillBests(
       user_id: number;
       start_time: Date;
       timer: TimerIntervals | null;
+      sport_type: number;
+      counted: boolean;
     }>(
-      'SELECT id, user_id, start_time, timer FROM workouts WHERE bests_pending ORDER BY id LIMIT $1',
+      `SELECT id, user_id, start_time, timer, sport_type,
+              NOT exclude_from_bests AND date_warning IS NULL AS counted
+         FROM workouts WHERE bests_pending ORDER BY id LIMIT $1`,
       [options.batch ?? 20],
     );
     if (rides.length === 0) return done;
@@ -234,20 +279,33 @@ export async function backfillBests(
         'SELECT power FROM workout_curves WHERE workout_id = $1',
         [ride.id],
       );
-      const bests = streams
-        ? rideBests(
-            streams,
-            unpackCurve(curves?.power ?? null),
-            timeline(streams, ride.timer ? { timer: ride.timer } : {}).running,
-          )
-        : { powerW: [], timeS: [] };
+      // A run's are a runner's; a swim or a transition makes none; nor a ride that counts
+      // nowhere (left out, a doubtful date).
+      const run = isRun(ride.sport_type);
+      const makes = ride.counted && (run || countsForRideBests(ride.sport_type));
+      const bests =
+        streams && makes
+          ? (run ? runBests : rideBests)(
+              streams,
+              unpackCurve(curves?.power ?? null),
+              timeline(streams, ride.timer ? { timer: ride.timer } : {}).running,
+            )
+          : { powerW: [], timeS: [] };
       await db.transaction(async (tx) => {
         // Still pending (not deleted or done by another replica meanwhile).
         const [pending] = await tx.query(
           'UPDATE workouts SET bests_pending = false WHERE id = $1 AND bests_pending RETURNING id',
           [ride.id],
         );
-        if (pending) await storeBests(tx, ride.id, ride.user_id, new Date(ride.start_time), bests);
+        if (pending)
+          await storeBests(
+            tx,
+            ride.id,
+            ride.user_id,
+            new Date(ride.start_time),
+            bests,
+            run ? 'run' : 'ride',
+          );
       });
       done++;
     }

@@ -10,6 +10,9 @@ export const POWER_EFFORTS: readonly Effort[] = [
   'power_300s',
   'power_1200s',
   'power_3600s',
+  'run_power_60s',
+  'run_power_300s',
+  'run_power_1200s',
 ];
 
 /** An effort's value as riders read it: watts (and W/kg with a weight), or a time. */

@@ -151,7 +151,11 @@ export function BestsPage() {
   // Every year with rides (none offered until known: all time is the default).
   const years = useRideYears() ?? [];
   const [year, setYear] = useState<number | null>(null);
-  const bests = api.usePersonalBestsQuery({ query: year === null ? {} : { year } });
+  // A runner's bests (running power and pace) are their own, never among a ride's.
+  const [sport, setSport] = useState<'ride' | 'run'>('ride');
+  const bests = api.usePersonalBestsQuery({
+    query: { ...(year === null ? {} : { year }), ...(sport === 'run' ? { sport } : {}) },
+  });
   const id = Number(client.session.userId() ?? 0);
   const athlete = api.useGetAthleteQuery({ params: { id } }, { skip: id === 0 });
   const valueOf = useEffortValue(athlete.data?.settings.weight_kg);
@@ -177,6 +181,17 @@ export function BestsPage() {
           ))}
         </select>
       </label>
+      <label className="portal__inline">
+        <Message id="training.bestsOf" />
+        <select
+          className="xoss-select"
+          value={sport}
+          onChange={(event) => setSport(event.target.value === 'run' ? 'run' : 'ride')}
+        >
+          <option value="ride">{t('training.bestsOf.ride')}</option>
+          <option value="run">{t('training.bestsOf.run')}</option>
+        </select>
+      </label>
       <Loaded query={bests}>
         {(data) =>
           data.efforts.every((effort) => effort.bests.length === 0) ? (
@@ -186,7 +201,8 @@ export function BestsPage() {
           ) : (
             <table className="xoss-table" data-stack>
               <caption>
-                {t('training.bests')} · {year ?? t('training.range.all')}
+                {t('training.bests')} · {t(`training.bestsOf.${sport}`)} ·{' '}
+                {year ?? t('training.range.all')}
               </caption>
               <thead>
                 <tr>

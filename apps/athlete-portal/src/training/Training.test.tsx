@@ -71,7 +71,29 @@ function stubApi(latestRide = `${today}T07:00:00Z`) {
       case '/api/v2/training/totals/':
         return Promise.resolve(json({ year: Number(query.year), period: 'week', periods: [] }));
       case '/api/v2/training/bests/':
-        return Promise.resolve(json({ efforts: [] }));
+        // A runner's half marathon of 1:35:00, for the running bests only.
+        return Promise.resolve(
+          json({
+            year: null,
+            efforts:
+              query.sport === 'run'
+                ? [
+                    {
+                      effort: 'run_time_21098m',
+                      bests: [
+                        {
+                          rank: 1,
+                          value: 5700,
+                          workout_id: 9,
+                          name: 'City half',
+                          start_time: '2025-04-06T08:00:00Z',
+                        },
+                      ],
+                    },
+                  ]
+                : [],
+          }),
+        );
       case '/api/v2/training/ftp/':
         return Promise.resolve(
           json({
@@ -121,6 +143,22 @@ const optionsOf = (select: HTMLElement) =>
   within(select)
     .getAllByRole('option')
     .map((option) => option.textContent);
+
+describe('the bests page', () => {
+  it('shows a runner’s bests apart from a rider’s when asked', async () => {
+    const asked = stubApi();
+    signIn();
+    renderPortal('/dashboard/training/bests', english);
+    await screen.findByText('No efforts yet: import rides with power or distance.');
+    fireEvent.change(screen.getByLabelText('Bests of'), { target: { value: 'run' } });
+    const row = (await screen.findByText(/half marathon/)).closest('tr')!;
+    expect(row.textContent).toContain('1:35:00');
+    expect(row.textContent).toContain('City half');
+    expect(
+      asked.filter((url) => url.pathname === '/api/v2/training/bests/').map((url) => url.search),
+    ).toEqual(['', '?sport=run']);
+  });
+});
 
 describe('the training pages’ periods', () => {
   it("asks the efficiency trend of all time from the rider's first ride", async () => {

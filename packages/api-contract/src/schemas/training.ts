@@ -81,6 +81,15 @@ export const effortSchema = z.enum([
   'time_10000m',
   'time_20000m',
   'time_40000m',
+  // A run's own (running power, running pace), never a ride's.
+  'run_power_60s',
+  'run_power_300s',
+  'run_power_1200s',
+  'run_time_1000m',
+  'run_time_5000m',
+  'run_time_10000m',
+  'run_time_21098m',
+  'run_time_42195m',
 ]);
 export const bestEntrySchema = z.object({
   rank: z.number().int(),
@@ -94,6 +103,8 @@ export const personalBestsQuerySchema = z.strictObject({
   year: wholeInUrl(z.number().int().min(1970).max(2100)).optional(),
   /** How many of each effort, best first (default 3). */
   limit: wholeInUrl(z.number().int().min(1).max(20)).default(3),
+  /** Whose bests: cycling's (default), or running's (power and pace of runs only). */
+  sport: z.enum(['ride', 'run']).default('ride'),
 });
 export const personalBestsReplySchema = z.object({
   year: z.number().int().nullable(),
