@@ -40,6 +40,8 @@ const ride = {
     timer_time_s: 3600,
     moving_time_s: 3600,
     removed_samples: { points: 0, power: 4, heart_rate: 1, cadence: 0, speed: 0, distance: 0 },
+    tss: 85,
+    tss_method: 'heart_rate',
   },
   device_summary: {},
   hr_zones: [],
@@ -98,6 +100,8 @@ describe('correcting a ride', () => {
     renderPortal('/dashboard/workouts/share/7', english);
     await screen.findByRole('heading', { name: 'Triathlon bike' });
     expect(screen.getByText('Gear: Canyon Speedmax')).toBeTruthy();
+    // Which load it is: a ride without power is scored by heart rate, and says so.
+    expect(await screen.findByText(/^85(\.0)? \(from heart rate\)$/)).toBeTruthy();
 
     // The date: said at once, with the time the rider gives.
     const warning = screen.getByText(/This ride is dated in the future/).closest('form')!;

@@ -140,7 +140,14 @@ function Stats({
     ['measure.np', units.plain(summary.np, 'W'), summary.np_source === 'device'],
     // IF = NP / FTP: how hard the ride was for this rider, beside the NP and TSS it links.
     ['measure.if', units.plain(summary.if, '', 2), summary.np_source === 'device'],
-    ['measure.tss', units.plain(summary.tss, '', 1), summary.np_source === 'device'],
+    [
+      'measure.tss',
+      // Scored by heart rate (no power) or by pace (a run): said beside the figure.
+      summary.tss !== null && (summary.tss_method === 'heart_rate' || summary.tss_method === 'pace')
+        ? `${units.plain(summary.tss, '', 1)} (${t('workouts.tssMethod', { method: summary.tss_method })})`
+        : units.plain(summary.tss, '', 1),
+      summary.np_source === 'device',
+    ],
     ['measure.cadenceAvg', units.plain(summary.cadence_avg, 'rpm')],
     [
       'measure.elevationGain',
