@@ -38,7 +38,7 @@ import { runImport } from './rides/store.ts';
 import { trainingRoutes } from './routes/training.ts';
 import { reanalyseOlder } from './rides/revise.ts';
 import type { Services } from './services.ts';
-import { precomputeAnalysis } from './analysis/precompute.ts';
+import { analysisPending, precomputeAnalysis } from './analysis/precompute.ts';
 import { KEY_RELOAD_MS, type SecretSet } from './auth/keyStore.ts';
 import { AnalysisPool, defaultPoolSize } from './imports/pool.ts';
 import { ImportJobs } from './imports/importJobs.ts';
@@ -429,6 +429,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       diskPath: options.dataDir,
       minFreeBytes: config.minFreeDiskBytes,
       onChecked: (checks) => metrics.readyChecks(checks),
+      analysing: () => analysisPending(services),
     }),
     { token: config.metricsToken },
   );

@@ -2424,7 +2424,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           checks: {
             database: { ok: true },
             fileStore: { ok: true },
-            queue: { ok: true, backingOff: false },
+            queue: { ok: true, backingOff: false, analysing: 0 },
             disk: { ok: true, monitored: false },
           },
         },

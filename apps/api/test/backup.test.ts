@@ -187,7 +187,16 @@ describe('backups of the embedded setup', { timeout: 240_000 }, () => {
       expect(await second.exited).not.toBe(0);
       expect(second.output()).toContain('Another server runs on');
 
-      // At rest: nothing changes between this snapshot and the stop.
+      // At rest: nothing changes between this snapshot and the stop, once the rides' analysis
+      // computed in the background after their imports is done (`/api/ready` says how much
+      // is left, to the machine itself).
+      for (;;) {
+        const ready = (await (await fetch(`${base}/api/ready`)).json()) as {
+          data: { checks: { queue: { analysing: number } } };
+        };
+        if (ready.data.checks.queue.analysing === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const atRest = join(folder('at-rest'), 'backup');
       const quiet = await command('backup', source, atRest);
       expect(quiet.code, quiet.output).toBe(0);

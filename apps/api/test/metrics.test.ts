@@ -204,7 +204,7 @@ describe('operator metrics and readiness', { timeout: 120_000 }, () => {
         checks: {
           database: { ok: true },
           fileStore: { ok: true },
-          queue: { ok: true, backingOff: false },
+          queue: { ok: true, backingOff: false, analysing: 0 },
           disk: { ok: true, freeBytes: expect.any(Number) as number, minFreeBytes: 1 },
         },
       });

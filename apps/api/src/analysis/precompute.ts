@@ -118,6 +118,11 @@ class Precompute {
       this.#services.log.warn({ err: error, workoutId }, 'background analysis failed');
   }
 
+  /** Rides waiting, and whether a pass runs (counted as one more). */
+  get pending(): number {
+    return this.#waiting.size + (this.#running ? 1 : 0);
+  }
+
   /** Resolves once nothing is waiting or running (what waits starts now). */
   async idle(): Promise<void> {
     for (;;) {
@@ -151,6 +156,11 @@ export function startPrecompute(services: Services): () => Promise<void> {
     queues.delete(services);
     await queue.stop();
   };
+}
+
+/** How much background analysis a server's process has left (0 at rest), for `/api/ready`. */
+export function analysisPending(services: Services): number {
+  return queues.get(services)?.pending ?? 0;
 }
 
 /** Queues a ride just imported (or corrected) for its analysis in the background. */

@@ -28,8 +28,16 @@ export interface ReadyChecks {
   readonly database: { readonly ok: boolean };
   /** The file store can write (a small probe file, or a real write that failed for space). */
   readonly fileStore: { readonly ok: boolean };
-  /** The import queue answers; `backingOff` while its workers wait out a full disk. */
-  readonly queue: { readonly ok: boolean; readonly backingOff: boolean };
+  /**
+   * The import queue answers; `backingOff` while its workers wait out a full disk;
+   * `analysing`: rides whose analysis this process still computes in the background after
+   * their import (`analysis/precompute.ts`; 0 once it is at rest).
+   */
+  readonly queue: {
+    readonly ok: boolean;
+    readonly backingOff: boolean;
+    readonly analysing: number;
+  };
   /**
    * Free space of the data folder's filesystem, for an unprivileged writer, against
    * `MIN_FREE_DISK_BYTES`. `monitored: false` when the server was given no data folder.
@@ -64,6 +72,8 @@ interface ReadinessOptions {
   readonly minFreeBytes: number;
   /** Told every result (the `xoss_ready_check_ok` gauge). */
   readonly onChecked?: (checks: ReadyChecks) => void;
+  /** Rides whose background analysis is waiting or running in this process. */
+  readonly analysing?: () => number;
 }
 
 /**
@@ -111,7 +121,11 @@ export class Readiness {
     const checks: ReadyChecks = {
       database: { ok: !problems.database },
       fileStore: { ok: !problems.fileStore },
-      queue: { ok: !problems.queue, backingOff: imports.backingOff },
+      queue: {
+        ok: !problems.queue,
+        backingOff: imports.backingOff,
+        analysing: this.#options.analysing?.() ?? 0,
+      },
       disk: disk.report,
     };
     for (const name of Object.keys(this.#passing) as CheckName[])
