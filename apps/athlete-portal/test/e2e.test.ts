@@ -187,7 +187,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
     await page.getByText('Fitness (CTL)').first().waitFor();
 
     await page.getByRole('link', { name: 'Personal bests' }).first().click();
-    const bests = page.getByRole('table', { name: 'Personal bests · All time' });
+    const bests = page.getByRole('table', { name: 'Personal bests · Cycling · All time' });
     await bests.waitFor();
     // The demo rides hold power and distance: every effort up to 20 km has a best ride.
     const fiveSeconds = bests.getByRole('row', { name: /Best average power 5 s/ });

@@ -25,6 +25,7 @@ import { indicesOf, useAnalysisFigures, wBalSeries } from './analysisFigures.ts'
 import { rideSeries } from './rideSeries.ts';
 import { RideManagement, RideNotesText } from './RideManagement.tsx';
 import { RideCorrections } from './RideCorrections.tsx';
+import { DeviceMark, tssText } from './figureMarks.tsx';
 import { SharedHeader, ShareChoices, ShareLink, ShareUnavailable } from '../share/ShareParts.tsx';
 
 const loadRideMap = () => import('./RideMap.tsx');
@@ -103,16 +104,6 @@ function useRangeSummary(source: RideSource, seconds: { from: number; to: number
   return 'id' in source ? own : shared;
 }
 
-/** A small mark after a figure the device itself computed (calories, climbing, NP/IF/TSS). */
-function DeviceMark({ show }: { show: boolean }) {
-  return show ? (
-    <small className="portal__source">
-      {' '}
-      <Message id="workouts.fromDevice" />
-    </small>
-  ) : null;
-}
-
 function Stats({
   summary,
   zoomed,
@@ -142,10 +133,7 @@ function Stats({
     ['measure.if', units.plain(summary.if, '', 2), summary.np_source === 'device'],
     [
       'measure.tss',
-      // Scored by heart rate (no power) or by pace (a run): said beside the figure.
-      summary.tss !== null && (summary.tss_method === 'heart_rate' || summary.tss_method === 'pace')
-        ? `${units.plain(summary.tss, '', 1)} (${t('workouts.tssMethod', { method: summary.tss_method })})`
-        : units.plain(summary.tss, '', 1),
+      tssText(summary, units.plain(summary.tss, '', 1), t),
       summary.np_source === 'device',
     ],
     ['measure.cadenceAvg', units.plain(summary.cadence_avg, 'rpm')],
