@@ -65,25 +65,31 @@ export function RideCorrections({ workout }: { workout: WorkoutDetail }) {
     void send({ start_time: `${start}:00Z` }, t('workouts.correct.moved'));
   };
   const busy = patching.isLoading;
+  // When the ride really started: under a doubtful date's warning, or among the corrections.
+  const moveFields = (
+    <>
+      <label>
+        {t('workouts.correct.startedAt')}
+        <input
+          className="xoss-select"
+          type="datetime-local"
+          value={start}
+          onChange={(event) => setStart(event.target.value)}
+          required
+        />
+      </label>
+      <button className="xoss-button" type="submit" disabled={busy}>
+        {t('workouts.correct.move')}
+      </button>
+    </>
+  );
 
   return (
     <>
       {workout.date_warning ? (
         <form className="xoss-alert portal__correct-date" role="status" onSubmit={move}>
           <p>{t('workouts.correct.dateWarning', { kind: workout.date_warning })}</p>
-          <label>
-            {t('workouts.correct.startedAt')}
-            <input
-              className="xoss-select"
-              type="datetime-local"
-              value={start}
-              onChange={(event) => setStart(event.target.value)}
-              required
-            />
-          </label>
-          <button className="xoss-button" type="submit" disabled={busy}>
-            {t('workouts.correct.move')}
-          </button>
+          {moveFields}
         </form>
       ) : null}
       {workout.legs.length > 1 ? (
@@ -201,19 +207,7 @@ export function RideCorrections({ workout }: { workout: WorkoutDetail }) {
         </form>
         {!workout.date_warning ? (
           <form className="portal__crop" onSubmit={move}>
-            <label>
-              {t('workouts.correct.startedAt')}
-              <input
-                className="xoss-select"
-                type="datetime-local"
-                value={start}
-                onChange={(event) => setStart(event.target.value)}
-                required
-              />
-            </label>
-            <button className="xoss-button" type="submit" disabled={busy}>
-              {t('workouts.correct.move')}
-            </button>
+            {moveFields}
           </form>
         ) : null}
       </details>
