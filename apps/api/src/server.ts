@@ -269,6 +269,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     ...(options.dataDir ? { tmpDir: join(options.dataDir, 'tmp', 'archives') } : {}),
     minFreeBytes: config.minFreeDiskBytes,
   });
+  // Requests and costly corrections per rider (and address), counted by every process.
+  const limits = await RequestLimits.create(
+    options.db,
+    config,
+    (key) => securityLog('request.rateLimited', { key }),
+    (userId) => securityLog('workout.correctionsLimited', { userId }),
+  );
   const services: Services = {
     db: options.db,
     blobs,
@@ -280,6 +287,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     archives,
     storage,
     sessions: new Sessions(options.db, config, securityLog, now),
+    limits,
   };
   // Workers start once the services they run with exist (a restart with imports waiting
   // found them before, and failed on them).
@@ -407,12 +415,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Handlers overrunning their deadline get 503 / 10503, with or without a body.
   requestDeadlines(app, config.handlerTimeoutMs);
   // Requests over their rider's or address's limit get 429 before they wait for a turn.
-  requestLimits(
-    app,
-    await RequestLimits.create(options.db, config, (key) =>
-      securityLog('request.rateLimited', { key }),
-    ),
-  );
+  requestLimits(app, limits);
   // Then a few requests start per turn of the loop, so new connections are accepted in time;
   // riders (and addresses) take turns.
   fairAdmission(app, config.requestsPerTurn, undefined, config.anonymousInFlight);

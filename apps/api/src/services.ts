@@ -3,6 +3,7 @@ import type { Sessions } from './auth/sessions.ts';
 import type { BlobStore } from './platform/blobStore.ts';
 import type { ApiConfig } from './platform/config.ts';
 import type { Database } from './platform/db/db.ts';
+import type { RequestLimits } from './http/requestLimits.ts';
 import type { StorageHealth } from './platform/storageHealth.ts';
 import type { ArchiveImports } from './imports/archives.ts';
 import type { ImportJobs } from './imports/importJobs.ts';
@@ -21,6 +22,8 @@ export interface Services {
   /** Whether the database and the file store can write (`/api/ready`). */
   readonly storage: StorageHealth;
   readonly config: ApiConfig;
+  /** The request limits, and the rider's limit of corrections that analyse a ride again. */
+  readonly limits: RequestLimits;
   readonly log: FastifyBaseLogger;
   readonly now: () => number;
 }

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { activityFromStreams, activityOverview, decodeFit, encodeFit } from '@xoss/activity-files';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { AnalysisPool } from '../src/imports/pool.ts';
+import { REANALYSIS_CLAIM_MS } from '../src/rides/revise.ts';
+import { buildServer } from '../src/server.ts';
 import { bearer, suiteHarnesses, upload, type DatabaseFactory, type Harness } from './harness.ts';
 
 // A rider's corrections of a ride (issue #44): keep what the cleaning removed, leave a ride
@@ -267,6 +270,125 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
       expect(versions.map((row) => row.analysed_with)).toEqual([1, 1]);
       // Nothing is left to do at the next start.
       expect(await h.server.reanalyseOlder(new AbortController().signal)).toBe(0);
+    });
+
+    it('analyses each older ride once when two processes run the pass at the same time, and frees the claim of a process that died', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const ids: number[] = [];
+      for (const [k, start] of [1_376_667_310, 1_376_767_310, 1_376_867_310].entries()) {
+        const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+          filename: `older-${k}.fit`,
+          bytes: dirtyRide(start),
+        });
+        expect(reply.statusCode, reply.body).toBe(201);
+        ids.push(reply.json<{ data: Detail }>().data.id);
+      }
+      await h.db.query(
+        `UPDATE workouts SET analysed_with = 0, summary = summary - 'cleaning' WHERE id = ANY($1)`,
+        [ids],
+      );
+      // Another API process on the same database, with its own analysis threads.
+      const second = await buildServer({
+        db: h.db,
+        blobs: h.blobs,
+        config: h.config,
+        now: () => h.clock,
+      });
+      // Every analysis of either process, whichever pool runs it.
+      const analyse = vi.spyOn(AnalysisPool.prototype, 'analyse');
+      try {
+        const signal = new AbortController().signal;
+        const done = await Promise.all([
+          h.server.reanalyseOlder(signal),
+          second.reanalyseOlder(signal),
+        ]);
+        expect(done[0] + done[1]).toBe(3);
+        expect(analyse).toHaveBeenCalledTimes(3);
+        const versions = await h.db.query<{ analysed_with: number }>(
+          'SELECT analysed_with FROM workouts WHERE id = ANY($1) ORDER BY id',
+          [ids],
+        );
+        expect(versions.map((row) => row.analysed_with)).toEqual([1, 1, 1]);
+        const ride = await call<Detail>(h, rider.access, 'GET', `/api/v2/workouts/${ids[2]}/`);
+        expect(ride.data.summary.removed_samples?.power).toBe(4);
+
+        // A process claimed a ride and died: its claim holds for REANALYSIS_CLAIM_MS, then
+        // the next pass takes the ride.
+        analyse.mockClear();
+        await h.db.query(
+          'UPDATE workouts SET analysed_with = 0, reanalysis_claimed_at = $2 WHERE id = $1',
+          [ids[0], new Date(h.clock - 60_000).toISOString()],
+        );
+        expect(await second.reanalyseOlder(signal)).toBe(0);
+        expect(analyse).not.toHaveBeenCalled();
+        await h.db.query('UPDATE workouts SET reanalysis_claimed_at = $2 WHERE id = $1', [
+          ids[0],
+          new Date(h.clock - REANALYSIS_CLAIM_MS - 1000).toISOString(),
+        ]);
+        expect(await second.reanalyseOlder(signal)).toBe(1);
+        expect(analyse).toHaveBeenCalledTimes(1);
+        expect(await h.server.reanalyseOlder(signal)).toBe(0);
+      } finally {
+        analyse.mockRestore();
+        await second.close();
+      }
+    });
+
+    it("refuses corrections beyond the rider's limit with 429 and Retry-After, writes nothing, and never counts a rename", async () => {
+      const h = await make({ correctionsPerRider: 2, correctionLimitWindowS: 600 });
+      const rider = await h.user();
+      const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'limited.fit',
+        bytes: dirtyRide(1_376_667_310),
+      });
+      expect(reply.statusCode, reply.body).toBe(201);
+      const url = `/api/v2/workouts/${reply.json<{ data: Detail }>().data.id}/`;
+      const patch = (payload: Record<string, unknown>) =>
+        h.server.inject({ method: 'PATCH', url, headers: bearer(rider.access), payload });
+      // Renames and notes analyse nothing: never counted.
+      for (const k of [1, 2, 3])
+        expect((await patch({ name: `Ride ${k}`, notes: `take ${k}` })).statusCode).toBe(200);
+      expect((await patch({ exclude_from_bests: true })).statusCode).toBe(200);
+      // The same setting again changes nothing, so analyses nothing and is not counted.
+      expect((await patch({ exclude_from_bests: true })).statusCode).toBe(200);
+      expect((await patch({ keep_removed: true })).statusCode).toBe(200);
+
+      const refused = await patch({ keep_removed: false, name: 'Not saved' });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ code: 10302, msg: 'too_many_attempts' });
+      expect(refused.json<{ detail: string }>().detail).toMatch(/^Too many corrections of rides/);
+      const wait = Number(refused.headers['retry-after']);
+      expect(wait).toBeGreaterThan(500);
+      expect(wait).toBeLessThanOrEqual(600);
+      expect(h.logs.some((line) => line.includes('workout.correctionsLimited'))).toBe(true);
+      // Nothing of the refused request was written, the name included.
+      const after = await call<Detail & { name: string }>(h, rider.access, 'GET', url);
+      expect(after.data).toMatchObject({ name: 'Ride 3', keep_removed: true });
+      // The rider's other requests still pass: a rename, a crop that was already set.
+      expect((await patch({ name: 'Renamed', crop: null })).statusCode).toBe(200);
+      expect((await patch({ start_time: after.data.start_time })).statusCode).toBe(200);
+      expect((await patch({ sport_type: 1 })).statusCode).toBe(429);
+      if (h.db.kind === 'postgres') {
+        // The count is the database's: another process refuses the rider too.
+        const second = await buildServer({
+          db: h.db,
+          blobs: h.blobs,
+          config: h.config,
+          now: () => h.clock,
+        });
+        try {
+          const elsewhere = await second.inject({
+            method: 'PATCH',
+            url,
+            headers: bearer(rider.access),
+            payload: { keep_removed: false },
+          });
+          expect(elsewhere.statusCode).toBe(429);
+        } finally {
+          await second.close();
+        }
+      }
     });
 
     it("scores a run by pace against the rider's threshold pace (rTSS), never by a cycling FTP, and ranks it among runs", async () => {

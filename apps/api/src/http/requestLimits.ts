@@ -54,46 +54,79 @@ const tooMany = (ms: number) => {
  * in memory on the embedded database (one process), in the database's `request_limits`
  * table on PostgreSQL, so every process counts the same requests. A key over its limit is
  * also remembered here, in this process, until its window ends: its further requests are
- * refused before any database round trip, authentication or queueing.
+ * refused before any database round trip, authentication or queueing. The same store counts
+ * a rider's corrections that analyse a ride again (`correction`), under its own key prefix.
  */
 export class RequestLimits {
   readonly #rider: RateLimiterAbstract;
   readonly #address: RateLimiterAbstract;
+  readonly #corrections: RateLimiterAbstract;
   readonly #blocked = new Map<string, number>();
   readonly #onBlocked: (key: string) => void;
+  readonly #onCorrectionsLimited: (userId: number) => void;
   readonly #stop: () => void;
 
   private constructor(
-    rider: RateLimiterAbstract,
-    address: RateLimiterAbstract,
-    onBlocked: (key: string) => void,
+    limiters: {
+      rider: RateLimiterAbstract;
+      address: RateLimiterAbstract;
+      corrections: RateLimiterAbstract;
+    },
+    callbacks: {
+      onBlocked: (key: string) => void;
+      onCorrectionsLimited: (userId: number) => void;
+    },
     stop: () => void,
   ) {
-    this.#rider = rider;
-    this.#address = address;
-    this.#onBlocked = onBlocked;
+    this.#rider = limiters.rider;
+    this.#address = limiters.address;
+    this.#corrections = limiters.corrections;
+    this.#onBlocked = callbacks.onBlocked;
+    this.#onCorrectionsLimited = callbacks.onCorrectionsLimited;
     this.#stop = stop;
   }
 
   static async create(
     db: Database,
-    config: Pick<ApiConfig, 'requestsPerRider' | 'requestsPerAddress' | 'requestLimitWindowS'>,
+    config: Pick<
+      ApiConfig,
+      | 'requestsPerRider'
+      | 'requestsPerAddress'
+      | 'requestLimitWindowS'
+      | 'correctionsPerRider'
+      | 'correctionLimitWindowS'
+    >,
     onBlocked: (key: string) => void = () => {},
+    onCorrectionsLimited: (userId: number) => void = () => {},
   ): Promise<RequestLimits> {
+    const callbacks = { onBlocked, onCorrectionsLimited };
     const windowS = config.requestLimitWindowS;
-    const options = (perSecond: number, keyPrefix: string) => {
-      const points = Math.max(1, Math.round(perSecond * windowS));
+    const options = (points: number, duration: number, keyPrefix: string) => ({
+      points,
+      duration,
+      keyPrefix,
       // The library blocks a key in this process's memory once it is over (until its
       // window ends), so a flood costs no database round trip per request.
-      return { points, duration: windowS, keyPrefix, inMemoryBlockOnConsumed: points + 1 };
+      inMemoryBlockOnConsumed: points + 1,
+    });
+    const perWindow = (perSecond: number) => Math.max(1, Math.round(perSecond * windowS));
+    const kinds = {
+      rider: options(perWindow(config.requestsPerRider), windowS, 'rider'),
+      address: options(perWindow(config.requestsPerAddress), windowS, 'address'),
+      corrections: options(
+        config.correctionsPerRider,
+        config.correctionLimitWindowS,
+        'corrections',
+      ),
     };
     if (db.kind !== 'postgres') {
-      const memory = (perSecond: number, prefix: string) =>
-        new RateLimiterMemory(options(perSecond, prefix));
       return new RequestLimits(
-        memory(config.requestsPerRider, 'rider'),
-        memory(config.requestsPerAddress, 'address'),
-        onBlocked,
+        {
+          rider: new RateLimiterMemory(kinds.rider),
+          address: new RateLimiterMemory(kinds.address),
+          corrections: new RateLimiterMemory(kinds.corrections),
+        },
+        callbacks,
         () => {},
       );
     }
@@ -104,11 +137,11 @@ export class RequestLimits {
         return { rows, rowCount: rows.length };
       },
     };
-    const shared = (perSecond: number, prefix: string) =>
+    const shared = (kind: ReturnType<typeof options>) =>
       new Promise<RateLimiterPostgres>((resolve, reject) => {
         const limiter: RateLimiterPostgres = new RateLimiterPostgres(
           {
-            ...options(perSecond, prefix),
+            ...kind,
             storeClient,
             storeType: 'pool',
             tableName: 'request_limits',
@@ -116,21 +149,24 @@ export class RequestLimits {
             clearExpiredByTimeout: false,
             // The database unreachable for a moment: count in memory meanwhile rather than
             // refuse every request.
-            insuranceLimiter: new RateLimiterMemory(options(perSecond, prefix)),
+            insuranceLimiter: new RateLimiterMemory(kind),
           },
           (error?: Error) => (error ? reject(error) : resolve(limiter)),
         );
       });
-    // One after the other: both create the same table.
-    const rider = await shared(config.requestsPerRider, 'rider');
-    const address = await shared(config.requestsPerAddress, 'address');
+    // One after the other: each creates the same table.
+    const rider = await shared(kinds.rider);
+    const address = await shared(kinds.address);
+    const corrections = await shared(kinds.corrections);
     const sweep = setInterval(() => {
       db.query('DELETE FROM request_limits WHERE expire < $1', [Date.now() - 60_000]).catch(
         () => undefined,
       );
     }, 300_000);
     sweep.unref();
-    return new RequestLimits(rider, address, onBlocked, () => clearInterval(sweep));
+    return new RequestLimits({ rider, address, corrections }, callbacks, () =>
+      clearInterval(sweep),
+    );
   }
 
   /** Milliseconds until a key known here to be over its limit may try again, else 0. */
@@ -160,6 +196,26 @@ export class RequestLimits {
         this.#onBlocked(key);
       }
       throw tooMany(error.msBeforeNext);
+    }
+  }
+
+  /**
+   * Counts one correction of `userId`'s that analyses a ride again (`rides/revise.ts`); over
+   * the rider's limit, a 429 (10302) with `Retry-After`, before anything is analysed or
+   * written. A rider's other requests are not refused for it.
+   */
+  async correction(userId: number): Promise<void> {
+    try {
+      await this.#corrections.consume(String(userId));
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      this.#onCorrectionsLimited(userId);
+      const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+      throw new ApiError(
+        ErrorCode.TooManyAttempts,
+        `Too many corrections of rides: each one analyses the ride again. Try again in ${Math.ceil(seconds / 60)} minute(s).`,
+        { headers: { 'retry-after': String(seconds) } },
+      );
     }
   }
 

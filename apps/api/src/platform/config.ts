@@ -74,6 +74,13 @@ export interface ApiConfig {
   readonly requestsPerAddress: number;
   /** The window those are counted over: a burst may spend the whole window's allowance. */
   readonly requestLimitWindowS: number;
+  /**
+   * Corrections that analyse a ride again (crop, keep_removed, exclude_from_bests, start_time,
+   * ftp_choice, sport_type) one rider may make per `correctionLimitWindowS`; beyond, 429.
+   */
+  readonly correctionsPerRider: number;
+  /** The window corrections are counted over, in seconds (`CORRECTION_LIMIT_WINDOW_S`). */
+  readonly correctionLimitWindowS: number;
   /** The same for uploads, which include receiving the file. */
   readonly uploadTimeoutMs: number;
   /** Time a client has to send its request headers (else 408, slowloris). */
@@ -228,6 +235,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     requestsPerRider: number(env.REQUESTS_PER_RIDER, 20),
     requestsPerAddress: number(env.REQUESTS_PER_ADDRESS, 10),
     requestLimitWindowS: Math.max(1, Math.round(number(env.REQUEST_LIMIT_WINDOW_S, 10))),
+    // Each correction analyses the ride again from its file (up to IMPORT_TIMEOUT_MS of a
+    // worker): 30 in 10 minutes, a correction every 20 s, is more than a person trying a
+    // ride's crop, cleaning, date and FTP (each a click and a look) ever makes.
+    correctionsPerRider: Math.max(1, Math.round(number(env.CORRECTIONS_PER_RIDER, 30))),
+    correctionLimitWindowS: Math.max(1, Math.round(number(env.CORRECTION_LIMIT_WINDOW_S, 600))),
     uploadTimeoutMs: number(env.UPLOAD_TIMEOUT_MS, 300_000),
     headersTimeoutMs: number(env.HEADERS_TIMEOUT_MS, 20_000),
     requestTimeoutMs: number(env.REQUEST_TIMEOUT_MS, 300_000),

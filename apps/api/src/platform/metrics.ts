@@ -75,7 +75,7 @@ export class ApiMetrics {
     });
     this.#requestsLimited = new Counter({
       name: 'xoss_requests_limited_total',
-      help: 'Requests refused with 429 by the per-rider or per-address request limit',
+      help: 'Requests refused with 429 by a per-rider or per-address limit (requests, corrections)',
       registers,
     });
     this.#fileStoreErrors = new Counter({
@@ -159,7 +159,8 @@ export class ApiMetrics {
   securityEvent(event: string): void {
     if (event === 'login.rateLimited') this.#loginLimited.inc({ reason: 'rate_limited' });
     else if (event === 'login.busy') this.#loginLimited.inc({ reason: 'busy' });
-    else if (event === 'request.rateLimited') this.#requestsLimited.inc();
+    else if (event === 'request.rateLimited' || event === 'workout.correctionsLimited')
+      this.#requestsLimited.inc();
   }
 
   /** The last `/api/ready` poll's checks. */

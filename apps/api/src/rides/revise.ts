@@ -2,7 +2,8 @@
 // leave it out of bests and training, shift its clock, choose the file's FTP, change its
 // sport. Each is a setting on the row; the ride is analysed again from its original file
 // (kept as it was) with its settings, and its row, streams, curves, facts, day totals, bests
-// and best curves are rewritten in one transaction. No HTTP here.
+// and best curves are rewritten in one transaction. No HTTP here. Over 300 lines: the
+// background re-analysis of older rides (and its claims) reuses that one rewrite.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
 import { ApiError, notFound } from '../http/envelope.ts';
@@ -203,11 +204,51 @@ export async function reviseWorkout(
 }
 
 /**
+ * How long a process's claim on a ride of `reanalyseOlder` keeps the other processes off
+ * it: far longer than one analysis (`IMPORT_TIMEOUT_MS`, a minute, plus its wait for the
+ * rider's turn of the workers), so a live process keeps its ride; a process that died
+ * mid-way leaves it to the next pass after this. A claim outlived by a slow analysis costs
+ * at most a second analysis: the transaction that stores it skips a ride done meanwhile.
+ */
+export const REANALYSIS_CLAIM_MS = 10 * 60_000;
+
+/**
+ * Takes the ride for this pass when it is still to be analysed again and no other process
+ * holds it (its claim absent or expired): one conditional UPDATE, so of two processes
+ * asking at once exactly one gets it. Returns the ride as it is now, or undefined.
+ */
+async function claimRide(services: Services, id: number): Promise<WorkoutRow | undefined> {
+  const now = services.now();
+  const [ride] = await services.db.query<WorkoutRow>(
+    `UPDATE workouts SET reanalysis_claimed_at = $3::timestamptz
+      WHERE id = $1 AND analysed_with < $2
+        AND (reanalysis_claimed_at IS NULL OR reanalysis_claimed_at <= $4::timestamptz)
+      RETURNING *`,
+    [
+      id,
+      ANALYSIS_VERSION,
+      new Date(now).toISOString(),
+      new Date(now - REANALYSIS_CLAIM_MS).toISOString(),
+    ],
+  );
+  return ride;
+}
+
+/** Gives a claimed ride back (this pass stops before it), so the next pass need not wait. */
+async function releaseRide(services: Services, id: number): Promise<void> {
+  await services.db
+    .query('UPDATE workouts SET reanalysis_claimed_at = NULL WHERE id = $1', [id])
+    .catch(() => undefined);
+}
+
+/**
  * Analyses again, from their kept files, the rides whose figures an older analysis made
  * (`analysed_with` below `ANALYSIS_VERSION`: rides stored before the cleaning, the human
  * limits and the legs), a ride at a time in its rider's turn of the import workers, with
- * each ride's own corrections; returns how many it did. A ride whose file can no longer be
- * analysed keeps its figures and is marked done, with a log line, so no start tries it again.
+ * each ride's own corrections; returns how many it did. Every API process runs it at start:
+ * each claims a ride before analysing it (`claimRide`), and passes over those another
+ * process holds, so no ride is analysed twice. A ride whose file can no longer be analysed
+ * keeps its figures and is marked done, with a log line, so no start tries it again.
  */
 export async function reanalyseOlder(
   services: Services,
@@ -217,28 +258,37 @@ export async function reanalyseOlder(
   let done = 0;
   let after = 0;
   while (!signal.aborted) {
-    const rides = await services.db.query<WorkoutRow>(
-      'SELECT * FROM workouts WHERE analysed_with < $1 AND id > $2 ORDER BY id LIMIT 20',
-      [ANALYSIS_VERSION, after],
+    const rides = await services.db.query<{ id: number }>(
+      `SELECT id FROM workouts WHERE analysed_with < $1 AND id > $2
+         AND (reanalysis_claimed_at IS NULL OR reanalysis_claimed_at <= $3::timestamptz)
+       ORDER BY id LIMIT 20`,
+      [ANALYSIS_VERSION, after, new Date(services.now() - REANALYSIS_CLAIM_MS).toISOString()],
     );
     if (rides.length === 0) return done;
-    for (const ride of rides) {
+    for (const { id } of rides) {
       if (signal.aborted) break;
-      after = ride.id;
+      after = id;
+      // Done or taken by another process since the SELECT: its analysis is not paid twice.
+      const ride = await claimRide(services, id);
+      if (!ride) continue;
       try {
         await reviseWorkout(services, ride, {}, signal);
         done++;
       } catch (error) {
-        if (signal.aborted) break;
+        if (signal.aborted) {
+          await releaseRide(services, id);
+          break;
+        }
         // A busy or crashed worker, a store or database hiccup: tried again at the next start.
         if (!refusedForGood(error)) {
-          log('analysing earlier rides again stopped; the next start goes on', ride.id, error);
+          log('analysing earlier rides again stopped; the next start goes on', id, error);
+          await releaseRide(services, id);
           return done;
         }
-        log('ride kept its earlier figures: it could not be analysed again', ride.id, error);
+        log('ride kept its earlier figures: it could not be analysed again', id, error);
         await services.db.query('UPDATE workouts SET analysed_with = $1 WHERE id = $2', [
           ANALYSIS_VERSION,
-          ride.id,
+          id,
         ]);
       }
     }

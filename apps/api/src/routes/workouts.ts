@@ -118,8 +118,12 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     const defaults = shareId !== null ? await shareChoices(services, row) : undefined;
     // What changes its figures or what it counts for: analysed again from its file.
     const correction = correctionOf(row, body);
-    if (Object.keys(correction).length > 0)
+    if (Object.keys(correction).length > 0) {
+      // Each costs an analysis of the ride: counted against the rider's corrections limit
+      // (a rename, notes or sharing never are), refused before anything is written.
+      await services.limits.correction(row.user_id);
       await reviseWorkout(services, row, correction, deadlineSignal(request));
+    }
     await saveWorkoutEdit(db, row.id, {
       name: body.name ?? row.name,
       shareId,

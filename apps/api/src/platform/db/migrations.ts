@@ -465,4 +465,12 @@ CREATE TABLE window_models (
 );
 UPDATE workouts SET leg = substring(file_sha256 FROM ':leg([0-9]+)$')::int WHERE file_sha256 LIKE '%:leg%'
 `,
+  // 22: when a process took a ride an older analysis made, to analyse it again
+  // (`reanalyseOlder`): every API process runs that pass, and one claims a ride (a
+  // conditional UPDATE) before paying for its analysis, so no two analyse the same ride. A
+  // claim older than `REANALYSIS_CLAIM_MS` is free again: a process that died mid-way does
+  // not keep its ride for ever.
+  `
+ALTER TABLE workouts ADD COLUMN reanalysis_claimed_at timestamptz
+`,
 ];
