@@ -175,8 +175,23 @@ describe('the state matrix: every screen × state × width (Chromium)', { timeou
         for (const path of [...paths.rider, `/dashboard/workouts/share/${paths.shared.id}`])
           problems.push(...(await visit(page, path, errors)));
         // The owner's ride page draws its power panel (a shared ride's used to go blank).
+        // Loaded afresh, its calls start in the entry before the application (`EarlyCalls`)
+        // and the application takes their replies: each is asked once.
+        const asked = new Map<string, number>();
+        const count = (request: { url(): string; method(): string }) => {
+          const url = new URL(request.url());
+          if (!url.pathname.startsWith('/api/')) return;
+          const kind = `${request.method()} ${url.pathname}${url.search}`;
+          asked.set(kind, (asked.get(kind) ?? 0) + 1);
+        };
+        page.on('request', count);
         await page.goto(`${base}/dashboard/workouts/share/${paths.shared.id}`);
         await page.locator('.xoss-streams__panel path.visx-linepath').first().waitFor();
+        page.off('request', count);
+        for (const [kind, times] of asked)
+          if (times > 1) problems.push(`a ride's first load asked ${kind} ${times} times`);
+        if (![...asked.keys()].some((kind) => kind.includes(`/${paths.shared.id}/streams/`)))
+          problems.push(`a ride's first load never asked for its streams: ${[...asked.keys()]}`);
       } finally {
         await context.close();
       }

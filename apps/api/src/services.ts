@@ -3,7 +3,6 @@ import type { Sessions } from './auth/sessions.ts';
 import type { BlobStore } from './platform/blobStore.ts';
 import type { ApiConfig } from './platform/config.ts';
 import type { Database } from './platform/db/db.ts';
-import type { RequestLimits } from './http/requestLimits.ts';
 import type { StorageHealth } from './platform/storageHealth.ts';
 import type { ArchiveImports } from './imports/archives.ts';
 import type { ImportJobs } from './imports/importJobs.ts';
@@ -22,8 +21,11 @@ export interface Services {
   /** Whether the database and the file store can write (`/api/ready`). */
   readonly storage: StorageHealth;
   readonly config: ApiConfig;
-  /** The request limits, and the rider's limit of corrections that analyse a ride again. */
-  readonly limits: RequestLimits;
+  /**
+   * The rider's limit of corrections that analyse a ride again (`RequestLimits` in
+   * http/requestLimits.ts): resolves when one more is allowed, else throws the API's 429.
+   */
+  readonly limits: { readonly correction: (userId: number) => Promise<void> };
   readonly log: FastifyBaseLogger;
   readonly now: () => number;
 }

@@ -1,15 +1,14 @@
 import {
   apiFailureOf,
-  createPrefixedStorage,
   createXossClient,
   isErrorReply,
   preferencesSlice,
-  storageKeys,
   type ApiErrorReply,
 } from '@xoss/api-client';
 import type { ErrorCode } from '@xoss/api-contract/routes';
-import { negotiateLanguage, type MessageId } from '@xoss/i18n';
+import type { MessageId } from '@xoss/i18n';
 import { embeddedSlice } from './embedded.ts';
+import { earlyCalls, firstVisitLanguage } from './earlyCalls.ts';
 import { keepUnsavedForms } from './keptForms.ts';
 
 type Notice = { message: string; durationMs: number };
@@ -27,6 +26,8 @@ export const notices = {
 export const client = createXossClient({
   storage: localStorage,
   sessionStorage,
+  // The first page's calls, started by the entry before this client existed.
+  fetch: earlyCalls.fetch,
   reducers: { embedded: embeddedSlice.reducer },
   notify: (message, durationMs) => {
     for (const listener of listeners) listener({ message, durationMs });
@@ -44,11 +45,8 @@ export const { api } = client;
  * order keeps counting until the rider chooses; a choice, once made, wins.
  */
 export function followBrowserLanguage(languages: readonly string[]): void {
-  const chosen = createPrefixedStorage(localStorage).get<unknown>(storageKeys.language);
-  if (typeof chosen === 'string' && chosen.length > 0) return;
-  client.store.dispatch(
-    preferencesSlice.actions.changed({ language: negotiateLanguage(languages) }),
-  );
+  const language = firstVisitLanguage(localStorage, languages);
+  if (language) client.store.dispatch(preferencesSlice.actions.changed({ language }));
 }
 followBrowserLanguage(navigator.languages);
 

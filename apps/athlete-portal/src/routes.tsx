@@ -1,5 +1,6 @@
-import { guardNavigation, requiresLogin } from '@xoss/api-client';
-import { Message } from '@xoss/i18n/react';
+import { guardNavigation, requiresLogin, selectPreferences } from '@xoss/api-client';
+import { loadMessages } from '@xoss/i18n';
+import { Message, MoreMessages } from '@xoss/i18n/react';
 import { PageFailed } from '@xoss/ui-kit';
 import type { ComponentType } from 'react';
 import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
@@ -53,6 +54,29 @@ const page =
   () =>
     load().then((module) => ({ Component: module[name] }));
 
+/**
+ * A page that edits or imports (data pages, settings, archives, routebooks, the rides list
+ * with its uploads): it shows texts of the catalogue's second part (`portalPages`,
+ * @xoss/i18n), fetched beside its chunk. The first load and the ride pages carry only
+ * `portal` (the ride page's budget on a phone).
+ */
+const editingPage =
+  <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  () =>
+    Promise.all([
+      load(),
+      loadMessages(selectPreferences(client.store.getState()).language, 'portalPages'),
+    ]).then(([module]) => {
+      const Page: ComponentType = module[name];
+      return {
+        Component: () => (
+          <MoreMessages scope="portalPages">
+            <Page />
+          </MoreMessages>
+        ),
+      };
+    });
+
 /** A ride page's calls and chunks start with its navigation (`startRidePage`). */
 function startRide({ request }: LoaderFunctionArgs) {
   startRidePage(new URL(request.url));
@@ -76,7 +100,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard/main', element: <Dashboard /> },
           {
             path: 'dashboard/workouts/list',
-            lazy: page(() => import('./rides/WorkoutsList.tsx'), 'WorkoutsList'),
+            lazy: editingPage(() => import('./rides/WorkoutsList.tsx'), 'WorkoutsList'),
           },
           {
             path: 'dashboard/workouts/share/:id',
@@ -86,7 +110,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'dashboard/workouts/archive',
-            lazy: page(() => import('./rides/ImportArchive.tsx'), 'ImportArchive'),
+            lazy: editingPage(() => import('./rides/ImportArchive.tsx'), 'ImportArchive'),
           },
           {
             path: 'dashboard/workouts/shared',
@@ -126,43 +150,43 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'dashboard/device/list',
-            lazy: page(() => import('./devices/Devices.tsx'), 'DeviceList'),
+            lazy: editingPage(() => import('./devices/Devices.tsx'), 'DeviceList'),
           },
           {
             path: 'dashboard/device/add',
-            lazy: page(() => import('./devices/Devices.tsx'), 'AddDevice'),
+            lazy: editingPage(() => import('./devices/Devices.tsx'), 'AddDevice'),
           },
           {
             path: 'dashboard/device/list/settings/:deviceIndex',
-            lazy: page(() => import('./devices/Devices.tsx'), 'DeviceSettings'),
+            lazy: editingPage(() => import('./devices/Devices.tsx'), 'DeviceSettings'),
           },
           // Spec 2's manager, layout, layout/{event} and data steps share one editor.
           {
             path: 'dashboard/device/list/manager/*',
-            lazy: page(() => import('./devices/LayoutManager.tsx'), 'LayoutManager'),
+            lazy: editingPage(() => import('./devices/LayoutManager.tsx'), 'LayoutManager'),
           },
           {
             path: 'dashboard/settings',
-            lazy: page(() => import('./account/Settings.tsx'), 'SettingsPage'),
+            lazy: editingPage(() => import('./account/Settings.tsx'), 'SettingsPage'),
           },
           {
             // Password, sessions, the data export and deleting the account.
             path: 'dashboard/settings/account',
-            lazy: page(() => import('./account/Account.tsx'), 'AccountPage'),
+            lazy: editingPage(() => import('./account/Account.tsx'), 'AccountPage'),
           },
           { path: 'upload', element: <Navigate to="/upload/gpxFile" replace /> },
           {
             path: 'upload/gpxFile',
-            lazy: page(() => import('./routebooks/UploadGpx.tsx'), 'UploadGpx'),
+            lazy: editingPage(() => import('./routebooks/UploadGpx.tsx'), 'UploadGpx'),
           },
           {
             // One routebook: map, elevation profile, rename, send to a device, delete.
             path: 'dashboard/routebooks/:id',
-            lazy: page(() => import('./routebooks/Routebook.tsx'), 'RoutebookPage'),
+            lazy: editingPage(() => import('./routebooks/Routebook.tsx'), 'RoutebookPage'),
           },
           {
             path: 'developer/mydevices',
-            lazy: page(() => import('./devices/Developer.tsx'), 'DeveloperDevices'),
+            lazy: editingPage(() => import('./devices/Developer.tsx'), 'DeveloperDevices'),
           },
           {
             path: '*',

@@ -37,6 +37,8 @@ export {
   type CallResult,
   type TransportOptions,
 } from './transport.ts';
+export { EARLY_CALL_TTL_MS, EarlyCalls } from './early.ts';
+export { requestFor, type ApiRequest } from './request.ts';
 export {
   RIDE_CACHE_S,
   createXossApi,

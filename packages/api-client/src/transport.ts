@@ -4,20 +4,18 @@ import {
   isErrorCode,
   isTokenExpiry,
   ErrorCode,
-  pathFor,
   type ArgsOf,
   type EndpointName,
   type ReplyOf,
 } from '@xoss/api-contract/routes';
+import { TOKENLESS, requestFor } from './request.ts';
 import type { SessionStore, Tokens } from './session.ts';
 
 /** Spec 7: every call gives up after 120 s. */
 export const REQUEST_TIMEOUT_MS = 120_000;
 /** Spec 8: how long the server's detail message of an expired session is shown. */
 export const EXPIRY_NOTICE_MS = 1000;
-/** The header that names the product to the API (spec 7). */
-export const PRODUCT_HEADER = 'X-Xoss-Product';
-export const PRODUCT_NAME = 'xoss-web';
+export { PRODUCT_HEADER, PRODUCT_NAME } from './request.ts';
 /** Web Locks name under which one refresh runs across all tabs. */
 export const REFRESH_LOCK = 'xoss-token-refresh';
 
@@ -91,7 +89,7 @@ export interface TransportOptions {
   readonly onTokens?: (tokens: Tokens) => void;
 }
 
-const noRefresh = new Set<EndpointName>(['login', 'refresh', 'logout']);
+const noRefresh = TOKENLESS;
 
 /**
  * Calls the API by endpoint name with the session's bearer token. A reply of 401 with code
@@ -269,32 +267,13 @@ export class Transport {
     access?: string,
   ): Promise<CallResult<ReplyOf<N>>> {
     const endpoint: Route = routes[name];
-    const parts = (arg ?? {}) as {
-      params?: Record<string, string | number>;
-      query?: Record<string, unknown>;
-      body?: unknown;
-    };
-    let url = (this.#options.baseUrl ?? '') + pathFor(name, parts.params ?? {});
-    const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(parts.query ?? {}))
-      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-        search.set(key, String(value));
-      // A list (the streams to send) travels comma-separated, as the API reads it.
-      else if (Array.isArray(value)) search.set(key, value.join(','));
-    if (search.size > 0) url += `?${search.toString()}`;
-    const headers: Record<string, string> = {
-      Accept: 'application/json',
-      [PRODUCT_HEADER]: PRODUCT_NAME,
-      ...init.headers,
-    };
-    // Public endpoints take the token too when there is one (an article's `liked`).
-    if (access && !noRefresh.has(name)) headers.Authorization = `Bearer ${access}`;
-    let body: BodyInit | undefined;
-    if (parts.body instanceof FormData) body = parts.body;
-    else if (parts.body !== undefined) {
-      body = JSON.stringify(parts.body);
-      headers['Content-Type'] = 'application/json';
-    }
+    const { url, headers, body } = requestFor(
+      name,
+      arg,
+      access,
+      this.#options.baseUrl ?? '',
+      init.headers,
+    );
     const timeout = AbortSignal.timeout(this.#options.timeoutMs ?? REQUEST_TIMEOUT_MS);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     let response: Response;

@@ -72,6 +72,18 @@ const loaders: Readonly<Record<MessageScope, Loaders>> = {
     'zh-TW': () => import('../compiled/portal/zh-TW.js'),
     'en-XA': () => import('../compiled/portal/en-XA.js'),
   },
+  portalPages: {
+    'en-US': () => import('../compiled/portalPages/en-US.js'),
+    ja: () => import('../compiled/portalPages/ja.js'),
+    ko: () => import('../compiled/portalPages/ko.js'),
+    de: () => import('../compiled/portalPages/de.js'),
+    it: () => import('../compiled/portalPages/it.js'),
+    'pt-BR': () => import('../compiled/portalPages/pt-BR.js'),
+    es: () => import('../compiled/portalPages/es.js'),
+    'zh-CN': () => import('../compiled/portalPages/zh-CN.js'),
+    'zh-TW': () => import('../compiled/portalPages/zh-TW.js'),
+    'en-XA': () => import('../compiled/portalPages/en-XA.js'),
+  },
 };
 
 type Settled = Promise<CompiledMessages> & { status?: 'fulfilled'; value?: CompiledMessages };

@@ -8,13 +8,22 @@
  * The visitor site loads its part in two: `site` with the first load (frame, home page),
  * and `sitePages`, what only its lazily loaded pages show (product tables, manuals, maps,
  * articles, login), added under those pages by `<MoreMessages>` (the budget of the home page's
- * script under 100 kB gzip). No app loads `manual`: the texts of the product manuals, which
- * the site's build prints to PDF files.
+ * script under 100 kB gzip). The portal does the same: `portal` with the first load (the
+ * frame, the dashboard and the ride pages), `portalPages` with the pages that edit and import
+ * (data pages, settings, archives, routebooks), so a ride opened on a phone carries about
+ * half the portal's texts (the ride page's 250 kB budget). No app loads `manual`: the texts
+ * of the product manuals, which the site's build prints to PDF files.
  */
-export type MessageScope = 'all' | 'site' | 'sitePages' | 'portal';
+export type MessageScope = 'all' | 'site' | 'sitePages' | 'portal' | 'portalPages';
 
 /** Every scope, each compiled to a module per language (`compiled/<scope>/<tag>.js`). */
-export const messageScopes: readonly MessageScope[] = ['all', 'site', 'sitePages', 'portal'];
+export const messageScopes: readonly MessageScope[] = [
+  'all',
+  'site',
+  'sitePages',
+  'portal',
+  'portalPages',
+];
 
 /** The namespaces of `sitePages`: the site's lazily loaded pages only. */
 const sitePageNamespaces = [
@@ -29,15 +38,31 @@ const sitePageNamespaces = [
   'spec',
 ] as const;
 
+/** The namespaces of `portalPages`: only the portal's editing and import pages show them. */
+const portalPageNamespaces = [
+  'activityFiles',
+  'archive',
+  'category',
+  'dataFields',
+  'embedded',
+  'layout',
+  'routebooks',
+  'settings',
+  'upload',
+] as const;
+
 /** The scopes an app loads: its first load and what its lazy pages add. */
 export const appScopes = {
   site: ['site', 'sitePages'],
-  portal: ['portal'],
+  portal: ['portal', 'portalPages'],
 } as const satisfies Record<string, readonly MessageScope[]>;
 
-/** Namespaces a scope leaves out (`sitePages` is defined by what it keeps instead). */
+/**
+ * Namespaces a scope leaves out (`sitePages` and `portalPages` are defined by what they keep
+ * instead).
+ */
 export const scopeExcludes: Readonly<
-  Record<Exclude<MessageScope, 'sitePages'>, readonly string[]>
+  Record<Exclude<MessageScope, 'sitePages' | 'portalPages'>, readonly string[]>
 > = {
   all: [],
   site: [
@@ -76,15 +101,16 @@ export const scopeExcludes: Readonly<
     'post',
     'product',
     'spec',
+    ...portalPageNamespaces,
   ],
 };
 
 /** Whether a message id belongs to a scope's catalogue. */
 export function inScope(id: string, scope: MessageScope): boolean {
   const namespace = id.slice(0, id.indexOf('.'));
-  return scope === 'sitePages'
-    ? sitePageNamespaces.some((name) => name === namespace)
-    : !scopeExcludes[scope].includes(namespace);
+  if (scope === 'sitePages') return sitePageNamespaces.some((name) => name === namespace);
+  if (scope === 'portalPages') return portalPageNamespaces.some((name) => name === namespace);
+  return !scopeExcludes[scope].includes(namespace);
 }
 
 /** Namespaces none of an app's scopes keeps: its code may not name them. */

@@ -142,6 +142,9 @@ function createMap(target: HTMLElement, tileUrl: string | null, onTileError: () 
   return new OlMap({
     target,
     layers,
+    // At most two device pixels per CSS pixel: the tiles are 256-pixel images, no sharper on a
+    // phone's 3x screen, and a 3x canvas has 2.25 times the pixels to clear and draw each frame.
+    pixelRatio: Math.min(2, globalThis.devicePixelRatio || 1),
     controls: defaultControls({ rotate: false, attribution: tileUrl !== null }),
     view: new View({ center: fromLonLat([0, 20]), zoom: 2 }),
   });
@@ -159,6 +162,8 @@ function useOlMap(tileUrl: string | null, setUp: (map: OlMap) => () => void) {
     if (!target.current) return;
     const map = createMap(target.current, tileUrl, () => setFailed(true));
     const undo = setUp(map);
+    // Drawn now, in this task, rather than at the next animation frame.
+    map.renderSync();
     return () => {
       undo();
       map.setTarget(undefined);

@@ -20,6 +20,7 @@ import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { api } from '../client.ts';
 import { useUnits } from '../units.ts';
 import { isSharedRideLink, ownRide, ownRideWBal, sharedRide } from './rideQueries.ts';
+import { loadRideMap } from './loadRideMap.ts';
 import { Loaded, formatDuration, useToast } from '../components/common.tsx';
 import { indicesOf, useAnalysisFigures, wBalSeries } from './analysisFigures.ts';
 import { rideSeries } from './rideSeries.ts';
@@ -28,11 +29,11 @@ import { RideCorrections } from './RideCorrections.tsx';
 import { DeviceMark, tssText } from './figureMarks.tsx';
 import { SharedHeader, ShareChoices, ShareLink, ShareUnavailable } from '../share/ShareParts.tsx';
 
-const loadRideMap = () => import('./RideMap.tsx');
-const RideMap = lazy(() => loadRideMap().then((module) => ({ default: module.RideMap })));
 const RideBelow = lazy(() =>
   import('./RideBelow.tsx').then((module) => ({ default: module.RideBelow })),
 );
+
+type RideMapComponent = Awaited<ReturnType<typeof loadRideMap>>['RideMap'];
 
 /** Holds the map's place; the map's chunk (OpenLayers) and tiles load when it comes into view. */
 function MapWhenSeen({
@@ -45,30 +46,22 @@ function MapWhenSeen({
   segments: readonly TrackSegment[];
 }) {
   const [ref, seen] = useInView<HTMLDivElement>();
-  // The map is built in a task of its own after the charts have painted: no single long
-  // task for both (the portal's 200 ms task budget).
-  const [painted, setPainted] = useState(false);
-  // Its chunk is fetched as soon as its place is in view, while the charts are drawn.
+  // Its chunk is fetched once its place is in view (a first load's entry has started it).
+  const [RideMap, setRideMap] = useState<RideMapComponent | null>(null);
   useEffect(() => {
-    if (seen) void loadRideMap();
-  }, [seen]);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true), 0);
-    });
+    if (!seen) return;
+    let live = true;
+    void loadRideMap().then(
+      (module) => live && setRideMap(() => module.RideMap),
+      () => undefined,
+    );
     return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
+      live = false;
     };
-  }, []);
-  const placeholder = <div ref={ref} className="xoss-map__canvas" aria-hidden="true" />;
-  if (!seen || !painted) return placeholder;
-  return (
-    <Suspense fallback={placeholder}>
-      <RideMap track={track} marker={marker} segments={segments} />
-    </Suspense>
-  );
+  }, [seen]);
+  // The map itself is built by an effect, after the page has painted: a task of its own.
+  if (!seen || !RideMap) return <div ref={ref} className="xoss-map__canvas" aria-hidden="true" />;
+  return <RideMap track={track} marker={marker} segments={segments} />;
 }
 
 type Streams = StreamsReply['streams'];

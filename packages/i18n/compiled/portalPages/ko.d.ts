@@ -1,0 +1,2 @@
+declare const messages: Readonly<Record<string, readonly object[]>>;
+export default messages;
