@@ -191,7 +191,9 @@ describe('the state matrix: every screen × state × width (Chromium)', { timeou
         for (const [kind, times] of asked)
           if (times > 1) problems.push(`a ride's first load asked ${kind} ${times} times`);
         if (![...asked.keys()].some((kind) => kind.includes(`/${paths.shared.id}/streams/`)))
-          problems.push(`a ride's first load never asked for its streams: ${[...asked.keys()]}`);
+          problems.push(
+            `a ride's first load never asked for its streams: ${[...asked.keys()].join(', ')}`,
+          );
       } finally {
         await context.close();
       }

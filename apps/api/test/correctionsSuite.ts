@@ -50,6 +50,7 @@ interface Detail {
   exclude_from_bests: boolean;
   keep_removed: boolean;
   crop: { start_s: number; end_s: number } | null;
+  recording_offset_s: number | null;
   date_warning: string | null;
   time_shift_s: number;
   summary: {
@@ -151,6 +152,9 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
       expect(cropped.status, cropped.body).toBe(200);
       expect(cropped.data.crop).toEqual({ start_s: 600, end_s: 2400 });
       expect(Date.parse(cropped.data.start_time) - Date.parse(original.start_time)).toBe(600_000);
+      // Where the ride as shown begins in the recording, for a crop typed against it.
+      expect(original.recording_offset_s).toBe(0);
+      expect(cropped.data.recording_offset_s).toBe(600);
       expect(cropped.data.timer_time_s).toBeLessThanOrEqual(1800);
       expect(cropped.data.timer_time_s).toBeGreaterThan(1500);
       expect(cropped.data.distance_m).toBeLessThan(original.distance_m);
@@ -169,6 +173,7 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
       });
       expect(again.data.crop).toEqual({ start_s: 900, end_s: 2400 });
       expect(Date.parse(again.data.start_time) - Date.parse(original.start_time)).toBe(900_000);
+      expect(again.data.recording_offset_s).toBe(900);
       const whole = await call<Detail>(h, rider.access, 'PATCH', url, { crop: null });
       expect(whole.data.crop).toBeNull();
       expect(whole.data.start_time).toBe(original.start_time);

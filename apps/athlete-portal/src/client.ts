@@ -56,15 +56,19 @@ export function failureMessage(error: unknown): {
   detail?: string;
   /** For a file that cannot be read: the decoder's own message id (`activityFiles.…`). */
   reasonId?: string;
+  /** For a limit met (10302): the minutes until the next try, from `Retry-After`. */
+  minutes?: number;
 } {
   const found = apiFailureOf(error);
   if (found?.status === 'NETWORK_ERROR') return { id: 'errors.network' };
   if (found?.status === 'TIMEOUT_ERROR') return { id: 'errors.timeout' };
   const failure: ApiErrorReply = found && isErrorReply(found) ? found : { status: 0 };
-  // The contract's codes, each with its catalogue text; login's own (10301, 10302) are the
-  // site's login form's to explain, and anything else reads as the server's generic failure.
+  // The contract's codes, each with its catalogue text; login's own 10301 is the site's login
+  // form's to explain, and anything else reads as the server's generic failure. A limit met
+  // (10302: requests, corrections) says when to try again.
   const known: Partial<Record<ErrorCode, MessageId>> = {
     10001: 'errors.10001',
+    10302: 'errors.10302',
     10400: 'errors.10400',
     10403: 'errors.10403',
     10404: 'errors.10404',
@@ -82,5 +86,8 @@ export function failureMessage(error: unknown): {
     id,
     ...(failure.detail ? { detail: failure.detail } : {}),
     ...(reasonId ? { reasonId } : {}),
+    ...(failure.code === 10302
+      ? { minutes: Math.max(1, Math.ceil((failure.retryAfterS ?? 60) / 60)) }
+      : {}),
   };
 }

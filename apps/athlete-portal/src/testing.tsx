@@ -107,6 +107,7 @@ export const uncorrected = {
   gear: null,
   exclude_from_bests: false,
   crop: null,
+  recording_offset_s: 0,
   keep_removed: false,
   date_warning: null,
   time_shift_s: 0,

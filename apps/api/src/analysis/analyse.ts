@@ -87,6 +87,8 @@ export interface Analysis {
    */
   readonly summary: WorkoutSummary & {
     readonly cleaning?: CleaningCounts;
+    /** Seconds from the recording's first sample to the first sample of the ride as kept. */
+    readonly recordingOffsetS?: number;
     /**
      * Timer seconds at each heart rate (bpm: seconds), kept so the ride's heart-rate load can
      * be scored against whichever maximum the rider sets (`thresholds.ts`).
@@ -570,6 +572,11 @@ export function analyseActivity(
       summary: {
         ...whole,
         cleaning: removed,
+        // Where the ride as kept begins in the recording (the crop and the cleaning's start).
+        recordingOffsetS: Math.max(
+          0,
+          overview.startTime - (read.value.startTime ?? overview.startTime),
+        ),
         ...(heartRateSeconds ? { heartRateSeconds } : {}),
         ...(gradedSpeedMs !== undefined ? { gradedSpeedMs } : {}),
       },

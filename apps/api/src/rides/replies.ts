@@ -48,6 +48,12 @@ function tssMethodOf(summary: WorkoutSummary): WorkoutDetail['summary']['tss_met
   return method === 'heartRate' ? 'heart_rate' : method === 'pace' ? 'pace' : 'power';
 }
 
+/** Where the ride as kept begins in its recording (`summary.recordingOffsetS`), if known. */
+function recordingOffsetOf(summary: unknown): number | null {
+  const offset = (summary as { recordingOffsetS?: unknown } | null)?.recordingOffsetS;
+  return typeof offset === 'number' && Number.isFinite(offset) ? offset : null;
+}
+
 /** What the import's cleaning took out (`summary.cleaning`), as sent; null without it. */
 function removedSamples(summary: WorkoutSummary): WorkoutDetail['summary']['removed_samples'] {
   const counts = (summary as { cleaning?: Partial<Record<string, number>> }).cleaning;
@@ -293,6 +299,7 @@ export async function detail(services: Services, row: WorkoutRow): Promise<Worko
     exclude_from_bests: row.exclude_from_bests ?? false,
     crop: row.crop ?? null,
     keep_removed: row.keep_removed ?? false,
+    recording_offset_s: recordingOffsetOf(row.summary),
     date_warning: row.date_warning ?? null,
     time_shift_s: row.time_shift_s ?? 0,
     file_ftp: row.file_ftp ?? null,

@@ -19,7 +19,7 @@ export function useFailureText() {
   const t = useT();
   const known = useTranslateKnown();
   return (error: unknown, values: { limit?: string; withDetail?: boolean } = {}) => {
-    const { id, detail, reasonId } = failureMessage(error);
+    const { id, detail, reasonId, minutes = 1 } = failureMessage(error);
     const translated = reasonId ? known(reasonId) : undefined;
     // Where in the file, as the server said it (a GPX's line and column).
     const where = /\((line \d+, column \d+)\)/.exec(detail ?? '')?.[0];
@@ -28,10 +28,10 @@ export function useFailureText() {
     const limit = values.limit ?? '';
     // The server's detail may already be the whole sentence ("This file cannot be read: …"):
     // then it is shown once, not inside the same sentence again.
-    const bare = t(id, { limit, reason: '' }).replace(/[\s:：]+$/, '');
+    const bare = t(id, { limit, minutes, reason: '' }).replace(/[\s:：]+$/, '');
     if (values.withDetail && readable && readable === detail && bare && detail.startsWith(bare))
       return detail;
-    return t(id, { limit, reason: values.withDetail ? (readable ?? '') : '' });
+    return t(id, { limit, minutes, reason: values.withDetail ? (readable ?? '') : '' });
   };
 }
 

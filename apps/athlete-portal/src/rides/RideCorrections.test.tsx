@@ -56,6 +56,7 @@ const ride = {
   file_format: 'fit',
   bounds: null,
   date_warning: 'future',
+  recording_offset_s: 42,
   legs: [
     { id: 6, name: 'Swim', sport_type: 5, start_time: '2031-05-05T07:00:00.000Z' },
     { id: 7, name: 'Triathlon bike', sport_type: 2, start_time: '2031-05-05T08:00:00.000Z' },
@@ -144,12 +145,41 @@ describe('correcting a ride', () => {
     );
     fireEvent.change(screen.getByLabelText('to (h:mm:ss)'), { target: { value: '0:50:00' } });
     fireEvent.click(screen.getByRole('button', { name: 'Crop' }));
-    await waitFor(() => expect(patches.at(-1)).toEqual({ crop: { start_s: 600, end_s: 3000 } }));
+    // Counted from where the ride as shown begins in the recording: 42 s in (the cleaning
+    // left out its first samples).
+    await waitFor(() => expect(patches.at(-1)).toEqual({ crop: { start_s: 642, end_s: 3042 } }));
 
     fireEvent.click(
       screen.getByRole('checkbox', { name: 'Leave this ride out of my bests and training load' }),
     );
     await waitFor(() => expect(patches.at(-1)).toEqual({ exclude_from_bests: true }));
     expect(patches).toHaveLength(5);
+  });
+
+  it('says when to try again once the corrections limit is met, and changes nothing', async () => {
+    signIn();
+    const patches = stubApi();
+    const answer = globalThis.fetch;
+    vi.stubGlobal('fetch', (url: string, init?: RequestInit) =>
+      init?.method === 'PATCH'
+        ? Promise.resolve(
+            new Response(
+              JSON.stringify({
+                code: 10302,
+                msg: 'too_many_attempts',
+                detail: 'Too many corrections of rides: each one analyses the ride again.',
+              }),
+              { status: 429, headers: { 'retry-after': '540' } },
+            ),
+          )
+        : answer(url, init),
+    );
+    renderPortal('/dashboard/workouts/share/7', english);
+    await screen.findByRole('heading', { name: 'Triathlon bike' });
+    fireEvent.click(screen.getByRole('button', { name: 'Keep them' }));
+    expect(
+      await screen.findByText('Too many attempts. Please try again in 9 minutes.'),
+    ).toBeTruthy();
+    expect(patches).toEqual([]);
   });
 });

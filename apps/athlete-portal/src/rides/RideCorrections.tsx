@@ -52,8 +52,10 @@ export function RideCorrections({ workout }: { workout: WorkoutDetail }) {
     const endS = parseDuration(to);
     if (startS === undefined || endS === undefined || !(endS > startS))
       return setError(t('workouts.correct.cropInvalid'));
-    // Typed in seconds of the ride as shown; sent in seconds of the whole recording.
-    const origin = workout.crop?.start_s ?? 0;
+    // Typed in seconds of the ride as shown; sent in seconds of the whole recording, from
+    // where the ride as shown begins in it (past the crop's start, and past what the cleaning
+    // left out at the start).
+    const origin = workout.recording_offset_s ?? workout.crop?.start_s ?? 0;
     void send(
       { crop: { start_s: origin + startS, end_s: origin + endS } },
       t('workouts.correct.cropped'),

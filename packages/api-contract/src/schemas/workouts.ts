@@ -172,6 +172,13 @@ export const workoutDetailSchema = workoutListItemSchema.extend({
    * The original file stays as it was, so a crop can be undone.
    */
   crop: z.object({ start_s: z.number(), end_s: z.number() }).nullable(),
+  /**
+   * Where the ride as shown (its streams' time 0) begins in the recording: seconds from the
+   * recording's first sample. Later than `crop.start_s` when the cleaning left out the first
+   * samples or the crop began in a pause; what a crop typed against the ride as shown adds
+   * (`crop` counts from the recording). Null for a ride analysed before it was kept.
+   */
+  recording_offset_s: z.number().nullable(),
   /** The rider kept the samples the cleaning would take out (`summary.removed_samples`). */
   keep_removed: z.boolean(),
   /**
