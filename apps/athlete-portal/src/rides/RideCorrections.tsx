@@ -175,24 +175,8 @@ export function RideCorrections({ workout }: { workout: WorkoutDetail }) {
         ) : null}
         <form className="portal__crop" onSubmit={crop}>
           <p>{t('workouts.correct.cropHelp')}</p>
-          <label>
-            {t('workouts.correct.cropFrom')}
-            <input
-              className="xoss-select"
-              inputMode="numeric"
-              value={from}
-              onChange={(event) => setFrom(event.target.value)}
-            />
-          </label>
-          <label>
-            {t('workouts.correct.cropTo')}
-            <input
-              className="xoss-select"
-              inputMode="numeric"
-              value={to}
-              onChange={(event) => setTo(event.target.value)}
-            />
-          </label>
+          <DurationField label={t('workouts.correct.cropFrom')} value={from} onChange={setFrom} />
+          <DurationField label={t('workouts.correct.cropTo')} value={to} onChange={setTo} />
           <button className="xoss-button" type="submit" disabled={busy}>
             {t('workouts.correct.crop')}
           </button>
@@ -219,5 +203,28 @@ export function RideCorrections({ workout }: { workout: WorkoutDetail }) {
         </p>
       ) : null}
     </>
+  );
+}
+
+/** A time of the ride as h:mm:ss (`parseDuration` reads it), labelled. */
+function DurationField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {label}
+      <input
+        className="xoss-select"
+        inputMode="numeric"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </label>
   );
 }
