@@ -58,6 +58,43 @@ function FieldProblem({
   ) : null;
 }
 
+/**
+ * A setting typed as a number within the API's bounds, labelled, with its message when the
+ * form refused it.
+ */
+function NumberSetting({
+  name,
+  wrong,
+  defaultValue,
+  step,
+}: {
+  name: Exclude<NumericField, 'threshold_pace_s_per_km'>;
+  wrong: Partial<Record<NumericField, string>>;
+  defaultValue: string;
+  step?: number;
+}) {
+  return (
+    <>
+      <label>
+        <Message id={fieldLabels[name]} />
+        <input
+          className="xoss-select"
+          id={`setting-${name}`}
+          name={name}
+          type="text"
+          inputMode="decimal"
+          {...fieldState(wrong, name)}
+          min={settingBounds[name].min}
+          max={settingBounds[name].max}
+          {...(step === undefined ? {} : { step })}
+          defaultValue={defaultValue}
+        />
+      </label>
+      <FieldProblem fields={wrong} name={name} />
+    </>
+  );
+}
+
 /** Settings: FTP, max heart rate, distance and temperature units; figures follow them. */
 export function SettingsPage() {
   const t = useT();
@@ -173,36 +210,16 @@ export function SettingsPage() {
               void submit(new FormData(event.currentTarget));
             }}
           >
-            <label>
-              <Message id="settings.ftp" />
-              <input
-                className="xoss-select"
-                id="setting-ftp"
-                name="ftp"
-                type="text"
-                inputMode="decimal"
-                {...fieldState(wrongFields, 'ftp')}
-                min={settingBounds.ftp.min}
-                max={settingBounds.ftp.max}
-                defaultValue={kept.value('ftp', String(profile.settings.ftp ?? ''))}
-              />
-            </label>
-            <FieldProblem fields={wrongFields} name="ftp" />
-            <label>
-              <Message id="settings.maxHr" />
-              <input
-                className="xoss-select"
-                id="setting-max_hr"
-                name="max_hr"
-                type="text"
-                inputMode="decimal"
-                {...fieldState(wrongFields, 'max_hr')}
-                min={settingBounds.max_hr.min}
-                max={settingBounds.max_hr.max}
-                defaultValue={kept.value('max_hr', String(profile.settings.max_hr ?? ''))}
-              />
-            </label>
-            <FieldProblem fields={wrongFields} name="max_hr" />
+            <NumberSetting
+              name="ftp"
+              wrong={wrongFields}
+              defaultValue={kept.value('ftp', String(profile.settings.ftp ?? ''))}
+            />
+            <NumberSetting
+              name="max_hr"
+              wrong={wrongFields}
+              defaultValue={kept.value('max_hr', String(profile.settings.max_hr ?? ''))}
+            />
             <label>
               <Message id="settings.thresholdsFrom" />
               <input
@@ -213,22 +230,12 @@ export function SettingsPage() {
                 defaultValue={kept.value('thresholds_from', today())}
               />
             </label>
-            <label>
-              <Message id="settings.weight" />
-              <input
-                className="xoss-select"
-                id="setting-weight_kg"
-                name="weight_kg"
-                type="text"
-                inputMode="decimal"
-                {...fieldState(wrongFields, 'weight_kg')}
-                min={settingBounds.weight_kg.min}
-                max={settingBounds.weight_kg.max}
-                step={0.1}
-                defaultValue={kept.value('weight_kg', String(profile.settings.weight_kg ?? ''))}
-              />
-            </label>
-            <FieldProblem fields={wrongFields} name="weight_kg" />
+            <NumberSetting
+              name="weight_kg"
+              wrong={wrongFields}
+              step={0.1}
+              defaultValue={kept.value('weight_kg', String(profile.settings.weight_kg ?? ''))}
+            />
             <label>
               <Message id="settings.thresholdPace" />
               <input
@@ -279,25 +286,12 @@ export function SettingsPage() {
               <legend>
                 <Message id="settings.privacy" />
               </legend>
-              <label>
-                <Message id="settings.privacyTrim" />
-                <input
-                  className="xoss-select"
-                  id="setting-privacy_trim_m"
-                  name="privacy_trim_m"
-                  type="text"
-                  inputMode="decimal"
-                  {...fieldState(wrongFields, 'privacy_trim_m')}
-                  min={settingBounds.privacy_trim_m.min}
-                  max={settingBounds.privacy_trim_m.max}
-                  step={50}
-                  defaultValue={kept.value(
-                    'privacy_trim_m',
-                    String(profile.settings.privacy_trim_m),
-                  )}
-                />
-              </label>
-              <FieldProblem fields={wrongFields} name="privacy_trim_m" />
+              <NumberSetting
+                name="privacy_trim_m"
+                wrong={wrongFields}
+                step={50}
+                defaultValue={kept.value('privacy_trim_m', String(profile.settings.privacy_trim_m))}
+              />
               <label className="xoss-choice">
                 <input
                   type="checkbox"
