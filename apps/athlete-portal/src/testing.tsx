@@ -100,6 +100,23 @@ export async function signInAgain(id = '5'): Promise<void> {
 }
 
 /**
+ * The API as a test's `data` has it: each call (its address and what it sent) is answered
+ * with the data `data` gives in the API's envelope, or the API's 404 when it gives none.
+ */
+export function answerApi(data: (address: URL, init: RequestInit) => unknown): void {
+  vi.stubGlobal('fetch', (url: string, init: RequestInit = {}) => {
+    const found = data(new URL(url, 'http://portal.test'), init);
+    return Promise.resolve(
+      found === undefined
+        ? new Response(JSON.stringify({ code: 10404, msg: 'Not found', detail: '' }), {
+            status: 404,
+          })
+        : new Response(JSON.stringify({ code: 0, msg: 'ok', data: found }), { status: 200 }),
+    );
+  });
+}
+
+/**
  * What a ride's detail says of its corrections and its file, as for a ride imported as it
  * is: spread into a test's ride so each new field of the detail is added here once.
  */

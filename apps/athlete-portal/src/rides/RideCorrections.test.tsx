@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { WorkoutDetail } from '@xoss/api-contract';
 import { loadMessages } from '@xoss/i18n';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderPortal, resetPortal, signIn, uncorrected } from '../testing.tsx';
+import { answerApi, renderPortal, resetPortal, signIn, uncorrected } from '../testing.tsx';
 import { parseDuration } from './RideCorrections.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
@@ -67,21 +67,13 @@ const ride = {
 /** The ride's API; every PATCH body is kept, and answered with the ride as it was. */
 function stubApi(): unknown[] {
   const patches: unknown[] = [];
-  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => {
-    const path = new URL(url, 'http://portal.test').pathname;
-    if (init?.method === 'PATCH') patches.push(JSON.parse(init.body as string));
-    const data = path.endsWith('/streams/')
+  answerApi(({ pathname: path }, init) => {
+    if (init.method === 'PATCH') patches.push(JSON.parse(init.body as string));
+    return path.endsWith('/streams/')
       ? { length: 2, streams: { time: [0, 1], power: [200, 200] } }
       : path === '/api/v2/workouts/7/'
         ? ride
         : undefined;
-    return Promise.resolve(
-      data === undefined
-        ? new Response(JSON.stringify({ code: 10404, msg: 'Not found', detail: '' }), {
-            status: 404,
-          })
-        : new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { status: 200 }),
-    );
   });
   return patches;
 }

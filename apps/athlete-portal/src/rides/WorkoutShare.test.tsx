@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from '../client.ts';
 import {
   openAt,
+  answerApi,
   renderPortal,
   resetPortal,
   sessionEndsOn,
@@ -107,23 +108,15 @@ function stubApi(
   ride: WorkoutDetail = sharedRide,
   bests: WorkoutBestsReply = { year: 2026, efforts: [], ftp_suggestion: null },
 ) {
-  vi.stubGlobal('fetch', (url: string) => {
-    const path = new URL(url, 'http://portal.test').pathname;
-    const data = path.endsWith('/streams/')
+  answerApi(({ pathname: path }) =>
+    path.endsWith('/streams/')
       ? streams
       : path.endsWith('/bests/')
         ? bests
         : path === '/api/v2/workouts/7/'
           ? ride
-          : undefined;
-    return Promise.resolve(
-      data === undefined
-        ? new Response(JSON.stringify({ code: 10404, msg: 'Not found', detail: '' }), {
-            status: 404,
-          })
-        : new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { status: 200 }),
-    );
-  });
+          : undefined,
+  );
 }
 
 /**
