@@ -194,6 +194,12 @@ const asked = (all: StreamsReply['streams'], names: string | null): StreamsReply
     ? all
     : Object.fromEntries(Object.entries(all).filter(([name]) => names.split(',').includes(name)));
 
+/**
+ * The intervals' table. The panels below the charts are a chunk of their own: its first
+ * import in a test run compiles it, which can take more than a second on a busy machine.
+ */
+const intervalsTable = () => screen.findByRole('table', { name: '1 interval' }, { timeout: 5000 });
+
 function stubApi({ streams = fullStreams, analysis = fullAnalysis, extra = {} }: Api = {}) {
   const calls: URL[] = [];
   answerApi((address) => {
@@ -319,7 +325,7 @@ describe('the ride page’s analysis', () => {
     act(() => {
       for (const { target, report } of watched) report([{ target, isIntersecting: true }]);
     });
-    await screen.findByRole('table', { name: '1 interval' });
+    await intervalsTable();
     await waitFor(() => expect(panelOf('W′ balance')).toBeDefined());
     expect(callsTo('/analysis/')).toHaveLength(1);
     expect(callsTo('/bests/')).toHaveLength(1);
@@ -333,7 +339,7 @@ describe('the ride page’s analysis', () => {
     stubApi();
     stubViewport();
     renderSignedIn('/dashboard/workouts/share/7');
-    await screen.findByRole('table', { name: '1 interval' });
+    await intervalsTable();
     await waitFor(() => {
       const panel = panelOf('W′ balance');
       const line = panel?.querySelector('path')?.getAttribute('d') ?? '';
@@ -353,9 +359,7 @@ describe('the ride page’s analysis', () => {
     const calls = stubApi();
     stubViewport();
     renderSignedIn('/dashboard/workouts/share/7');
-    // The panels below the charts are a chunk of their own: its first import in a test run
-    // compiles it, which takes longer than a second on a busy machine.
-    const table = await screen.findByRole('table', { name: '1 interval' }, { timeout: 5000 });
+    const table = await intervalsTable();
     const cells = within(table)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
@@ -439,7 +443,7 @@ describe('the ride page’s analysis', () => {
       stubApi({ analysis: { ...fullAnalysis, ...head, threshold_source: source } });
       stubViewport();
       renderSignedIn('/dashboard/workouts/share/7');
-      await screen.findByRole('table', { name: '1 interval' });
+      await intervalsTable();
       const shown = document.querySelector('[data-estimated-ftp]');
       expect(shown?.getAttribute('data-estimated-ftp')).toBe(source);
       expect(shown?.textContent).toBe(
@@ -453,7 +457,7 @@ describe('the ride page’s analysis', () => {
     stubApi();
     stubViewport();
     renderSignedIn('/dashboard/workouts/share/7');
-    await screen.findByRole('table', { name: '1 interval' });
+    await intervalsTable();
     expect(document.querySelector('[data-estimated-ftp]')).toBeNull();
   });
 
