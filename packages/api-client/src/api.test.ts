@@ -3,17 +3,8 @@ import { routes, type EndpointName } from '@xoss/api-contract/routes';
 import { describe, expect, it } from 'vitest';
 import { createXossApi, sliceEndpoints } from './api.ts';
 import { SessionStore } from './session.ts';
-import type { StorageBackend } from './storage.ts';
 import { Transport } from './transport.ts';
-
-function memoryBackend(): StorageBackend {
-  const data = new Map<string, string>();
-  return {
-    getItem: (key) => data.get(key) ?? null,
-    setItem: (key, value) => void data.set(key, value),
-    removeItem: (key) => void data.delete(key),
-  };
-}
+import { memoryBackend } from './testing/memoryBackend.ts';
 
 /** A slice over a fake `fetch` that records each request and answers `{ code: 0 }`. */
 function slice() {

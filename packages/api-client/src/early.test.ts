@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EARLY_CALL_TTL_MS, EarlyCalls } from './early.ts';
 import { SessionStore } from './session.ts';
-import type { StorageBackend } from './storage.ts';
 import { Transport } from './transport.ts';
-
-function memoryBackend(): StorageBackend {
-  const data = new Map<string, string>();
-  return {
-    getItem: (key) => data.get(key) ?? null,
-    setItem: (key, value) => void data.set(key, value),
-    removeItem: (key) => void data.delete(key),
-  };
-}
+import { memoryBackend } from './testing/memoryBackend.ts';
 
 const reply = (data: unknown) =>
   new Response(JSON.stringify({ code: 0, msg: 'ok', data }), {

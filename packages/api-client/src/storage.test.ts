@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionStore } from './session.ts';
-import { SEVEN_DAYS_MS, createPrefixedStorage, type StorageBackend } from './storage.ts';
-
-function memoryBackend(): StorageBackend & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    getItem: (key) => data.get(key) ?? null,
-    setItem: (key, value) => void data.set(key, value),
-    removeItem: (key) => void data.delete(key),
-  };
-}
+import { SEVEN_DAYS_MS, createPrefixedStorage } from './storage.ts';
+import { memoryBackend } from './testing/memoryBackend.ts';
 
 describe('createPrefixedStorage', () => {
   it('prefixes keys and round-trips JSON values', () => {

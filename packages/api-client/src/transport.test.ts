@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionStore } from './session.ts';
-import type { StorageBackend } from './storage.ts';
 import { Transport, apiFailureOf, isErrorReply } from './transport.ts';
-
-function memoryBackend(): StorageBackend {
-  const data = new Map<string, string>();
-  return {
-    getItem: (key) => data.get(key) ?? null,
-    setItem: (key, value) => void data.set(key, value),
-    removeItem: (key) => void data.delete(key),
-  };
-}
+import { memoryBackend } from './testing/memoryBackend.ts';
 
 describe('Transport', () => {
   it('puts the query in the URL, a list comma-separated', async () => {
