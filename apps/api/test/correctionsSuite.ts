@@ -3,7 +3,6 @@ import { activityFromStreams, activityOverview, decodeFit, encodeFit } from '@xo
 import { describe, expect, it, vi } from 'vitest';
 import { AnalysisPool } from '../src/imports/pool.ts';
 import { REANALYSIS_CLAIM_MS } from '../src/rides/revise.ts';
-import { buildServer } from '../src/server.ts';
 import { bearer, suiteHarnesses, upload, type DatabaseFactory, type Harness } from './harness.ts';
 
 // A rider's corrections of a ride (issue #44): keep what the cleaning removed, leave a ride
@@ -95,6 +94,27 @@ async function standing(h: Harness, access: string, day: string) {
     power5s: best('power_5s'),
     power1200s: best('power_1200s'),
   };
+}
+
+/**
+ * Rides imported at `starts` (dirty, with a power glitch), then set back to how an older
+ * analysis stored them: the version before, without the cleaning's counts.
+ */
+async function olderRides(h: Harness, access: string, starts: number[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [k, start] of starts.entries()) {
+    const reply = await upload(h, '/api/v2/workouts/', access, {
+      filename: `older-${k}.fit`,
+      bytes: dirtyRide(start),
+    });
+    expect(reply.statusCode, reply.body).toBe(201);
+    ids.push(reply.json<{ data: Detail }>().data.id);
+  }
+  await h.db.query(
+    `UPDATE workouts SET analysed_with = 0, summary = summary - 'cleaning' WHERE id = ANY($1)`,
+    [ids],
+  );
+  return ids;
 }
 
 export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactory>): void {
@@ -243,20 +263,8 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
     it('analyses again, once, the rides an older analysis made, and marks one whose file is gone', async () => {
       const h = await make();
       const rider = await h.user();
-      const ids: number[] = [];
-      for (const [k, start] of [1_376_667_310, 1_376_767_310].entries()) {
-        const reply = await upload(h, '/api/v2/workouts/', rider.access, {
-          filename: `old-${k}.fit`,
-          bytes: dirtyRide(start),
-        });
-        expect(reply.statusCode, reply.body).toBe(201);
-        ids.push(reply.json<{ data: Detail }>().data.id);
-      }
       // As stored before the cleaning: no counts, the version before; one file lost.
-      await h.db.query(
-        `UPDATE workouts SET analysed_with = 0, summary = summary - 'cleaning' WHERE id = ANY($1)`,
-        [ids],
-      );
+      const ids = await olderRides(h, rider.access, [1_376_667_310, 1_376_767_310]);
       const [lost] = await h.db.query<{ file_key: string }>(
         'SELECT file_key FROM workouts WHERE id = $1',
         [ids[1]],
@@ -280,26 +288,9 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
     it('analyses each older ride once when two processes run the pass at the same time, and frees the claim of a process that died', async () => {
       const h = await make();
       const rider = await h.user();
-      const ids: number[] = [];
-      for (const [k, start] of [1_376_667_310, 1_376_767_310, 1_376_867_310].entries()) {
-        const reply = await upload(h, '/api/v2/workouts/', rider.access, {
-          filename: `older-${k}.fit`,
-          bytes: dirtyRide(start),
-        });
-        expect(reply.statusCode, reply.body).toBe(201);
-        ids.push(reply.json<{ data: Detail }>().data.id);
-      }
-      await h.db.query(
-        `UPDATE workouts SET analysed_with = 0, summary = summary - 'cleaning' WHERE id = ANY($1)`,
-        [ids],
-      );
+      const ids = await olderRides(h, rider.access, [1_376_667_310, 1_376_767_310, 1_376_867_310]);
       // Another API process on the same database, with its own analysis threads.
-      const second = await buildServer({
-        db: h.db,
-        blobs: h.blobs,
-        config: h.config,
-        now: () => h.clock,
-      });
+      const second = await h.anotherProcess();
       // Every analysis of either process, whichever pool runs it.
       const analyse = vi.spyOn(AnalysisPool.prototype, 'analyse');
       try {
@@ -376,12 +367,7 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
       expect((await patch({ sport_type: 1 })).statusCode).toBe(429);
       if (h.db.kind === 'postgres') {
         // The count is the database's: another process refuses the rider too.
-        const second = await buildServer({
-          db: h.db,
-          blobs: h.blobs,
-          config: h.config,
-          now: () => h.clock,
-        });
+        const second = await h.anotherProcess();
         try {
           const elsewhere = await second.inject({
             method: 'PATCH',

@@ -1,6 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { buildServer } from '../src/server.ts';
 import { bearer, suiteHarnesses, type DatabaseFactory } from './harness.ts';
 
 const statuses = (replies: readonly LightMyRequestResponse[]) =>
@@ -177,12 +176,7 @@ export function defineFairShareSuite(
       it('shares the count between two server processes on one database', async () => {
         const h = await make(small);
         const rider = await h.user();
-        const second = await buildServer({
-          db: h.db,
-          blobs: h.blobs,
-          config: h.config,
-          now: () => h.clock,
-        });
+        const second = await h.anotherProcess();
         try {
           const list = (server: typeof second) =>
             server.inject({ url: '/api/v2/workouts/', headers: bearer(rider.access) });

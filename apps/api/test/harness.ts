@@ -61,6 +61,11 @@ export interface Harness {
   clock: number;
   readonly logs: string[];
   user(email?: string): Promise<{ id: number; email: string; access: string; refresh: string }>;
+  /**
+   * Another API process on the same database, files, settings and clock (with its own
+   * analysis threads), as a second replica behind the load balancer; the caller closes it.
+   */
+  anotherProcess(): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
 
@@ -138,6 +143,7 @@ export async function harness(
       const data = reply.json<{ data: { access: string; refresh: string } }>().data;
       return { id, email, ...data };
     },
+    anotherProcess: () => buildServer({ db, blobs, config, now: () => state.clock }),
     async close() {
       await server.close();
       await db.close();

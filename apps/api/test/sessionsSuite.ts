@@ -72,12 +72,7 @@ export function defineSessionsSuite(makeFactory: () => Promise<DatabaseFactory>)
         })
       ).json<{ data: Pair }>().data;
       // A second server on the same database, as a second API process would be.
-      const second = await buildServer({
-        db: h.db,
-        blobs: h.blobs,
-        config: h.config,
-        now: () => h.clock,
-      });
+      const second = await h.anotherProcess();
       try {
         expect((await me(h, rider.id, rider.access, second)).statusCode).toBe(200);
         const logout = await h.server.inject({
