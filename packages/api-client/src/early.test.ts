@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EARLY_CALL_TTL_MS, EarlyCalls } from './early.ts';
 import { SessionStore } from './session.ts';
 import { Transport } from './transport.ts';
@@ -103,5 +103,78 @@ describe('EarlyCalls', () => {
     controller.abort(new DOMException('gone', 'AbortError'));
     await expect(waiting).rejects.toThrow('gone');
     answer(reply({}));
+  });
+});
+
+describe('EarlyCalls, what goes wrong', () => {
+  it('never serves a call that failed: the page asks the network again', async () => {
+    let failures = 1;
+    const asked: string[] = [];
+    const early = new EarlyCalls({
+      fetch: (input) => {
+        asked.push(input as string);
+        return failures-- > 0
+          ? Promise.reject(new TypeError('offline'))
+          : Promise.resolve(reply({ ok: 1 }));
+      },
+    });
+    await early.start('getWorkout', { params: { id: 4 } }, 'token');
+    expect(early.pending).toBe(0);
+    const session = new SessionStore({ local: memoryBackend() });
+    session.setTokens({ access: 'token', refresh: 'r' });
+    const transport = new Transport({ session, locks: null, fetch: early.fetch });
+    expect(await transport.call('getWorkout', { params: { id: 4 } })).toEqual({
+      ok: true,
+      value: { ok: 1 },
+    });
+    expect(asked).toEqual(['/api/v2/workouts/4/', '/api/v2/workouts/4/']);
+  });
+
+  it('drops a reply nobody took after its time, and stops its download', () => {
+    vi.useFakeTimers();
+    try {
+      const signals: AbortSignal[] = [];
+      const early = new EarlyCalls({
+        fetch: (_input, init) => {
+          signals.push(init!.signal!);
+          return new Promise<Response>(() => undefined);
+        },
+      });
+      void early.start('getWorkout', { params: { id: 5 } }, 'token');
+      expect(early.pending).toBe(1);
+      vi.advanceTimersByTime(EARLY_CALL_TTL_MS + 1);
+      expect(early.pending).toBe(0);
+      expect(signals[0]!.aborted).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("matches the client's own base URL, and a Request's method and headers", async () => {
+    const { asked, fetch } = network();
+    const early = new EarlyCalls({ fetch, baseUrl: 'https://api.example' });
+    void early.start('getWorkout', { params: { id: 6 } }, 'token');
+    const session = new SessionStore({ local: memoryBackend() });
+    session.setTokens({ access: 'token', refresh: 'r' });
+    const transport = new Transport({
+      session,
+      locks: null,
+      baseUrl: 'https://api.example',
+      fetch: early.fetch,
+    });
+    expect(await transport.call('getWorkout', { params: { id: 6 } })).toEqual({
+      ok: true,
+      value: { asked: 1 },
+    });
+    expect(asked.map((request) => request.url)).toEqual(['https://api.example/api/v2/workouts/6/']);
+    // A POST given as a Request is never a read started early.
+    void early.start('getWorkout', { params: { id: 6 } }, 'token');
+    await early.fetch(
+      new Request('https://api.example/api/v2/workouts/6/', {
+        method: 'POST',
+        headers: { authorization: 'Bearer token' },
+      }),
+    );
+    expect(early.pending).toBe(1);
   });
 });

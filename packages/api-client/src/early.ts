@@ -16,21 +16,32 @@ function authorizationOf(init: RequestInit | undefined): string | undefined {
   return entries.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
 }
 
+interface Started {
+  readonly reply: Promise<Response>;
+  readonly at: number;
+  /** Ends the request, its body's download included. */
+  readonly controller: AbortController;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
 /**
  * Reads (GET calls) started before the application has loaded: an app's small entry starts
  * the first page's calls with the navigation, and the transport, given `fetch` as its own,
  * takes each reply when the page asks for the same request, the same URL with the same
- * token, instead of asking again. A reply is taken once; one not taken within
- * `EARLY_CALL_TTL_MS` is forgotten (the page asks for its own). Anything else is fetched.
+ * token, instead of asking again. A reply is taken once. One not taken within
+ * `EARLY_CALL_TTL_MS` is dropped (its download stopped), and so is one that failed: the
+ * page's own call then goes out. Anything else is fetched. `baseUrl` is the client's.
  */
 export class EarlyCalls {
   readonly #fetch: typeof fetch;
   readonly #now: () => number;
-  readonly #calls = new Map<string, { reply: Promise<Response>; at: number }>();
+  readonly #baseUrl: string;
+  readonly #calls = new Map<string, Started>();
 
-  constructor(options: { fetch?: typeof fetch; now?: () => number } = {}) {
+  constructor(options: { fetch?: typeof fetch; now?: () => number; baseUrl?: string } = {}) {
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#now = options.now ?? Date.now;
+    this.#baseUrl = options.baseUrl ?? '';
   }
 
   /**
@@ -42,46 +53,80 @@ export class EarlyCalls {
     arg: ArgsOf<N>,
     access: string | undefined,
   ): Promise<void> {
-    const request = requestFor(name, arg, access);
+    const request = requestFor(name, arg, access, this.#baseUrl);
     if (request.method !== 'GET') throw new Error(`EarlyCalls: ${name} is not a read`);
-    const reply = this.#fetch(request.url, { method: 'GET', headers: request.headers });
-    this.#calls.set(keyOf('GET', request.url, request.headers.Authorization), {
-      reply,
-      at: this.#now(),
+    const key = keyOf('GET', request.url, request.headers.Authorization);
+    this.#drop(key);
+    const controller = new AbortController();
+    const reply = this.#fetch(request.url, {
+      method: 'GET',
+      headers: request.headers,
+      signal: controller.signal,
     });
-    // Not taken, a failure is nobody's: the page's own call will meet it again.
+    const timer = setTimeout(() => this.#drop(key, started), EARLY_CALL_TTL_MS);
+    // Node (tests, tools): a pending drop does not keep the process alive.
+    (timer as { unref?: () => void }).unref?.();
+    const started: Started = { reply, at: this.#now(), controller, timer };
+    this.#calls.set(key, started);
     return reply.then(
       () => undefined,
-      () => undefined,
+      // A failure is not kept for the page: its own call asks again.
+      () => {
+        if (this.#calls.get(key) === started) {
+          this.#calls.delete(key);
+          clearTimeout(timer);
+        }
+      },
     );
   }
 
-  /** Whether a started call waits to be taken (for tests and tools). */
+  /** How many started calls wait to be taken (for tests and tools). */
   get pending(): number {
     return this.#calls.size;
   }
 
+  /** Forgets the call started for `key` (only `which`, when given) and stops it. */
+  #drop(key: string, which?: Started): void {
+    const started = this.#calls.get(key);
+    if (!started || (which && started !== which)) return;
+    this.#calls.delete(key);
+    clearTimeout(started.timer);
+    started.controller.abort();
+  }
+
   /** `fetch`, answering a request started early with its reply (once). */
   readonly fetch: typeof fetch = (input, init) => {
-    const method = (init?.method ?? 'GET').toUpperCase();
+    const request = input instanceof Request ? input : undefined;
+    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const key = keyOf(method, url, authorizationOf(init));
+    const authorization =
+      authorizationOf(init) ?? request?.headers.get('authorization') ?? undefined;
+    const key = keyOf(method, url, authorization);
     const started = method === 'GET' ? this.#calls.get(key) : undefined;
-    if (started) this.#calls.delete(key);
-    if (!started || this.#now() - started.at > EARLY_CALL_TTL_MS) return this.#fetch(input, init);
-    const signal = init?.signal;
+    if (!started) return this.#fetch(input, init);
+    this.#calls.delete(key);
+    clearTimeout(started.timer);
+    if (this.#now() - started.at > EARLY_CALL_TTL_MS) {
+      started.controller.abort();
+      return this.#fetch(input, init);
+    }
+    const signal = init?.signal ?? request?.signal;
     if (!signal) return started.reply;
-    // The caller's timeout or abort still ends its wait.
+    // The caller's timeout or abort ends its wait, and the download with it (the body the
+    // caller has not read yet included).
     return new Promise<Response>((resolve, reject) => {
-      const abort = () =>
+      const abort = () => {
+        started.controller.abort(signal.reason);
         reject(
           signal.reason instanceof Error
             ? signal.reason
             : new DOMException('Aborted', 'AbortError'),
         );
+      };
       if (signal.aborted) return abort();
       signal.addEventListener('abort', abort, { once: true });
-      started.reply.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+      // Listened to past the headers: the body is read after them.
+      started.reply.then(resolve, reject);
     });
   };
 }
