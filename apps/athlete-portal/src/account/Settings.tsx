@@ -73,10 +73,11 @@ function NumberSetting({
   defaultValue: string;
   step?: number;
 }) {
+  const t = useT();
   return (
     <>
       <label>
-        <Message id={fieldLabels[name]} />
+        {t(fieldLabels[name])}
         <input
           className="xoss-select"
           id={`setting-${name}`}
