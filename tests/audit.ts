@@ -117,7 +117,21 @@ const CHECKS = `(() => {
   return problems;
 })()`;
 
-/** What is wrong with the page as it stands (an empty list when nothing). */
-export function auditPage(page: Page): Promise<string[]> {
+/**
+ * Settles once the browser has been idle twice and has drawn a frame: what a page draws when
+ * idle (chart panels more than a screen below the window, `useInView` in ui-kit) and the
+ * render that follows are done, however busy the machine.
+ */
+const SETTLED = `new Promise((done) => {
+  const idle = (next) =>
+    typeof requestIdleCallback === 'function'
+      ? requestIdleCallback(next, { timeout: 3000 })
+      : setTimeout(next, 200);
+  idle(() => idle(() => requestAnimationFrame(() => done(true))));
+})`;
+
+/** What is wrong with the page as it stands, once settled (an empty list when nothing). */
+export async function auditPage(page: Page): Promise<string[]> {
+  await page.evaluate(SETTLED);
   return page.evaluate<string[]>(CHECKS);
 }
