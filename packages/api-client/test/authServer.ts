@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loginRequestSchema } from '@xoss/api-contract';
-import type { StorageBackend } from '../src/storage.ts';
 
 /**
  * A small real HTTP server speaking the API's envelope and token rules, with knobs for the
@@ -177,12 +176,4 @@ export async function startAuthServer(): Promise<AuthServer> {
 export { EMAIL };
 
 /** A `localStorage` stand-in shared by the "tabs" of a test. */
-export function memoryStorage(): StorageBackend & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    getItem: (key) => data.get(key) ?? null,
-    setItem: (key, value) => void data.set(key, value),
-    removeItem: (key) => void data.delete(key),
-  };
-}
+export { memoryBackend as memoryStorage } from '../src/testing/memoryBackend.ts';
