@@ -323,7 +323,7 @@ async function main() {
   const { server, db } = await createApp({
     dataDir: dir,
     logger: false,
-    config: { ...configFromEnv(), trustProxy: true },
+    config: { ...configFromEnv(), trustProxy: 1 },
   });
   const threads: Worker[] = [];
   try {

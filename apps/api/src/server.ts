@@ -171,13 +171,21 @@ function publicOriginOf(app: FastifyInstance, config: ApiConfig): string {
   return `http://${host}:${address.port}`;
 }
 
+/** Proxy-addr's trust test for `hops` proxies in front: the socket's peer and the next ones. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** Builds the server: the API under /api and, when given, the built apps on the same origin. */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new RequestLog(options.requestLogLevel ?? 'info'),
-    trustProxy: config.trustProxy,
+    // A number of proxies: the first that many addresses from the socket inward are proxies
+    // (Fastify takes a bare number as "trust none"); a list: proxy-addr checks each one.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? trustHops(config.trustProxy)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -415,7 +423,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Handlers overrunning their deadline get 503 / 10503, with or without a body.
   requestDeadlines(app, config.handlerTimeoutMs);
   // Requests over their rider's or address's limit get 429 before they wait for a turn.
-  requestLimits(app, limits);
+  requestLimits(app, limits, (token) => services.sessions.refreshFamily(token));
   // Then a few requests start per turn of the loop, so new connections are accepted in time;
   // riders (and addresses) take turns.
   fairAdmission(app, config.requestsPerTurn, undefined, config.anonymousInFlight);

@@ -312,7 +312,7 @@ export function defineAccountSuite(makeFactory: () => Promise<DatabaseFactory>):
       const { h, outboxDir } = await withOutbox({
         passwordResetsPerEmail: 2,
         passwordResetsPerIp: 5,
-        trustProxy: true,
+        trustProxy: 1,
       });
       await h.user('popular@example.com');
       const statuses = async (email: string, ip: string, times: number) => {
@@ -345,7 +345,7 @@ export function defineAccountSuite(makeFactory: () => Promise<DatabaseFactory>):
 
   describe("the rider's sessions", { timeout: 60_000 }, () => {
     it('lists each session with its browser, times and last address, and marks the caller', async () => {
-      const h = await make({ trustProxy: true });
+      const h = await make({ trustProxy: 1 });
       const email = 'lister@example.com';
       await h.user(email);
       h.clock += 60_000;

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { crc32, gzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { ZipFile } from 'yazl';
 import { demoGpx } from '../src/commands/seed.ts';
@@ -44,6 +44,61 @@ function zipOf(
       resolve(bytes);
     });
   });
+}
+
+/**
+ * A zip of many small entries stored as they are, written here (yazl queues a deflate per
+ * entry: 99,999 of them took half a minute): local headers, then the central directory.
+ */
+function storedZip(entries: readonly (readonly [name: string, text: string])[]): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const [name, text] of entries) {
+    const nameBytes = Buffer.from(name);
+    const data = Buffer.from(text);
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    locals.push(local, nameBytes, data);
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x02014b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(20, 6);
+    header.writeUInt32LE(crc, 16);
+    header.writeUInt32LE(data.length, 20);
+    header.writeUInt32LE(data.length, 24);
+    header.writeUInt16LE(nameBytes.length, 28);
+    header.writeUInt32LE(offset, 42);
+    central.push(header, nameBytes);
+    offset += 30 + nameBytes.length + data.length;
+  }
+  const directory = Buffer.concat(central);
+  // More than 65,535 entries: their count is in the ZIP64 end record (and its locator).
+  const zip64 = Buffer.alloc(56 + 20);
+  zip64.writeUInt32LE(0x06064b50, 0);
+  zip64.writeBigUInt64LE(44n, 4);
+  zip64.writeUInt16LE(45, 12);
+  zip64.writeUInt16LE(45, 14);
+  zip64.writeBigUInt64LE(BigInt(entries.length), 24);
+  zip64.writeBigUInt64LE(BigInt(entries.length), 32);
+  zip64.writeBigUInt64LE(BigInt(directory.length), 40);
+  zip64.writeBigUInt64LE(BigInt(offset), 48);
+  zip64.writeUInt32LE(0x07064b50, 56);
+  zip64.writeBigUInt64LE(BigInt(offset + directory.length), 64);
+  zip64.writeUInt32LE(1, 72);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(0xffff, 8);
+  end.writeUInt16LE(0xffff, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, zip64, end]);
 }
 
 /** Letters that do not compress much (a fixed sequence: the same every run). */
@@ -163,12 +218,13 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         duplicates: 1,
         failed: 1,
       });
-      // What was not imported, failures first, then what was already here, by name.
+      // What was not imported, failures first, then what was already here, by name. An
+      // entry that is no activity by its first bytes is skipped without an import.
       expect(progress.failures).toMatchObject([
-        { name: 'activities/5.fit', code: '10415' },
+        { name: 'activities/5.fit', code: 'notActivity' },
         { name: 'activities/4.fit', code: 'duplicate' },
       ]);
-      expect(progress.failures[0]!.message).toMatch(/cannot be read/);
+      expect(progress.failures[0]!.message).toMatch(/^Not an activity file/);
       const list = await rides(h, rider.access);
       expect(list).toHaveLength(4);
       const byName = new Map(list.map((ride) => [ride.name, ride]));
@@ -524,6 +580,51 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         headers: bearer(busy.access),
       });
     }, 60_000);
+
+    it("starts a sixth rider's one-ride archive while five riders' archives of 99,999 entries that are not activities walk", async () => {
+      const h = await make();
+      // 99,999 tiny entries named as rides (12 MB of zip): each is refused by its first
+      // bytes, never an import job.
+      const junk = storedZip(
+        Array.from({ length: 99_999 }, (_, i) => [`rides/${i}.fit`, `not a ride ${i}`] as const),
+      );
+      const busy = await Promise.all(Array.from({ length: 5 }, () => h.user()));
+      const long: string[] = [];
+      for (const rider of busy)
+        long.push((await send(h, rider.access, junk)).json<{ data: { id: string } }>().data.id);
+      // Every slot of this process is walking one (four), the fifth waits.
+      await vi.waitFor(
+        async () => {
+          const walking = await h.db.query(
+            'SELECT id FROM archive_imports WHERE walking_since IS NOT NULL',
+          );
+          expect(walking.length).toBe(4);
+        },
+        { timeout: 60_000, interval: 100 },
+      );
+      const quick = await h.user();
+      const short = await zipOf([['activities/one.fit', fitFile(300, 78, 1_779_600_000)]]);
+      const shortId = (await send(h, quick.access, short)).json<{ data: { id: string } }>().data.id;
+      const done = await finished(h, quick.access, shortId);
+      expect(done).toMatchObject({ status: 'done', imported: 1, failed: 0 });
+      // Meanwhile every one of the five was still walking: the short one took a turn.
+      for (const [k, rider] of busy.entries()) {
+        const progress = await progressOf(h, rider.access, long[k]!);
+        expect(progress.status).not.toBe('done');
+        expect(progress.done).toBeLessThan(99_999);
+      }
+      // The entries cost no import job, and each skipped one says why.
+      const jobs = await h.db.query('SELECT id FROM imports WHERE archive_id = ANY($1)', [long]);
+      expect(jobs).toEqual([]);
+      const some = await progressOf(h, busy[0]!.access, long[0]!);
+      expect(some.failures[0]).toMatchObject({ code: 'notActivity' });
+      for (const [k, rider] of busy.entries())
+        await h.server.inject({
+          method: 'DELETE',
+          url: `/api/v2/imports/archives/${long[k]}/`,
+          headers: bearer(rider.access),
+        });
+    }, 300_000);
 
     it('counts a stored archive in the quota until its walk ends, and removes it when cancelled', async () => {
       const h = await make();

@@ -35,7 +35,7 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
 
   describe('login under load', { timeout: 60_000 }, () => {
     it('verifies at most the per-account limit of simultaneous guesses, from several addresses', async () => {
-      const h = await make({ loginFailuresPerAccount: 5, trustProxy: true });
+      const h = await make({ loginFailuresPerAccount: 5, trustProxy: 1 });
       await h.user('target@example.com');
       const base = await listen(h);
       const guesses = Array.from({ length: 30 }, (_, i) => (i === 29 ? PASSWORD : `guess-${i}`));
@@ -59,7 +59,13 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
     });
 
     it('refuses logins beyond the hashing cap at once with 503 + Retry-After, and downloads still answer', async () => {
-      const h = await make({ passwordHashConcurrency: 1, passwordHashQueue: 2 });
+      const h = await make({
+        passwordHashConcurrency: 1,
+        passwordHashQueue: 2,
+        loginAttemptsPerIp: 100_000,
+        loginFailuresPerAccount: 100_000,
+        requestsPerAddress: 100_000,
+      });
       const rider = await h.user('downloads@example.com');
       const imported = await upload(h, '/api/v2/workouts/', rider.access, {
         filename: 'ride.fit',
@@ -68,35 +74,50 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
       expect(imported.statusCode).toBe(201);
       const id = imported.json<{ data: { id: number } }>().data.id;
       const base = await listen(h);
-      const timed = async (request: () => Promise<Response>) => {
-        const start = performance.now();
-        const reply = await request();
+      // The order things happen in (not their times: a loaded machine stretches those).
+      const order: string[] = [];
+      const login = async (i: number) => {
+        const reply = await fetch(
+          `${base}/api/v1/jwt-token/`,
+          json({ email: `guest${i}@example.com`, password: 'wrong password' }),
+        );
         await reply.arrayBuffer();
-        return { reply, ms: performance.now() - start };
+        order.push(`${reply.status}`);
+        return reply;
       };
-      const burst = Array.from({ length: 24 }, (_, i) =>
-        timed(() =>
-          fetch(
-            `${base}/api/v1/jwt-token/`,
-            json({ email: `guest${i}@example.com`, password: 'wrong password' }),
-          ),
-        ),
-      );
-      const download = timed(() =>
-        fetch(`${base}/api/v2/workouts/${id}/fit/`, { headers: bearer(rider.access) }),
-      );
-      const logins = await Promise.all(burst);
-      const busy = logins.filter(({ reply }) => reply.status === 503);
+      const logins = await Promise.all(Array.from({ length: 24 }, (_, i) => login(i)));
+      const busy = logins.filter((reply) => reply.status === 503);
+      const hashed = logins.filter((reply) => reply.status === 401);
+      // One hashing and two waiting at most: the rest refused, never hashed nor queued.
       expect(busy.length).toBeGreaterThan(0);
-      for (const { reply, ms } of busy) {
-        expect(reply.headers.get('retry-after')).toBe('2');
-        // Refused without waiting for a hash: far less than one argon2 run per queued login.
-        expect(ms).toBeLessThan(1500);
-      }
-      expect(logins.filter(({ reply }) => reply.status === 401).length).toBeGreaterThan(0);
-      const file = await download;
-      expect(file.reply.status).toBe(200);
-      expect(file.ms).toBeLessThan(3000);
+      expect(hashed.length).toBeGreaterThan(0);
+      expect(busy.length + hashed.length).toBe(24);
+      for (const reply of busy) expect(reply.headers.get('retry-after')).toBe('2');
+      // A refusal waits for no hash: the last reply is a hashed one (a 503 is only given
+      // while a hash runs, and that hash's 401 comes after it).
+      expect(order.at(-1)).toBe('401');
+      // A download while logins keep the gate full (they go on in waves, refused, until it is
+      // back): it is answered, not held behind the hashes on the thread pool they share.
+      let downloaded = false;
+      let waves = 0;
+      let resolveFull!: () => void;
+      const full = new Promise<void>((resolve) => (resolveFull = resolve));
+      const flood = (async () => {
+        for (; !downloaded && waves < 200; waves++) {
+          const wave = await Promise.all(
+            Array.from({ length: 4 }, (_, i) => login(1000 + waves * 4 + i)),
+          );
+          if (wave.some((reply) => reply.status === 503)) resolveFull();
+        }
+      })();
+      await full;
+      const download = await fetch(`${base}/api/v2/workouts/${id}/fit/`, {
+        headers: bearer(rider.access),
+      });
+      await download.arrayBuffer();
+      downloaded = true;
+      await flood;
+      expect(download.status).toBe(200);
     });
 
     it('hashes at most PASSWORD_HASHES_PER_SECOND passwords a second, whatever the addresses, and refuses the rest at once', async () => {
@@ -104,7 +125,7 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
         passwordHashConcurrency: 4,
         passwordHashQueue: 64,
         passwordHashesPerSecond: 2,
-        trustProxy: true,
+        trustProxy: 1,
       });
       const base = await listen(h);
       // Each guess from an address of its own: no address reaches its login limit.

@@ -233,7 +233,7 @@ export function defineSessionsSuite(makeFactory: () => Promise<DatabaseFactory>)
       new RegExp(`<meta property="${property}" content="([^"]+)">`).exec(html)?.[1];
 
     it('writes the configured origin into the card tags, whatever Host the request names', async () => {
-      const h = await make({ trustProxy: true });
+      const h = await make({ trustProxy: 1 });
       const { url, shareId, portal } = await sharedPage(h);
       const server = await buildServer({
         db: h.db,

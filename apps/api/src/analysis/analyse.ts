@@ -1,6 +1,6 @@
 // Over 300 lines: the analysis of one file in an import worker (decode, timeline, summary,
 // sessions, laps, curves, bests, damage report) runs as one pass, kept together.
-import { gunzipSync } from 'node:zlib';
+import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import {
   FIT_MAX_BYTES,
   activityFromGpx,
@@ -89,6 +89,8 @@ export interface Analysis {
     readonly cleaning?: CleaningCounts;
     /** Seconds from the recording's first sample to the first sample of the ride as kept. */
     readonly recordingOffsetS?: number;
+    /** Seconds from the recording's first sample to its last: how far a crop may reach. */
+    readonly recordingS?: number;
     /**
      * Timer seconds at each heart rate (bpm: seconds), kept so the ride's heart-rate load can
      * be scored against whichever maximum the rider sets (`thresholds.ts`).
@@ -261,6 +263,28 @@ function sniffFormat(bytes: Uint8Array): ActivityFormat | undefined {
   if (/<(?:\w+:)?TrainingCenterDatabase[\s>]/.test(head)) return 'tcx';
   if (/<(?:\w+:)?gpx[\s>]/.test(head)) return 'gpx';
   return undefined;
+}
+
+/**
+ * Whether a file's first bytes are an activity's (FIT, TCX or GPX; inside gzip too), without
+ * reading it: an archive's entry that is not one is skipped with its reason instead of
+ * costing an import (`imports/archives.ts`). Of a gzip file only the first 8 KB are unpacked.
+ */
+export function looksLikeActivity(bytes: Uint8Array): boolean {
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    let head: Uint8Array;
+    try {
+      head = gunzipSync(bytes.subarray(0, 8192), {
+        finishFlush: zlibConstants.Z_SYNC_FLUSH,
+        maxOutputLength: 1 << 20,
+      });
+    } catch {
+      // More than 1 MB out of 8 KB in: a bomb or a large text, not a gzipped activity's start.
+      return false;
+    }
+    return sniffFormat(head) !== undefined;
+  }
+  return sniffFormat(bytes) !== undefined;
 }
 
 /** Unpacks a gzip file within the size limit; `undefined` when it is not gzip. */
@@ -577,6 +601,9 @@ export function analyseActivity(
           0,
           overview.startTime - (read.value.startTime ?? overview.startTime),
         ),
+        recordingS:
+          (read.value.streams.time[read.value.streams.time.length - 1] ?? 0) -
+          (read.value.streams.time[0] ?? 0),
         ...(heartRateSeconds ? { heartRateSeconds } : {}),
         ...(gradedSpeedMs !== undefined ? { gradedSpeedMs } : {}),
       },

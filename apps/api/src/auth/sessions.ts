@@ -79,10 +79,13 @@ export class Sessions {
     const windowMs = config.loginWindowS * 1000;
     this.#limits = new SharedLimiter(db, windowMs, now);
     this.#keys = jwtKeys(config.jwtSecret, config.jwtPreviousSecrets);
+    // On the server's clock (a test's fake one), so a burst is counted in its second whatever
+    // the machine's load spreads it over.
     this.#hashing = new HashingGate(
       config.passwordHashConcurrency,
       config.passwordHashQueue,
       config.passwordHashesPerSecond,
+      now,
     );
   }
 
@@ -493,6 +496,20 @@ export class Sessions {
     if (!user?.active || user.token_version !== claims.tv || user.ended)
       throw tokenInvalid('Token invalid');
     return userId;
+  }
+
+  /**
+   * The session (refresh family) a refresh token names, if its signature is ours, it has not
+   * expired and it is a refresh token (used or not): what a refresh or a log-out
+   * is counted against (`http/requestLimits.ts`), so strangers sharing the rider's address
+   * never spend the rider's allowance, and a forged token counts against its address.
+   */
+  async refreshFamily(token: unknown): Promise<string | undefined> {
+    if (typeof token !== 'string' || token.length > 4096) return undefined;
+    const check = await verifyJwt(token, this.#keys, this.seconds());
+    if (!check.ok || check.value.token_type !== 'refresh') return undefined;
+    const family = check.value.fam;
+    return typeof family === 'string' && UUID.test(family) ? family : undefined;
   }
 
   /**

@@ -36,6 +36,15 @@ const signedInRoutes = new Set(
     .filter((route) => route.access !== 'public')
     .map((route) => `${route.method} ${fastifyPath(route.path)}`),
 );
+/**
+ * Routes whose caller proves a session with the refresh token in its body, not a bearer
+ * token: counted against that session once the token's signature is checked (`preHandler`
+ * below), never against the address strangers may share with the rider.
+ */
+const sessionRoutes = new Set([
+  `${routes.refresh.method} ${fastifyPath(routes.refresh.path)}`,
+  `${routes.logout.method} ${fastifyPath(routes.logout.path)}`,
+]);
 /** Probes of the load balancer: a 429 there would take a healthy process out of rotation. */
 const exempt = new Set([`GET ${routes.health.path}`, `GET ${routes.ready.path}`]);
 const routeOf = (request: FastifyRequest) => `${request.method} ${request.routeOptions.url ?? ''}`;
@@ -179,12 +188,15 @@ export class RequestLimits {
     return 0;
   }
 
-  /** Counts one request of `rider:<id>` or `address:<ip>`; over the limit, a 429 (10302). */
+  /**
+   * Counts one request of `rider:<id>`, `session:<family>` (a refresh or log-out, at a
+   * rider's rate) or `address:<ip>`; over the limit, a 429 (10302).
+   */
   async consume(key: string): Promise<void> {
     const [kind, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
-    const limiter = kind === 'rider' ? this.#rider : this.#address;
+    const limiter = kind === 'address' ? this.#address : this.#rider;
     try {
-      await limiter.consume(id);
+      await limiter.consume(kind === 'session' ? key : id);
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       if (this.blockedMs(key) === 0) {
@@ -232,25 +244,44 @@ export class RequestLimits {
  * its signed-in riders' use, and a request with a bad token still counts (its 401, against
  * the address). Register before admission: a refused request never waits for its turn.
  */
-export function requestLimits(app: FastifyInstance, limits: RequestLimits): void {
+export function requestLimits(
+  app: FastifyInstance,
+  limits: RequestLimits,
+  refreshFamily: (token: unknown) => Promise<string | undefined>,
+): void {
+  /** Refuses a request of `key` known to be over its limit (its 429 held up to a second). */
+  const refuseBlocked = async (key: string) => {
+    const waitMs = limits.blockedMs(key);
+    if (waitMs <= 0) return;
+    // Its 429 waits up to a second: a flood on N connections then costs N refusals a
+    // second, not thousands (bench: 4,200 refusals a second took the loop from others).
+    const held = Math.min(1000, waitMs);
+    await new Promise((resolve) => setTimeout(resolve, held));
+    throw tooMany(waitMs - held);
+  };
   app.addHook('onRequest', async (request) => {
     // The API's requests: the apps' files and pages are static, served from disk.
     if (!request.url.startsWith('/api/') || exempt.has(routeOf(request))) return;
+    // Counted once its body's refresh token is read (preHandler below).
+    if (sessionRoutes.has(routeOf(request))) return;
     const address = `address:${request.ip}`;
     const rider = claimedRider(request.headers.authorization);
     // A request with a token answers for its rider, not for strangers flooding its address
     // (an office, a carrier's NAT): its token is checked by the route, and a forged one
     // (401) then counts against the address.
-    const waitMs = rider ? limits.blockedMs(`rider:${rider}`) : limits.blockedMs(address);
-    if (waitMs > 0) {
-      // Its 429 waits up to a second: a flood on N connections then costs N refusals a
-      // second, not thousands (bench: 4,200 refusals a second took the loop from others).
-      const held = Math.min(1000, waitMs);
-      await new Promise((resolve) => setTimeout(resolve, held));
-      throw tooMany(waitMs - held);
-    }
+    await refuseBlocked(rider ? `rider:${rider}` : address);
     // With a token, the count waits until the route has checked it (preParsing below).
     if (!rider) await limits.consume(address);
+  });
+  // A refresh or log-out counts against the session its token names once the token's
+  // signature is checked: a rider refreshes while strangers flood their address; a token
+  // that is not ours counts against the address.
+  app.addHook('preHandler', async (request) => {
+    if (!request.url.startsWith('/api/') || !sessionRoutes.has(routeOf(request))) return;
+    const family = await refreshFamily((request.body as { refresh?: unknown } | null)?.refresh);
+    const key = family ? `session:${family}` : `address:${request.ip}`;
+    await refuseBlocked(key);
+    await limits.consume(key);
   });
   // After the route's own onRequest hook (authentication) and before the body is read.
   app.addHook('preParsing', (request, _reply, payload, done) => {

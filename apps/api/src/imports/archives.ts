@@ -29,6 +29,7 @@ import {
   type StravaActivity,
 } from '../athletes/stravaCsv.ts';
 import { contentSha256 } from '../platform/digest.ts';
+import { looksLikeActivity } from '../analysis/analyse.ts';
 import { queueDb, type ImportJobs, type ImportRequest } from './importJobs.ts';
 import {
   ArchiveLimit,
@@ -57,8 +58,18 @@ const ARCHIVE_IN_FLIGHT = 8;
  */
 const ARCHIVE_WALKS = 4;
 
+/**
+ * How long a walk goes on before it looks for another rider's archive waiting for a slot,
+ * and gives its own to it (queued again, at the back of the line): riders take turns, so a
+ * one-ride archive starts within a slice whatever others have queued.
+ */
+const WALK_SLICE_MS = 5_000;
+
 /** Tries of a walk (a restart, a database hiccup) before the archive is failed for good. */
 const MAX_WALKS = 3;
+
+/** Entries skipped that an archive keeps with their reasons (the progress reply lists 500). */
+const MAX_SKIP_DETAILS = 500;
 
 /** What the walk reads as an activity; anything else in the archive is not one. */
 const ACTIVITY = /\.(fit|tcx|gpx)(\.gz)?$/i;
@@ -99,10 +110,16 @@ interface ArchiveRow {
   readonly total: number | null;
   readonly next_entry: number;
   readonly walks: number;
+  /** The first `MAX_SKIP_DETAILS` entries skipped, with why. */
   readonly skipped: Skipped[];
+  /** Entries skipped in all, and of them duplicates. */
+  readonly skipped_count: number;
+  readonly skipped_duplicates: number;
   readonly error: { code: string; message: string } | null;
   readonly created_at: Date | string;
   readonly finished_at: Date | string | null;
+  /** The archive's walk job now (none: its first, whose id is the archive's). */
+  readonly job_id: string | null;
 }
 
 /** One activity of the archive, in the order the walk takes them (stable across restarts). */
@@ -350,6 +367,8 @@ export class ArchiveImports {
     const importDuplicates = notImported.filter((item) => item.code === 'duplicate');
     const skippedDuplicates = row.skipped.filter((item) => item.code === 'duplicate');
     const skippedFailures = row.skipped.filter((item) => item.code !== 'duplicate');
+    const skipped = Number(row.skipped_count);
+    const skippedAsDuplicates = Number(row.skipped_duplicates);
     const c = counts ?? { pending: 0, imported: 0, duplicates: 0, failed: 0 };
     const walked = row.total !== null && row.next_entry >= row.total;
     let status = row.status;
@@ -365,10 +384,10 @@ export class ArchiveImports {
       id,
       status,
       total: row.total,
-      done: row.skipped.length + c.imported + c.duplicates + c.failed,
+      done: skipped + c.imported + c.duplicates + c.failed,
       imported: c.imported,
-      duplicates: c.duplicates + skippedDuplicates.length,
-      failed: c.failed + skippedFailures.length,
+      duplicates: c.duplicates + skippedAsDuplicates,
+      failed: c.failed + skipped - skippedAsDuplicates,
       failures: [...skippedFailures, ...failures, ...skippedDuplicates, ...importDuplicates].slice(
         0,
         500,
@@ -387,7 +406,7 @@ export class ArchiveImports {
     const walked = row.total !== null && row.next_entry >= row.total;
     if (walked) return row;
     const job = await this.#options.imports.boss
-      .getJobById(ARCHIVE_QUEUE, row.id)
+      .getJobById(ARCHIVE_QUEUE, row.job_id ?? row.id)
       .catch(() => null);
     if (job && job.state !== 'failed' && job.state !== 'cancelled') return row;
     // No job at all: deleted after a week, or lost with a restored backup.
@@ -468,6 +487,9 @@ export class ArchiveImports {
     try {
       await this.#walk(row, signal);
     } catch (error) {
+      await db
+        .query('UPDATE archive_imports SET walking_since = NULL WHERE id = $1', [row.id])
+        .catch(() => undefined);
       if (error instanceof ZipRefused) {
         await this.#fail(row, { code: error.code, message: error.message });
         return;
@@ -507,16 +529,57 @@ export class ArchiveImports {
       );
   }
 
+  /**
+   * Whether another rider's archive waits for a slot: queued or given back, and walked by
+   * no process now (one whose process died is its queue's to retry, not waiting here).
+   */
+  async #othersWaiting(row: ArchiveRow): Promise<boolean> {
+    const [other] = await this.#options.db.query(
+      `SELECT 1 FROM archive_imports
+        WHERE status IN ('queued', 'running') AND walking_since IS NULL AND user_id <> $1
+        LIMIT 1`,
+      [row.user_id],
+    );
+    return other !== undefined;
+  }
+
+  /**
+   * Gives the walk's slot to the archives waiting: its place is kept (`next_entry`), a job
+   * of its own is queued again (at the back of the line, the rider's one walk at a time
+   * still) and this one ends. Not a try of its own: `walks` is as before.
+   */
+  async #yieldTurn(row: ArchiveRow): Promise<void> {
+    const { db, imports } = this.#options;
+    const jobId = randomUUID();
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `UPDATE archive_imports SET job_id = $2, walking_since = NULL, walks = walks - 1
+          WHERE id = $1`,
+        [row.id, jobId],
+      );
+      // Behind archives not started yet (priority 0): a new archive, however small, waits
+      // for one slice at most, not for every long one's turn.
+      await imports.boss.send(
+        ARCHIVE_QUEUE,
+        { archiveId: row.id },
+        { id: jobId, group: { id: String(row.user_id) }, priority: -1, db: queueDb(tx) },
+      );
+    });
+  }
+
   /** Walks the archive from where it stopped, queueing each activity's import. */
   async #walk(row: ArchiveRow, signal: AbortSignal): Promise<void> {
     const { db, blobs, log } = this.#options;
-    await db.query("UPDATE archive_imports SET status = 'running' WHERE id = $1", [row.id]);
+    await db.query(
+      "UPDATE archive_imports SET status = 'running', walking_since = now() WHERE id = $1",
+      [row.id],
+    );
     const folder = join(this.tmpDir, row.id);
     await rm(folder, { recursive: true, force: true });
     await mkdir(folder, { recursive: true });
     let walk: Walk | undefined;
     try {
-      walk = await this.#manifest(row, folder);
+      walk = await this.#manifest(row, folder, signal);
       const { items } = walk;
       if (row.total === null)
         await db.query('UPDATE archive_imports SET total = $2 WHERE id = $1', [
@@ -524,24 +587,60 @@ export class ArchiveImports {
           items.length,
         ]);
       let touched = Date.now();
+      let slice = Date.now();
+      // Its place and its skips are written every few hundred entries, not each (an archive
+      // of 99,999 entries that are not activities took a write a skip): a walk resumed after
+      // a crash redoes at most those, and queues nothing twice (an import's id is its place).
+      let written = { at: row.next_entry, time: Date.now() };
+      let skips: Skipped[] = [];
+      let detailed = row.skipped.length;
+      const record = async (next: number) => {
+        const details = skips.slice(0, Math.max(0, MAX_SKIP_DETAILS - detailed));
+        const duplicates = skips.filter((skip) => skip.code === 'duplicate').length;
+        await db.query(
+          `UPDATE archive_imports SET next_entry = $2,
+                  skipped = CASE WHEN $3::jsonb IS NULL THEN skipped ELSE skipped || $3::jsonb END,
+                  skipped_count = skipped_count + $4, skipped_duplicates = skipped_duplicates + $5
+            WHERE id = $1`,
+          [
+            row.id,
+            next,
+            details.length > 0 ? JSON.stringify(details) : null,
+            skips.length,
+            duplicates,
+          ],
+        );
+        detailed += details.length;
+        skips = [];
+        written = { at: next, time: Date.now() };
+      };
       for (let index = row.next_entry; index < items.length; index++) {
         signal.throwIfAborted();
-        if (await this.#cancelled(row.id)) return;
+        if (index - written.at >= 200 || Date.now() - written.time >= 1000) {
+          await record(index);
+          if (await this.#cancelled(row.id)) return;
+          if (Date.now() - slice >= WALK_SLICE_MS) {
+            if (await this.#othersWaiting(row)) {
+              await this.#yieldTurn(row);
+              return;
+            }
+            slice = Date.now();
+          }
+        }
         // Beside other processes, a start spares temporary folders written within the hour.
         if (Date.now() - touched > 60_000) {
           touched = Date.now();
           await utimes(folder, new Date(), new Date()).catch(() => undefined);
         }
         const skipped = await this.#queueItem(row, index, items[index]!, walk);
-        await db.query(
-          `UPDATE archive_imports SET next_entry = $2,
-                  skipped = CASE WHEN $3::jsonb IS NULL THEN skipped ELSE skipped || $3::jsonb END
-            WHERE id = $1`,
-          [row.id, index + 1, skipped ? JSON.stringify([skipped]) : null],
-        );
+        if (skipped) skips.push(skipped);
       }
+      await record(items.length);
       log.info({ archiveId: row.id, activities: items.length }, 'archive walked');
-      await db.query('UPDATE archive_imports SET stored_bytes = 0 WHERE id = $1', [row.id]);
+      await db.query(
+        'UPDATE archive_imports SET stored_bytes = 0, walking_since = NULL WHERE id = $1',
+        [row.id],
+      );
       await blobs.delete(row.file_key).catch(() => undefined);
     } finally {
       walk?.open?.reader.close();
@@ -562,7 +661,7 @@ export class ArchiveImports {
    * The archive copied to `folder`, its activities listed (each nested zip unpacked beside
    * it, listed and closed) and its activities.csv read, every limit counted over the whole.
    */
-  async #manifest(row: ArchiveRow, folder: string): Promise<Walk> {
+  async #manifest(row: ArchiveRow, folder: string, signal: AbortSignal): Promise<Walk> {
     const budget = new Budget(this.#limits);
     const path = join(folder, 'archive.zip');
     const size = Number(row.file_bytes);
@@ -584,6 +683,7 @@ export class ArchiveImports {
       budget.addEntries(entries.length);
       (walk as { outerEntries: readonly ZipEntry[] }).outerEntries = entries;
       for (const [at, entry] of entries.entries()) {
+        if (at % 1000 === 0) signal.throwIfAborted();
         budget.addUnpacked(entry.bytes);
         if (/(^|\/)activities\.csv$/i.test(entry.name) && !entry.refused) {
           await this.#readCsv(walk, entry, at);
@@ -702,6 +802,14 @@ export class ArchiveImports {
       if (error instanceof ArchiveLimit || !(error instanceof ZipRefused)) throw error;
       return { name: shownName(item.name), code: error.code, message: error.message };
     }
+    // Named like an activity but not one by its first bytes: skipped here with its reason,
+    // never an import job (99,999 such entries once held a walk for hours).
+    if (!looksLikeActivity(bytes))
+      return {
+        name: shownName(item.name),
+        code: 'notActivity',
+        message: 'Not an activity file: FIT, TCX and GPX (also as .gz) can be imported',
+      };
     const fileSha256 = await contentSha256(bytes, this.#limits.maxEntryBytes);
     const [twin] = await db.query<{ id: number }>(
       'SELECT id FROM workouts WHERE user_id = $1 AND file_sha256 = $2',

@@ -484,11 +484,23 @@ export class ImportJobs {
     try {
       await this.#blobs.put(fileKey, bytes);
       await this.#db.transaction(async (tx) => {
+        const [ahead] = await tx.query<{ queued: number }>(
+          "SELECT count(*)::int AS queued FROM imports WHERE user_id = $1 AND status = 'queued'",
+          [userId],
+        );
         await tx.query("UPDATE imports SET status = 'queued' WHERE id = $1", [id]);
+        // Riders take turns in the queue, not only in the threads: a job's priority is minus
+        // the rider's jobs already waiting, so a rider's first import goes before another
+        // rider's ninth (the queue takes higher priorities first, then the oldest).
         await this.#boss.send(
           IMPORT_QUEUE,
           { importId: id },
-          { id, group: { id: String(userId) }, db: queueDb(tx) },
+          {
+            id,
+            group: { id: String(userId) },
+            priority: -Math.min(ahead?.queued ?? 0, 1000),
+            db: queueDb(tx),
+          },
         );
       });
     } catch (error) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
 /** Everything the API reads from its environment, with the defaults of a local run. */
@@ -18,8 +19,14 @@ export interface ApiConfig {
   readonly refreshGraceS: number;
   /** Origins other than the API's own that may call it from a browser (CORS). */
   readonly allowedOrigins: readonly string[];
-  /** Whether `X-Forwarded-For` comes from a trusted reverse proxy. */
-  readonly trustProxy: boolean;
+  /**
+   * Which `X-Forwarded-For` entries to believe (`TRUST_PROXY`, `trustProxySetting`): false,
+   * none (the socket's address is the client's); a number, that many proxies in front of the
+   * API (the client is the entry the farthest of them wrote: the right-most one for one
+   * nginx); a list of the proxies' addresses or ranges, skipped from the right. Never "all":
+   * the left-most entry is whatever the client wrote.
+   */
+  readonly trustProxy: false | number | string;
   readonly loginFailuresPerAccount: number;
   readonly loginAttemptsPerIp: number;
   readonly loginWindowS: number;
@@ -171,6 +178,35 @@ function publicOrigin(value: string | undefined): string | undefined {
   return url.origin;
 }
 
+/** Names of address ranges a proxy list may use (as Fastify's `trustProxy` takes them). */
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `TRUST_PROXY` as Fastify's `trustProxy`, or a start-up error saying why not: unset, `0` or
+ * `false`, none; a whole number, the proxies in front of the API (`1` behind one nginx that
+ * appends `$proxy_add_x_forwarded_for`; `2` behind a CDN and nginx); else a comma-separated
+ * list of the proxies' addresses, CIDR ranges or `loopback`, `linklocal`, `uniquelocal`.
+ * `true` is refused: it believes the left-most entry, which any client writes.
+ */
+export function trustProxySetting(value: string | undefined): false | number | string {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === '0' || text === 'false') return false;
+  if (/^[1-9]\d?$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  const valid = entries.every(
+    (entry) =>
+      RANGE_NAMES.has(entry) ||
+      (/^[\d.:a-fA-F]+(\/\d{1,3})?$/.test(entry) && isIP(entry.split('/')[0]!) !== 0),
+  );
+  if (text === 'true' || !valid)
+    throw new Error(
+      `TRUST_PROXY must be the number of proxies in front of the API (1 behind one nginx) or a ` +
+        `list of their addresses or ranges, like 10.0.0.0/8,loopback (got ${value}); "true" ` +
+        `would believe the X-Forwarded-For entry a client writes`,
+    );
+  return entries.join(',');
+}
+
 const number = (value: string | undefined, fallback: number) => {
   const parsed = Number(value);
   return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
@@ -191,7 +227,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
     loginFailuresPerAccount: number(env.LOGIN_FAILURES_PER_ACCOUNT, 20),
     loginAttemptsPerIp: number(env.LOGIN_ATTEMPTS_PER_IP, 100),
     loginWindowS: number(env.LOGIN_WINDOW_S, 15 * 60),

@@ -66,23 +66,70 @@ export async function workoutByIdempotencyKey(
   return row;
 }
 
-/** What a rider may change of a ride (every field is written). */
+/**
+ * What a rider may change of a ride without analysing it again. Only the fields present are
+ * written: a field left out keeps whatever the row holds when the statement runs, so an edit
+ * never writes back a value another request changed meanwhile (a correction being analysed,
+ * an unshare, a rename from another tab).
+ */
 export interface WorkoutEdit {
-  readonly name: string;
-  readonly shareId: string | null;
-  readonly shareHeartRate: boolean | null;
-  readonly sharePower: boolean | null;
-  readonly notes: string;
-  readonly gear: string | null;
+  readonly name?: string;
+  readonly notes?: string;
+  readonly gear?: string | null;
+  /** `true`: shared by its link (kept, or `newShareId`); `false`: its link ends now. */
+  readonly shared?: boolean;
+  readonly shareHeartRate?: boolean;
+  readonly sharePower?: boolean;
 }
 
-export async function saveWorkoutEdit(db: Queryable, id: number, edit: WorkoutEdit) {
-  await db.query(
-    `UPDATE workouts SET name = $1, share_id = $2, share_heart_rate = $3, share_power = $4,
-       notes = $6, gear = $7
-     WHERE id = $5`,
-    [edit.name, edit.shareId, edit.shareHeartRate, edit.sharePower, id, edit.notes, edit.gear],
+/**
+ * Writes `edit` in one statement on the row as it is now. A ride being shared keeps its
+ * link, else gets `newShareId`, and what the link shows of heart rate and power is fixed at
+ * the rider's current choices unless the ride has its own. Returns the ride's link before
+ * and after (undefined: no such ride), so the caller can forget what the old link cached.
+ */
+export async function saveWorkoutEdit(
+  db: Queryable,
+  id: number,
+  edit: WorkoutEdit,
+  newShareId: string,
+): Promise<{ before: string | null; after: string | null } | undefined> {
+  const sets: string[] = [];
+  const params: unknown[] = [id];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  if (edit.name !== undefined) sets.push(`name = ${param(edit.name)}`);
+  if (edit.notes !== undefined) sets.push(`notes = ${param(edit.notes)}`);
+  if (edit.gear !== undefined) sets.push(`gear = ${param(edit.gear)}`);
+  if (edit.shared === false) sets.push('share_id = NULL');
+  if (edit.shared === true) sets.push(`share_id = COALESCE(w.share_id, ${param(newShareId)})`);
+  // Shared now: fixed at what it shows today unless the ride chose (the rider's defaults
+  // may change later; a link once sent keeps showing what it showed).
+  const choice = (column: string, value: boolean | undefined) => {
+    if (value !== undefined) sets.push(`${column} = ${param(value)}`);
+    else if (edit.shared === true)
+      sets.push(`${column} = COALESCE(w.${column}, u.${column}, true)`);
+  };
+  choice('share_heart_rate', edit.shareHeartRate);
+  choice('share_power', edit.sharePower);
+  if (sets.length === 0) {
+    const [row] = await db.query<{ share_id: string | null }>(
+      'SELECT share_id FROM workouts WHERE id = $1',
+      [id],
+    );
+    return row ? { before: row.share_id, after: row.share_id } : undefined;
+  }
+  const [row] = await db.query<{ before: string | null; after: string | null }>(
+    `WITH old AS (SELECT id, share_id FROM workouts WHERE id = $1 FOR UPDATE)
+     UPDATE workouts w SET ${sets.join(', ')}
+       FROM old, users u
+      WHERE w.id = old.id AND u.id = w.user_id
+     RETURNING old.share_id AS before, w.share_id AS after`,
+    params,
   );
+  return row;
 }
 
 /**

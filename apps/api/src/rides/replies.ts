@@ -223,7 +223,7 @@ const sessionReply = (session: SessionAnalysis): WorkoutDetail['sessions'][numbe
 });
 
 /** What a ride's share link shows: the ride's own choice, else the rider's default. */
-export async function shareChoices(
+async function shareChoices(
   services: Services,
   row: WorkoutRow,
 ): Promise<{ heartRate: boolean; power: boolean }> {

@@ -6,6 +6,7 @@
 // background re-analysis of older rides (and its claims) reuses that one rewrite.
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@xoss/api-contract';
+import { formatDuration } from '@xoss/data-fields';
 import { ApiError, notFound } from '../http/envelope.ts';
 import type { Services } from '../services.ts';
 import { storeFacts } from '../analysis/analysisStore.ts';
@@ -115,6 +116,14 @@ export async function reviseWorkout(
       errors: [{ path: 'crop', message: 'workouts.cropEmpty' }],
     });
   const analysis = result.value;
+  // A crop reaches no further than the recording: what it keeps is what it says.
+  const recordingS = analysis.summary.recordingS;
+  if (settings.crop && recordingS !== undefined && settings.crop.end_s > recordingS + 1)
+    throw new ApiError(
+      ErrorCode.ValidationFailed,
+      `The crop ends after the recording, which lasts ${formatDuration(recordingS)}`,
+      { errors: [{ path: 'crop.end_s', message: 'workouts.cropAfterEnd' }] },
+    );
   // Given up meanwhile (the request's deadline, the client gone): nothing is written.
   signal?.throwIfAborted();
   const packed = analysis.packed?.byteLength ? analysis.packed : packStreams(analysis.streams);

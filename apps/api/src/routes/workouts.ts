@@ -10,7 +10,7 @@ import {
 } from '@xoss/api-contract';
 import { estimateFtp } from '@xoss/workout-stats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, parse } from '../http/envelope.ts';
+import { ApiError, notFound, parse } from '../http/envelope.ts';
 import { deadlineSignal } from '../http/deadline.ts';
 import { route } from '../http/route.ts';
 import type { Services } from '../services.ts';
@@ -26,13 +26,14 @@ import {
   deleteWorkoutRow,
   listWorkouts,
   saveWorkoutEdit,
+  type WorkoutEdit,
   unshareAll,
   workoutByIdempotencyKey,
   workoutCurves,
   workoutTotals,
   yearsWithRides,
 } from '../rides/queries.ts';
-import { shareChoices, detail, streamsReply, curveReply, rangeReply } from '../rides/replies.ts';
+import { detail, streamsReply, curveReply, rangeReply } from '../rides/replies.ts';
 import { refuseDuplicate } from '../rides/duplicates.ts';
 import { importActivity, otherRecordingsOf } from '../rides/store.ts';
 import { reviseWorkout, type RideSettings } from '../rides/revise.ts';
@@ -108,31 +109,36 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
 
   route(app, services, 'patchWorkout', async ({ userId, params, body, request }) => {
     const row = await ownWorkout(services, userId, params.id);
-    const shareId =
-      body.shared === undefined
-        ? row.share_id
-        : body.shared
-          ? (row.share_id ?? randomBytes(16).toString('base64url'))
-          : null;
-    // Sharing on: the ride keeps the rider's current defaults unless it chose its own.
-    const defaults = shareId !== null ? await shareChoices(services, row) : undefined;
-    // What changes its figures or what it counts for: analysed again from its file.
+    if (body.start_time !== undefined && Date.parse(body.start_time) > services.now() + DAY_MS)
+      throw new ApiError(ErrorCode.ValidationFailed, 'A ride cannot start after today', {
+        errors: [{ path: 'start_time', message: 'workouts.startInFuture' }],
+      });
     const correction = correctionOf(row, body);
-    if (Object.keys(correction).length > 0) {
-      // Each costs an analysis of the ride: counted against the rider's corrections limit
-      // (a rename, notes or sharing never are), refused before anything is written.
-      await services.limits.correction(row.user_id);
-      await reviseWorkout(services, row, correction, deadlineSignal(request));
-    }
-    await saveWorkoutEdit(db, row.id, {
-      name: body.name ?? row.name,
-      shareId,
-      shareHeartRate: body.share_heart_rate ?? row.share_heart_rate ?? defaults?.heartRate ?? null,
-      sharePower: body.share_power ?? row.share_power ?? defaults?.power ?? null,
-      notes: body.notes ?? row.notes,
-      gear: body.gear === undefined ? row.gear : body.gear || null,
-    });
-    forgetPreview(row.share_id);
+    const corrects = Object.keys(correction).length > 0;
+    // Each correction costs an analysis of the ride: counted against the rider's corrections
+    // limit (a rename, notes or sharing never are), refused before anything is written.
+    if (corrects) await services.limits.correction(row.user_id);
+    const edit = editOf(body);
+    const save = async (fields: WorkoutEdit) => {
+      if (Object.keys(fields).length === 0) return;
+      const links = await saveWorkoutEdit(
+        db,
+        row.id,
+        fields,
+        randomBytes(16).toString('base64url'),
+      );
+      if (!links) throw notFound('Workout');
+      if (links.before !== links.after) forgetPreview(links.before);
+    };
+    // An unshare takes effect now, whatever analysis of the ride runs (this request's too):
+    // the link answers 404 from here on.
+    if (corrects && edit.shared === false) await save({ shared: false });
+    // What changes its figures or what it counts for: analysed again from its file. It writes
+    // its figures and settings only, never the fields below, so nothing sent meanwhile by
+    // another request is undone.
+    if (corrects) await reviseWorkout(services, row, correction, deadlineSignal(request));
+    // Only what the request names, on the row as it is now.
+    await save(edit);
     return detail(services, await ownWorkout(services, userId, params.id));
   });
 
@@ -218,6 +224,20 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
     for (const link of links) forgetPreview(link);
     return { unshared: links.length };
   });
+}
+
+const DAY_MS = 86_400_000;
+
+/** The fields of a PATCH that are stored as they are, without analysing the ride again. */
+function editOf(body: WorkoutPatch): WorkoutEdit {
+  return {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.notes !== undefined ? { notes: body.notes } : {}),
+    ...(body.gear !== undefined ? { gear: body.gear || null } : {}),
+    ...(body.shared !== undefined ? { shared: body.shared } : {}),
+    ...(body.share_heart_rate !== undefined ? { shareHeartRate: body.share_heart_rate } : {}),
+    ...(body.share_power !== undefined ? { sharePower: body.share_power } : {}),
+  };
 }
 
 /**

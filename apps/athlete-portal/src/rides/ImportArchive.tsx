@@ -20,6 +20,7 @@ const REASONS: Readonly<Record<string, MessageId>> = {
   nestedTooDeep: 'archive.reason.nestedTooDeep',
   csv: 'archive.reason.csv',
   badEntry: 'archive.reason.badEntry',
+  notActivity: 'archive.reason.notActivity',
   // The archive's own failures.
   notZip: 'archive.reason.notZip',
   badZip: 'archive.reason.badZip',

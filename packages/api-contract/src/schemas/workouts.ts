@@ -255,6 +255,14 @@ export const workoutTotalsSchema = z.object({
   elevation_gain_m: z.number(),
 });
 
+/**
+ * The furthest a crop may reach, in seconds (31 days): past any recording an import takes
+ * (14 days by default). The server also refuses a crop past the ride's own recording.
+ */
+export const MAX_RECORDING_S = 31 * 86_400;
+/** The earliest start of a ride: 1990-01-01 (FIT's clock counts from the last day of 1989). */
+export const EARLIEST_RIDE_MS = Date.UTC(1990, 0, 1);
+
 /** A workout's name, as PATCH and the import's `name` field take it. */
 const workoutNameSchema = z.string().trim().min(1).max(120);
 
@@ -277,7 +285,10 @@ export const workoutPatchSchema = z.strictObject({
    * The figures follow; the file stays as it was.
    */
   crop: z
-    .object({ start_s: z.number().min(0), end_s: z.number().positive() })
+    .object({
+      start_s: z.number().min(0).max(MAX_RECORDING_S),
+      end_s: z.number().positive().max(MAX_RECORDING_S),
+    })
     .refine((crop) => crop.end_s > crop.start_s, {
       message: 'The end is before the start',
       path: ['end_s'],
@@ -286,8 +297,16 @@ export const workoutPatchSchema = z.strictObject({
     .optional(),
   /** Keep the samples the cleaning took out (true), or take them out again (false). */
   keep_removed: z.boolean().optional(),
-  /** When the ride really started (ISO time): its clock is moved, figures and days follow. */
-  start_time: z.iso.datetime({ offset: true }).optional(),
+  /**
+   * When the ride really started (ISO time): its clock is moved, figures and days follow.
+   * From 1990 (the FIT clock's first year) until the server's tomorrow (checked there).
+   */
+  start_time: z.iso
+    .datetime({ offset: true })
+    .refine((value) => Date.parse(value) >= EARLIEST_RIDE_MS, {
+      message: 'A ride can start in 1990 or later',
+    })
+    .optional(),
   /** `file`: measure this ride against the FTP its file stores; `settings`: the rider's. */
   ftp_choice: z.enum(['file', 'settings']).optional(),
 });

@@ -473,4 +473,20 @@ UPDATE workouts SET leg = substring(file_sha256 FROM ':leg([0-9]+)$')::int WHERE
   `
 ALTER TABLE workouts ADD COLUMN reanalysis_claimed_at timestamptz
 `,
+  // 23: archives take turns. A walk gives its slot to the next archive after a slice of
+  // work when another rider's archive waits (`imports/archives.ts`): it queues a job of its
+  // own again (`job_id`, the one whose end `#checkJob` watches) and goes to the back of the
+  // line. `walking_since` is set while a process walks it: an archive without it waits.
+  // Entries skipped are counted (`skipped_count`, of them `skipped_duplicates`) and only the
+  // first 500 kept with their reasons (what the progress reply lists): an archive of 99,999
+  // entries that are not activities rewrote an ever longer list at every entry.
+  `
+ALTER TABLE archive_imports ADD COLUMN job_id uuid;
+ALTER TABLE archive_imports ADD COLUMN walking_since timestamptz;
+ALTER TABLE archive_imports ADD COLUMN skipped_count integer NOT NULL DEFAULT 0;
+ALTER TABLE archive_imports ADD COLUMN skipped_duplicates integer NOT NULL DEFAULT 0;
+UPDATE archive_imports SET skipped_count = jsonb_array_length(skipped),
+  skipped_duplicates = (SELECT count(*) FROM jsonb_array_elements(skipped) AS item
+                         WHERE item->>'code' = 'duplicate')
+`,
 ];

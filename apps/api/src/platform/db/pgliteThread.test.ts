@@ -1,6 +1,37 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './db.ts';
+
+/**
+ * What V8 says of its WebAssembly code GC (`--trace-wasm-code-gc`) in a process of its own
+ * that opens, uses and closes the embedded database twice, with `flags`.
+ */
+async function codeGcTrace(flags: string[]): Promise<string> {
+  const db = pathToFileURL(fileURLToPath(new URL('./db.ts', import.meta.url))).href;
+  const dir = mkdtempSync(join(tmpdir(), 'xoss-wasm-gc-'));
+  const script = join(dir, 'churn.mjs');
+  writeFileSync(
+    script,
+    `const { openDatabase } = await import(${JSON.stringify(db)});
+for (let i = 0; i < 2; i++) { const db = await openDatabase(); await db.query('SELECT 1'); await db.close(); }`,
+  );
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--trace-wasm-code-gc', ...flags, script],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+    return stdout + stderr;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe('the embedded database on its own thread', { timeout: 60_000 }, () => {
   it('runs a large statement while the event loop keeps turning, and returns the same bytes', async () => {
@@ -52,5 +83,12 @@ describe('the embedded database on its own thread', { timeout: 60_000 }, () => {
     }
     // Closed: a statement fails plainly instead of hanging.
     await expect(db.query('SELECT 1')).rejects.toThrow(/closed/);
+  });
+
+  it('keeps V8 from collecting WebAssembly code in any process that embeds it (the Node 24 fault)', async () => {
+    // By default V8 collects the code of closed databases: what the fault races with.
+    expect(await codeGcTrace(['--wasm-code-gc'])).toContain('[wasm-gc] Starting GC');
+    // Our setting (pgliteThread.ts): never, so no wrapper is ever freed while in use.
+    expect(await codeGcTrace([])).not.toContain('[wasm-gc]');
   });
 });

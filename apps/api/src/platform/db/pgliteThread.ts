@@ -2,7 +2,24 @@
 // there as a message and rows come back, so no statement, however large, runs on the thread
 // that serves requests. It looks like the part of PGlite we use (`query`, `exec`, `listen`,
 // transactions), so pg-boss's PGlite adapter drives it unchanged.
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+
+// V8's WebAssembly code GC off in every process that embeds the database (the API, its
+// commands, the tests and benches). Node 24's V8 (13.6) frees a wasm-to-JS import wrapper
+// twice when a thread tiers a call up to a compiled wrapper (`Runtime_TierUpWasmToJSWrapper`)
+// while the code GC, after another PGlite instance died, is freeing that same wrapper, which
+// V8 shares between all threads of the process: the process dies on a V8 check
+// ("jit_page_->allocations_.erase(addr) == 1" in `ThreadIsolation::UnregisterWasmAllocation`).
+// V8 fixed it upstream ("[wasm] Fix lookup of wrappers marked is_dying", 9b8ca54d5a); no Node
+// 24 carries the fix as we write. Without the code GC no code is ever marked dying, so there
+// is nothing to race with; all it keeps is code no instance uses any more (import wrappers,
+// a few per signature, and code tier-up replaced), bounded by what PGlite compiles.
+// `--trace-wasm-code-gc` shows it: PGlite opened and closed three times in one process
+// triggers the code GC (72 dead objects) by default, never with this (`pgliteThread.test.ts`).
+// Passed explicitly, `--wasm-code-gc` leaves V8's default (`bench/wasmChurn.ts` compares).
+// The README's test section says how it was found and why it holds.
+if (!process.execArgv.includes('--wasm-code-gc')) setFlagsFromString('--no-wasm-code-gc');
 
 export type Request =
   | { id: number; op: 'query'; sql: string; params: unknown[]; tx?: number }
