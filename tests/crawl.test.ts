@@ -165,78 +165,74 @@ async function pageProblems(page: Page, base: string, paths: readonly string[], 
   return wide;
 }
 
-describe(
-  'every screen by following links, on a 360 px phone (Chromium)',
-  { timeout: 300_000 },
-  () => {
-    let product: RunningProduct;
-    let browser: Browser;
-    let context: BrowserContext;
-    let page: Page;
-    let base: string;
-    let demo: RunningProduct['demo'];
+describe('every screen by following links, on a 360 px phone (Chromium)', () => {
+  let product: RunningProduct;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let base: string;
+  let demo: RunningProduct['demo'];
 
-    beforeAll(async () => {
-      product = await startProduct();
-      base = product.base;
-      demo = product.demo;
-      browser = await launchChromium();
-      context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-      page = await context.newPage();
-    }, 120_000);
+  beforeAll(async () => {
+    product = await startProduct();
+    base = product.base;
+    demo = product.demo;
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    page = await context.newPage();
+  });
 
-    afterAll(async () => {
-      await browser?.close();
-      await product?.close();
-    });
+  afterAll(async () => {
+    await browser?.close();
+    await product?.close();
+  });
 
-    const missing = (reached: Map<string, Reached>, screens: readonly string[], maxDepth: number) =>
-      screens.filter((screen) => (reached.get(screen)?.depth ?? Infinity) > maxDepth);
+  const missing = (reached: Map<string, Reached>, screens: readonly string[], maxDepth: number) =>
+    screens.filter((screen) => (reached.get(screen)?.depth ?? Infinity) > maxDepth);
 
-    it('reaches every visitor screen from the home page within two clicks', async () => {
-      const { reached, wide } = await crawl(page, base, '/', 2);
-      expect(missing(reached, visitorScreens, 2)).toEqual([]);
-      expect(wide).toEqual([]);
-    });
+  it('reaches every visitor screen from the home page within two clicks', async () => {
+    const { reached, wide } = await crawl(page, base, '/', 2);
+    expect(missing(reached, visitorScreens, 2)).toEqual([]);
+    expect(wide).toEqual([]);
+  });
 
-    it('reaches every rider screen from the dashboard within two clicks once logged in', async () => {
-      await page.goto(`${base}/login`);
-      await page.getByLabel('E-mail').fill(demo.email);
-      await page.getByLabel('Password').fill(demo.password);
-      // Remembered, so the other languages' tabs start signed in from the stored session.
-      await page.getByRole('checkbox', { name: 'Remember me' }).check();
-      await page.getByRole('button', { name: 'Log In' }).click();
-      await page.waitForURL(/\/dashboard\/main$/);
-      await page.waitForLoadState('networkidle');
-      const { reached, wide, landedOn } = await crawl(page, base, '/dashboard/main', 2);
-      screensToRead.push(...new Set(landedOn));
-      expect(missing(reached, riderScreens, 2)).toEqual([]);
-      expect(wide).toEqual([]);
-    });
+  it('reaches every rider screen from the dashboard within two clicks once logged in', async () => {
+    await page.goto(`${base}/login`);
+    await page.getByLabel('E-mail').fill(demo.email);
+    await page.getByLabel('Password').fill(demo.password);
+    // Remembered, so the other languages' tabs start signed in from the stored session.
+    await page.getByRole('checkbox', { name: 'Remember me' }).check();
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL(/\/dashboard\/main$/);
+    await page.waitForLoadState('networkidle');
+    const { reached, wide, landedOn } = await crawl(page, base, '/dashboard/main', 2);
+    screensToRead.push(...new Set(landedOn));
+    expect(missing(reached, riderScreens, 2)).toEqual([]);
+    expect(wide).toEqual([]);
+  });
 
-    // What the two crawls reached (visitor pages too: the rider's crawl leaves through the footer).
-    const screensToRead: string[] = [];
+  // What the two crawls reached (visitor pages too: the rider's crawl leaves through the footer).
+  const screensToRead: string[] = [];
 
-    // Each of the nine languages in its own tab with the rider's session, a few at a time
-    // (most of a page's time here is waiting for the network to go quiet). English too: the
-    // crawls above check width and reach, not the audit.
-    it.concurrent.for(textLanguages)(
-      'lays out every screen it reached in %s: no sideways scrolling, and the audit passes',
-      async (language, { expect: expectHere }) => {
-        expectHere(screensToRead.length).toBeGreaterThan(riderScreens.length);
-        const tab = await browser.newContext({
-          viewport: { width: 360, height: 740 },
-          storageState: await context.storageState(),
-        });
-        try {
-          const own = await tab.newPage();
-          await own.goto(`${base}/product/contact`);
-          await own.waitForLoadState('networkidle');
-          expectHere(await pageProblems(own, base, screensToRead, language)).toEqual([]);
-        } finally {
-          await tab.close();
-        }
-      },
-    );
-  },
-);
+  // Each of the nine languages in its own tab with the rider's session, a few at a time
+  // (most of a page's time here is waiting for the network to go quiet). English too: the
+  // crawls above check width and reach, not the audit.
+  it.concurrent.for(textLanguages)(
+    'lays out every screen it reached in %s: no sideways scrolling, and the audit passes',
+    async (language, { expect: expectHere }) => {
+      expectHere(screensToRead.length).toBeGreaterThan(riderScreens.length);
+      const tab = await browser.newContext({
+        viewport: { width: 360, height: 740 },
+        storageState: await context.storageState(),
+      });
+      try {
+        const own = await tab.newPage();
+        await own.goto(`${base}/product/contact`);
+        await own.waitForLoadState('networkidle');
+        expectHere(await pageProblems(own, base, screensToRead, language)).toEqual([]);
+      } finally {
+        await tab.close();
+      }
+    },
+  );
+});

@@ -39,7 +39,7 @@ function listening(port: number): Promise<boolean> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('pnpm dev', { timeout: 300_000 }, () => {
+describe('pnpm dev', () => {
   let child: ChildProcess;
   let output = '';
   let exited: Promise<void>;
@@ -91,12 +91,12 @@ describe('pnpm dev', { timeout: 300_000 }, () => {
         throw new Error(`seeding failed:\n${output}`);
       await sleep(500);
     }
-  }, 300_000);
+  });
 
   afterAll(async () => {
     if (child) await stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it('serves the public site on its port', async () => {
     const reply = await fetch(`${site}/`);

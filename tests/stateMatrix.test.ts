@@ -107,7 +107,7 @@ describe('the state matrix: every screen × state × width (Chromium)', { timeou
       },
       stopped: `/dashboard/workouts/share/${other.id}?share=${stoppedId}`,
     };
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

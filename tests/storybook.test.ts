@@ -158,4 +158,4 @@ it('draws every story as its committed picture', async () => {
     await browser.close();
   }
   expect(failures).toEqual([]);
-}, 300_000);
+});

@@ -7,6 +7,7 @@ export default xossProject('ui-kit', {
   // first test: found in the middle of a run, the browser would reload and drop that file.
   optimizeDeps: { include: ['storybook/test'] },
   test: {
+    setupFiles: ['../../vitest.dom.ts'],
     browser: {
       enabled: true,
       headless: true,

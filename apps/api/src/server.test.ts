@@ -51,7 +51,7 @@ describe('API server', () => {
     const address = server.server.address();
     if (address === null || typeof address === 'string') throw new Error('no port');
     base = `http://127.0.0.1:${address.port}`;
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await server.close();

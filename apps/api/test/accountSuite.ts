@@ -133,7 +133,7 @@ export function defineAccountSuite(makeFactory: () => Promise<DatabaseFactory>):
     return { h, outboxDir };
   };
 
-  describe('changing the password', { timeout: 60_000 }, () => {
+  describe('changing the password', () => {
     it('needs the current password, keeps the caller signed in and signs every other session out', async () => {
       const h = await make();
       const rider = await h.user('changer@example.com');
@@ -175,7 +175,7 @@ export function defineAccountSuite(makeFactory: () => Promise<DatabaseFactory>):
     });
   });
 
-  describe('password reset by e-mail', { timeout: 60_000 }, () => {
+  describe('password reset by e-mail', () => {
     it('answers 202 with the same body for an unknown and a known address, and mails only the known one', async () => {
       const { h, outboxDir } = await withOutbox();
       await h.user('known@example.com');
@@ -343,7 +343,7 @@ export function defineAccountSuite(makeFactory: () => Promise<DatabaseFactory>):
     });
   });
 
-  describe("the rider's sessions", { timeout: 60_000 }, () => {
+  describe("the rider's sessions", () => {
     it('lists each session with its browser, times and last address, and marks the caller', async () => {
       const h = await make({ trustProxy: 1 });
       const email = 'lister@example.com';

@@ -202,7 +202,7 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
       expect((await other.get<Model>('/api/v2/training/power-model/?window=all')).workouts).toBe(0);
       await r.get('/api/v2/training/power-model/?window=7d', 400);
       await r.get('/api/v2/training/power-model/history/?months=25', 400);
-    }, 30_000); // imports and analyses: past 5 s when this 2-core machine is shared
+    }); // imports and analyses: past 5 s when this 2-core machine is shared
 
     it('answers nulls with a reason for a fit outside physiology', () => {
       // W' of 90 kJ: a curve no rider rides (too much work above CP).
@@ -353,7 +353,7 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
       // Another rider's ride is not found.
       const other = await rider(h);
       await other.get(`/api/v2/workouts/${id}/analysis/`, 404);
-    }, 30_000); // imports and analyses: past 5 s when this 2-core machine is shared
+    }); // imports and analyses: past 5 s when this 2-core machine is shared
 
     it('analyses a ride with power but no FTP against an estimate, and says where it comes from', async () => {
       const h = await make();
@@ -459,7 +459,7 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
         [id],
       );
       expect(redone!.key).not.toBe(kept!.key);
-    }, 60_000); // six imports and analyses: past 5 s when this 2-core machine is shared
+    }); // six imports and analyses: past 5 s when this 2-core machine is shared
 
     it('has each ride analysed right after its import, and again when its 42 days change', async () => {
       const h = await make();
@@ -518,7 +518,7 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
       expect(history2.points.at(-1)!.reason).not.toBeNull();
       const third = await r.get<{ model_source: string }>(`/api/v2/workouts/${id}/analysis/`);
       expect(third.model_source).toBe('ftp');
-    }, 60_000); // imports, corrections and analyses: past 5 s when this 2-core machine is shared
+    }); // imports, corrections and analyses: past 5 s when this 2-core machine is shared
 
     it('serves the efficiency trend and the best climbs, analysing older rides on first need', async () => {
       const h = await make();
@@ -550,6 +550,6 @@ export function defineAnalysisSuite(make: () => Promise<Harness>): void {
       const other = await rider(h);
       expect((await other.get<Efficiency>(url)).points).toEqual([]);
       await r.get('/api/v2/training/efficiency/?from=2026-10-01&to=2026-09-01', 400);
-    }, 30_000); // imports and analyses: past 5 s when this 2-core machine is shared
+    }); // imports and analyses: past 5 s when this 2-core machine is shared
   });
 }

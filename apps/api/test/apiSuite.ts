@@ -66,7 +66,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           detail: 'Wrong username or password',
         });
       }
-    }, 20_000); // several argon2 hashes: past 5 s when this 2-core machine is shared
+    }); // several argon2 hashes: past 5 s when this 2-core machine is shared
 
     it('spends the same argon2 work on an unknown e-mail as on a wrong password', async () => {
       const h = await make();
@@ -88,7 +88,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       // argon2 dominates both (tens of ms): an unknown e-mail that skipped it would be ~0.01.
       expect(ratio).toBeGreaterThan(0.5);
       expect(ratio).toBeLessThan(2);
-    }, 20_000); // several argon2 hashes: past 5 s when this 2-core machine is shared
+    }); // several argon2 hashes: past 5 s when this 2-core machine is shared
 
     it('limits failures per account with 429 + Retry-After, and lets the rider back in after the window', async () => {
       const h = await make({ loginFailuresPerAccount: 3, loginWindowS: 900 });
@@ -1164,7 +1164,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         expect(reply.json<{ code: number }>().code).toBe(10400);
       }
       // Nine imports and fifty requests: more than the default 5 s on a busy machine.
-    }, 60_000);
+    });
 
     it('refuses oversized, mistyped and malformed files with no workout stored (security 16, 18)', async () => {
       const h = await make({ maxFitBytes: 200_000 });
@@ -1199,102 +1199,97 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect(await h.blobs.list('workouts')).toEqual([]);
     });
 
-    it(
-      'imports what the file holds: a cut or damaged FIT up to the damage, TCX, GPX with times and .gz',
-      { timeout: 30_000 },
-      async () => {
-        const h = await make();
-        const rider = await h.user();
-        const good = fitFile(1800, 5);
-        // The same ride in several forms: each imported beside the others (the rider's choice
-        // where a file starts like a ride already there).
-        const send = (filename: string, bytes: Uint8Array) =>
-          upload(h, '/api/v2/workouts/', rider.access, { filename, bytes }, { overlap: 'keep' });
-        type Detail = {
-          data: {
-            id: number;
-            file_format: string;
-            damage: { code: string; read_time_s: number } | null;
-            summary: { timer_time_s: number; distance_m: number };
-          };
+    it('imports what the file holds: a cut or damaged FIT up to the damage, TCX, GPX with times and .gz', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const good = fitFile(1800, 5);
+      // The same ride in several forms: each imported beside the others (the rider's choice
+      // where a file starts like a ride already there).
+      const send = (filename: string, bytes: Uint8Array) =>
+        upload(h, '/api/v2/workouts/', rider.access, { filename, bytes }, { overlap: 'keep' });
+      type Detail = {
+        data: {
+          id: number;
+          file_format: string;
+          damage: { code: string; read_time_s: number } | null;
+          summary: { timer_time_s: number; distance_m: number };
         };
-        const whole = (await send('whole.fit', good)).json<Detail>().data;
-        expect(whole.damage).toBeNull();
-        const cut = await send('cut.fit', good.subarray(0, Math.floor(good.length * 0.5)));
-        expect(cut.statusCode).toBe(201);
-        const cutRide = cut.json<Detail>().data;
-        expect(cutRide.damage).toMatchObject({ code: 'dataSize' });
-        expect(cutRide.damage!.read_time_s).toBeGreaterThan(600);
-        expect(cutRide.damage!.read_time_s).toBeLessThan(whole.summary.timer_time_s);
-        const flipped = good.slice();
-        flipped[flipped.length - 1]! ^= 0xff;
-        const crc = (await send('crc.fit', flipped)).json<Detail>().data;
-        expect(crc.damage).toMatchObject({ code: 'crc' });
-        expect(crc.summary.timer_time_s).toBe(whole.summary.timer_time_s);
-        // The same ride as gzip is the same file: already imported, whatever its wrapping.
-        const wrapped = await send('ride.fit.gz', gzipSync(good));
-        expect(wrapped.statusCode).toBe(409);
-        expect(wrapped.json()).toMatchObject({
-          existing_id: whole.id,
-          errors: [{ path: 'file', message: 'workouts.duplicate' }],
-        });
-        // Another ride as gzip imports, and the file comes back as it was sent.
-        const zipped = gzipSync(fitFile(1800, 6));
-        const gz = (await send('ride.fit.gz', zipped)).json<Detail>().data;
-        expect(gz.file_format).toBe('fit.gz');
-        expect(gz.summary.timer_time_s).toBe(whole.summary.timer_time_s);
-        const download = await h.server.inject({
-          method: 'GET',
-          url: `/api/v2/workouts/${gz.id}/fit/`,
-          headers: bearer(rider.access),
-        });
-        expect(download.headers['content-disposition']).toContain('.fit.gz');
-        expect(new Uint8Array(download.rawPayload)).toEqual(new Uint8Array(zipped));
-        // TCX and GPX with times are activities; a GPX without times is a route, not a ride.
-        const points = Array.from({ length: 121 }, (_, i) => ({
-          time: new Date(Date.UTC(2026, 5, 1, 6, 0, i * 5)).toISOString(),
-          lat: 47 + i * 0.0003,
-        }));
-        const tcx = `<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity Sport="Biking"><Id>x</Id><Lap StartTime="${points[0]!.time}"><TotalTimeSeconds>600</TotalTimeSeconds><Track>${points.map((p, i) => `<Trackpoint><Time>${p.time}</Time><Position><LatitudeDegrees>${p.lat}</LatitudeDegrees><LongitudeDegrees>8</LongitudeDegrees></Position><DistanceMeters>${i * 33.4}</DistanceMeters></Trackpoint>`).join('')}</Track></Lap></Activity></Activities></TrainingCenterDatabase>`;
-        const tcxRide = await send('ride.tcx', new TextEncoder().encode(tcx));
-        expect(tcxRide.statusCode).toBe(201);
-        expect(tcxRide.json<Detail>().data).toMatchObject({
-          file_format: 'tcx',
-          sport_type: 2,
-          summary: { timer_time_s: 600, distance_m: 120 * 33.4 },
-        });
-        const gpx = `<gpx version="1.1"><trk><trkseg>${points.map((p) => `<trkpt lat="${p.lat}" lon="8"><ele></ele><time>${p.time}</time></trkpt>`).join('')}</trkseg></trk></gpx>`;
-        const gpxRide = await send('ride.gpx.gz', gzipSync(new TextEncoder().encode(gpx)));
-        expect(gpxRide.statusCode).toBe(201);
-        expect(gpxRide.json<Detail>().data.file_format).toBe('gpx.gz');
-        // Without "keep", the GPX of a ride already here (the same times and track, another
-        // wrapping) is that ride: already imported, not an overlap.
-        const again = await upload(h, '/api/v2/workouts/', rider.access, {
-          filename: 'same-ride.gpx',
-          bytes: new TextEncoder().encode(
-            gpx.replace('<gpx version="1.1">', '<gpx version="1.1" creator="another app">'),
-          ),
-        });
-        expect(again.statusCode).toBe(409);
-        expect(again.json()).toMatchObject({
-          errors: [{ path: 'file', message: 'workouts.duplicate' }],
-        });
-        expect([tcxRide.json<Detail>().data.id, gpxRide.json<Detail>().data.id]).toContain(
-          again.json<{ existing_id: number }>().existing_id,
-        );
-        const route = await send('route.gpx', new TextEncoder().encode(demoGpx(1, 300, false)));
-        expect(route.statusCode).toBe(415);
-        expect(route.json<{ detail: string }>().detail).toContain('planned route');
-        const bomb = await send('bomb.fit.gz', gzipSync(new Uint8Array(80 * 1024 * 1024)));
-        expect(bomb.statusCode).toBe(415);
-        expect(bomb.json<{ detail: string }>().detail).toContain('larger than');
-      },
-    );
+      };
+      const whole = (await send('whole.fit', good)).json<Detail>().data;
+      expect(whole.damage).toBeNull();
+      const cut = await send('cut.fit', good.subarray(0, Math.floor(good.length * 0.5)));
+      expect(cut.statusCode).toBe(201);
+      const cutRide = cut.json<Detail>().data;
+      expect(cutRide.damage).toMatchObject({ code: 'dataSize' });
+      expect(cutRide.damage!.read_time_s).toBeGreaterThan(600);
+      expect(cutRide.damage!.read_time_s).toBeLessThan(whole.summary.timer_time_s);
+      const flipped = good.slice();
+      flipped[flipped.length - 1]! ^= 0xff;
+      const crc = (await send('crc.fit', flipped)).json<Detail>().data;
+      expect(crc.damage).toMatchObject({ code: 'crc' });
+      expect(crc.summary.timer_time_s).toBe(whole.summary.timer_time_s);
+      // The same ride as gzip is the same file: already imported, whatever its wrapping.
+      const wrapped = await send('ride.fit.gz', gzipSync(good));
+      expect(wrapped.statusCode).toBe(409);
+      expect(wrapped.json()).toMatchObject({
+        existing_id: whole.id,
+        errors: [{ path: 'file', message: 'workouts.duplicate' }],
+      });
+      // Another ride as gzip imports, and the file comes back as it was sent.
+      const zipped = gzipSync(fitFile(1800, 6));
+      const gz = (await send('ride.fit.gz', zipped)).json<Detail>().data;
+      expect(gz.file_format).toBe('fit.gz');
+      expect(gz.summary.timer_time_s).toBe(whole.summary.timer_time_s);
+      const download = await h.server.inject({
+        method: 'GET',
+        url: `/api/v2/workouts/${gz.id}/fit/`,
+        headers: bearer(rider.access),
+      });
+      expect(download.headers['content-disposition']).toContain('.fit.gz');
+      expect(new Uint8Array(download.rawPayload)).toEqual(new Uint8Array(zipped));
+      // TCX and GPX with times are activities; a GPX without times is a route, not a ride.
+      const points = Array.from({ length: 121 }, (_, i) => ({
+        time: new Date(Date.UTC(2026, 5, 1, 6, 0, i * 5)).toISOString(),
+        lat: 47 + i * 0.0003,
+      }));
+      const tcx = `<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity Sport="Biking"><Id>x</Id><Lap StartTime="${points[0]!.time}"><TotalTimeSeconds>600</TotalTimeSeconds><Track>${points.map((p, i) => `<Trackpoint><Time>${p.time}</Time><Position><LatitudeDegrees>${p.lat}</LatitudeDegrees><LongitudeDegrees>8</LongitudeDegrees></Position><DistanceMeters>${i * 33.4}</DistanceMeters></Trackpoint>`).join('')}</Track></Lap></Activity></Activities></TrainingCenterDatabase>`;
+      const tcxRide = await send('ride.tcx', new TextEncoder().encode(tcx));
+      expect(tcxRide.statusCode).toBe(201);
+      expect(tcxRide.json<Detail>().data).toMatchObject({
+        file_format: 'tcx',
+        sport_type: 2,
+        summary: { timer_time_s: 600, distance_m: 120 * 33.4 },
+      });
+      const gpx = `<gpx version="1.1"><trk><trkseg>${points.map((p) => `<trkpt lat="${p.lat}" lon="8"><ele></ele><time>${p.time}</time></trkpt>`).join('')}</trkseg></trk></gpx>`;
+      const gpxRide = await send('ride.gpx.gz', gzipSync(new TextEncoder().encode(gpx)));
+      expect(gpxRide.statusCode).toBe(201);
+      expect(gpxRide.json<Detail>().data.file_format).toBe('gpx.gz');
+      // Without "keep", the GPX of a ride already here (the same times and track, another
+      // wrapping) is that ride: already imported, not an overlap.
+      const again = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'same-ride.gpx',
+        bytes: new TextEncoder().encode(
+          gpx.replace('<gpx version="1.1">', '<gpx version="1.1" creator="another app">'),
+        ),
+      });
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toMatchObject({
+        errors: [{ path: 'file', message: 'workouts.duplicate' }],
+      });
+      expect([tcxRide.json<Detail>().data.id, gpxRide.json<Detail>().data.id]).toContain(
+        again.json<{ existing_id: number }>().existing_id,
+      );
+      const route = await send('route.gpx', new TextEncoder().encode(demoGpx(1, 300, false)));
+      expect(route.statusCode).toBe(415);
+      expect(route.json<{ detail: string }>().detail).toContain('planned route');
+      const bomb = await send('bomb.fit.gz', gzipSync(new Uint8Array(80 * 1024 * 1024)));
+      expect(bomb.statusCode).toBe(415);
+      expect(bomb.json<{ detail: string }>().detail).toContain('larger than');
+    });
 
     it(
       "imports a muscle-oxygen sensor's file (records of the time, SmO2 and THb only) as an indoor ride with those streams",
       // The first import of a run starts the analysis workers: slow on a busy machine.
-      { timeout: 30_000 },
       async () => {
         const h = await make();
         const rider = await h.user();
@@ -1468,7 +1463,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         headers: auth,
       });
       expect(bad.statusCode).toBe(400);
-    }, 30_000); // several imports: past 5 s when this 2-core machine is shared
+    }); // several imports: past 5 s when this 2-core machine is shared
 
     it('scores the load of a ride without power from its heart rate against the max heart rate it uses', async () => {
       const h = await make();
@@ -1696,7 +1691,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       const names = (await rides()).map((ride) => ride.name);
       expect(names.some((name) => name.startsWith('Run'))).toBe(true);
       expect(names.some((name) => name.startsWith('Ride'))).toBe(true);
-    }, 60_000); // waits for the queued activities
+    }); // waits for the queued activities
 
     it('loses nothing when the database fails after the file is written, and an idempotency key prevents duplicates (security 19)', async () => {
       const h = await make();

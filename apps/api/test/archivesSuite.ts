@@ -252,7 +252,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
           })
         ).statusCode,
       ).toBe(404);
-    }, 60_000);
+    });
 
     it("imports Garmin Connect's nested zips one level deep, and our own export back in", async () => {
       const h = await make();
@@ -292,7 +292,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       expect(again).toMatchObject({ status: 'done', total: 2, imported: 2, failed: 0 });
       const names = (rides: { name: string }[]) => rides.map((ride) => ride.name).sort();
       expect(names(await rides(h, newcomer.access))).toEqual(names(await rides(h, rider.access)));
-    }, 60_000);
+    });
 
     it('skips unsafe names, links, bombs, oversized entries and a broken activities.csv, each with its reason', async () => {
       const h = await make({ maxFitBytes: 2 * 1024 * 1024 });
@@ -336,7 +336,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         'activities/huge.gpx': 'tooLarge',
       });
       expect(await rides(h, rider.access)).toHaveLength(1);
-    }, 60_000);
+    });
 
     it('refuses what is not a zip, and files that are not .zip, with a reason', async () => {
       const h = await make();
@@ -351,7 +351,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         created.json<{ data: { id: string } }>().data.id,
       );
       expect(progress).toMatchObject({ status: 'failed', error: { code: 'notZip' } });
-    }, 60_000);
+    });
 
     it('walks an archive again (a restart) without importing anything twice, and stops when cancelled', async () => {
       const h = await make();
@@ -435,7 +435,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       expect(after.status).toBe('cancelled');
       expect(after.imported).toBeLessThan(24);
       expect((await rides(h, rider.access)).length).toBe(4 + after.imported);
-    }, 60_000);
+    });
 
     it('survives a fuzz of hostile archives: each ends with its reason, the server stays up, nothing is left behind', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'xoss-archive-fuzz-'));
@@ -551,7 +551,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       } finally {
         rmSync(dataDir, { recursive: true, force: true });
       }
-    }, 120_000);
+    });
 
     it("gives riders' archives turns: a long archive does not hold another rider's short one", async () => {
       const h = await make();
@@ -579,7 +579,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         url: `/api/v2/imports/archives/${longId}/`,
         headers: bearer(busy.access),
       });
-    }, 60_000);
+    });
 
     it("starts a sixth rider's one-ride archive while five riders' archives of 99,999 entries that are not activities walk", async () => {
       const h = await make();
@@ -624,7 +624,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
           url: `/api/v2/imports/archives/${long[k]}/`,
           headers: bearer(rider.access),
         });
-    }, 300_000);
+    });
 
     it('counts a stored archive in the quota until its walk ends, and removes it when cancelled', async () => {
       const h = await make();
@@ -651,7 +651,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       expect(cancelled.json()).toMatchObject({ data: { status: 'cancelled' } });
       expect(await h.blobs.list('archives')).toEqual([]);
       expect((await send(h, rider.access, zip)).statusCode).toBe(202);
-    }, 60_000);
+    });
 
     it('fails an archive whose walk keeps dying, instead of leaving it running', async () => {
       const h = await make();
@@ -673,6 +673,6 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       expect(await h.blobs.list('archives')).toEqual([]);
       expect(h.logs.filter((line) => line.includes('archive import failed'))).toHaveLength(1);
       expect(await rides(h, rider.access)).toEqual([]);
-    }, 60_000);
+    });
   });
 }

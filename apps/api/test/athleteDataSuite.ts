@@ -187,7 +187,7 @@ export function defineAthleteDataSuite(makeFactory: () => Promise<DatabaseFactor
         url: `/api/v2/athlete/${busy.rider.id}/export/`,
       });
       expect(anonymous.statusCode).toBe(401);
-    }, 30_000); // several imports and argon2 hashes: past 5 s on a shared 2-core machine
+    }); // several imports and argon2 hashes: past 5 s on a shared 2-core machine
   });
 
   describe('deleting the account', () => {
@@ -267,7 +267,7 @@ export function defineAthleteDataSuite(makeFactory: () => Promise<DatabaseFactor
             )
           ).length,
         ).toBe(1);
-    }, 30_000); // several imports and argon2 hashes: past 5 s on a shared 2-core machine
+    }); // several imports and argon2 hashes: past 5 s on a shared 2-core machine
   });
 }
 

@@ -62,7 +62,7 @@ async function command(
   return { code, output: proc.output() };
 }
 
-describe('backups of the embedded setup', { timeout: 240_000 }, () => {
+describe('backups of the embedded setup', () => {
   it('restores a backup taken under load and one taken at rest, row for row and byte for byte', async () => {
     const source = folder('source');
     for (const [email, name] of [

@@ -156,7 +156,7 @@ async function linkStatus(h: Harness, shareId: string): Promise<number> {
 export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactory>): void {
   const make = suiteHarnesses(makeFactory);
 
-  describe("a rider's corrections of a ride", { timeout: 120_000 }, () => {
+  describe("a rider's corrections of a ride", () => {
     it('keeps a glitch out until the rider keeps it; leaves a ride out of bests and training; crops it and undoes the crop', async () => {
       const h = await make();
       const rider = await h.user();
@@ -478,195 +478,191 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
     });
   });
 
-  describe(
-    'where corrections meet the other writes of a ride (interleavings forced)',
-    { timeout: 120_000 },
-    () => {
-      /** A shared ride of a new rider: its id, URL and link. */
-      async function sharedRide(h: Harness) {
-        const rider = await h.user();
-        const reply = await upload(h, '/api/v2/workouts/', rider.access, {
-          filename: 'shared.fit',
-          bytes: dirtyRide(1_376_667_310),
-        });
-        expect(reply.statusCode, reply.body).toBe(201);
-        const id = reply.json<{ data: Detail }>().data.id;
-        const url = `/api/v2/workouts/${id}/`;
-        const shared = await call<{ share_id: string }>(h, rider.access, 'PATCH', url, {
-          shared: true,
-        });
-        expect(shared.status, shared.body).toBe(200);
-        expect(await linkStatus(h, shared.data.share_id)).toBe(200);
-        return { rider, id, url, shareId: shared.data.share_id };
-      }
-
-      it('keeps an unshare, a rename, notes and gear sent while a correction is analysed, and the link is gone from the unshare on', async () => {
-        const h = await make();
-        const { rider, url, shareId } = await sharedRide(h);
-        const hold = holdAnalyses();
-        try {
-          const correcting = call<Detail>(h, rider.access, 'PATCH', url, { keep_removed: true });
-          await hold.started;
-          const edit = await call<{ share_id: string | null; name: string }>(
-            h,
-            rider.access,
-            'PATCH',
-            url,
-            { shared: false, name: 'Renamed meanwhile', notes: 'Windy', gear: 'Winter bike' },
-          );
-          expect(edit.status, edit.body).toBe(200);
-          expect(edit.data.share_id).toBeNull();
-          // From the unshare's reply on, the link is gone, though the correction still runs.
-          expect(await linkStatus(h, shareId)).toBe(404);
-          hold.release();
-          const corrected = await correcting;
-          expect(corrected.status, corrected.body).toBe(200);
-        } finally {
-          hold.restore();
-        }
-        const after = await call<
-          Detail & { share_id: string | null; name: string; notes: string; gear: string | null }
-        >(h, rider.access, 'GET', url);
-        expect(after.data.keep_removed).toBe(true);
-        expect(after.data.summary.power_max).toBe(21_733);
-        expect(after.data.share_id).toBeNull();
-        expect(after.data.name).toBe('Renamed meanwhile');
-        expect(after.data.notes).toBe('Windy');
-        expect(after.data.gear).toBe('Winter bike');
-        expect(await linkStatus(h, shareId)).toBe(404);
+  describe('where corrections meet the other writes of a ride (interleavings forced)', () => {
+    /** A shared ride of a new rider: its id, URL and link. */
+    async function sharedRide(h: Harness) {
+      const rider = await h.user();
+      const reply = await upload(h, '/api/v2/workouts/', rider.access, {
+        filename: 'shared.fit',
+        bytes: dirtyRide(1_376_667_310),
       });
+      expect(reply.statusCode, reply.body).toBe(201);
+      const id = reply.json<{ data: Detail }>().data.id;
+      const url = `/api/v2/workouts/${id}/`;
+      const shared = await call<{ share_id: string }>(h, rider.access, 'PATCH', url, {
+        shared: true,
+      });
+      expect(shared.status, shared.body).toBe(200);
+      expect(await linkStatus(h, shared.data.share_id)).toBe(200);
+      return { rider, id, url, shareId: shared.data.share_id };
+    }
 
-      it('writes of a request with a correction only what it names: a rename that lands meanwhile stays, and so does the link', async () => {
-        const h = await make();
-        const { rider, url, shareId } = await sharedRide(h);
-        const hold = holdAnalyses();
-        try {
-          const correcting = call(h, rider.access, 'PATCH', url, {
-            exclude_from_bests: true,
-            notes: 'Legs heavy',
-          });
-          await hold.started;
-          const renamed = await call(h, rider.access, 'PATCH', url, { name: 'Renamed meanwhile' });
-          expect(renamed.status, renamed.body).toBe(200);
-          hold.release();
-          expect((await correcting).status).toBe(200);
-        } finally {
-          hold.restore();
-        }
-        const after = await call<Detail & { name: string; notes: string; share_id: string | null }>(
+    it('keeps an unshare, a rename, notes and gear sent while a correction is analysed, and the link is gone from the unshare on', async () => {
+      const h = await make();
+      const { rider, url, shareId } = await sharedRide(h);
+      const hold = holdAnalyses();
+      try {
+        const correcting = call<Detail>(h, rider.access, 'PATCH', url, { keep_removed: true });
+        await hold.started;
+        const edit = await call<{ share_id: string | null; name: string }>(
           h,
           rider.access,
-          'GET',
+          'PATCH',
           url,
+          { shared: false, name: 'Renamed meanwhile', notes: 'Windy', gear: 'Winter bike' },
         );
-        expect(after.data).toMatchObject({
-          name: 'Renamed meanwhile',
-          notes: 'Legs heavy',
-          exclude_from_bests: true,
-          share_id: shareId,
-        });
-        expect(await linkStatus(h, shareId)).toBe(200);
-      });
-
-      it('ends the link at once when a ride is unshared while it is analysed again in the background', async () => {
-        const h = await make();
-        const { rider, id, url, shareId } = await sharedRide(h);
-        await h.db.query(
-          `UPDATE workouts SET analysed_with = 0, summary = summary - 'cleaning' WHERE id = $1`,
-          [id],
-        );
-        const hold = holdAnalyses();
-        try {
-          const pass = h.server.reanalyseOlder(new AbortController().signal);
-          await hold.started;
-          const unshared = await call<{ share_id: string | null }>(h, rider.access, 'PATCH', url, {
-            shared: false,
-          });
-          expect(unshared.data.share_id).toBeNull();
-          expect(await linkStatus(h, shareId)).toBe(404);
-          hold.release();
-          expect(await pass).toBe(1);
-        } finally {
-          hold.restore();
-        }
-        const after = await call<Detail & { share_id: string | null }>(h, rider.access, 'GET', url);
-        expect(after.data.share_id).toBeNull();
-        expect(after.data.summary.removed_samples?.power).toBe(4);
+        expect(edit.status, edit.body).toBe(200);
+        expect(edit.data.share_id).toBeNull();
+        // From the unshare's reply on, the link is gone, though the correction still runs.
         expect(await linkStatus(h, shareId)).toBe(404);
-      });
+        hold.release();
+        const corrected = await correcting;
+        expect(corrected.status, corrected.body).toBe(200);
+      } finally {
+        hold.restore();
+      }
+      const after = await call<
+        Detail & { share_id: string | null; name: string; notes: string; gear: string | null }
+      >(h, rider.access, 'GET', url);
+      expect(after.data.keep_removed).toBe(true);
+      expect(after.data.summary.power_max).toBe(21_733);
+      expect(after.data.share_id).toBeNull();
+      expect(after.data.name).toBe('Renamed meanwhile');
+      expect(after.data.notes).toBe('Windy');
+      expect(after.data.gear).toBe('Winter bike');
+      expect(await linkStatus(h, shareId)).toBe(404);
+    });
 
-      it('keeps a ride deleted while its correction is analysed deleted: the correction answers 404 and leaves no file', async () => {
-        const h = await make();
-        const { rider, url, shareId } = await sharedRide(h);
-        const hold = holdAnalyses();
-        let corrected;
-        try {
-          const correcting = call(h, rider.access, 'PATCH', url, { keep_removed: true });
-          await hold.started;
-          const deleted = await h.server.inject({
-            method: 'DELETE',
-            url,
-            headers: bearer(rider.access),
-          });
-          expect(deleted.statusCode, deleted.body).toBe(200);
-          expect(await linkStatus(h, shareId)).toBe(404);
-          hold.release();
-          corrected = await correcting;
-        } finally {
-          hold.restore();
-        }
-        expect(corrected.status).toBe(404);
-        expect((await call(h, rider.access, 'GET', url)).status).toBe(404);
-        const rows = await h.db.query('SELECT id FROM workouts WHERE user_id = $1', [rider.id]);
-        expect(rows).toEqual([]);
-        // Neither the ride's streams nor the ones the correction made are left behind.
-        expect(await h.blobs.list('streams/')).toEqual([]);
+    it('writes of a request with a correction only what it names: a rename that lands meanwhile stays, and so does the link', async () => {
+      const h = await make();
+      const { rider, url, shareId } = await sharedRide(h);
+      const hold = holdAnalyses();
+      try {
+        const correcting = call(h, rider.access, 'PATCH', url, {
+          exclude_from_bests: true,
+          notes: 'Legs heavy',
+        });
+        await hold.started;
+        const renamed = await call(h, rider.access, 'PATCH', url, { name: 'Renamed meanwhile' });
+        expect(renamed.status, renamed.body).toBe(200);
+        hold.release();
+        expect((await correcting).status).toBe(200);
+      } finally {
+        hold.restore();
+      }
+      const after = await call<Detail & { name: string; notes: string; share_id: string | null }>(
+        h,
+        rider.access,
+        'GET',
+        url,
+      );
+      expect(after.data).toMatchObject({
+        name: 'Renamed meanwhile',
+        notes: 'Legs heavy',
+        exclude_from_bests: true,
+        share_id: shareId,
       });
+      expect(await linkStatus(h, shareId)).toBe(200);
+    });
 
-      it('hides a privacy zone added while the ride is analysed again from its link at once, and after', async () => {
-        const h = await make();
-        const { rider, url, shareId } = await sharedRide(h);
-        type Positions = {
-          streams: { latitude?: (number | null)[]; longitude?: (number | null)[] };
-        };
-        const positions = async () =>
-          (await h.server.inject({ url: `/api/v2/share/workouts/${shareId}/streams/` })).json<{
-            data: Positions;
-          }>().data.streams;
-        const before = await positions();
-        const k = Math.floor(before.latitude!.length / 2);
-        const zone = { latitude: before.latitude![k]!, longitude: before.longitude![k]! };
-        const inZone = (streams: Positions['streams']) =>
-          streams.latitude!.filter(
-            (latitude, i) =>
-              latitude !== null &&
-              Math.hypot(
-                (latitude - zone.latitude) * 111_320,
-                (streams.longitude![i]! - zone.longitude) *
-                  111_320 *
-                  Math.cos((zone.latitude * Math.PI) / 180),
-              ) < 300,
-          ).length;
-        expect(inZone(before)).toBeGreaterThan(0);
-        const hold = holdAnalyses();
-        try {
-          const correcting = call(h, rider.access, 'PATCH', url, { keep_removed: true });
-          await hold.started;
-          const added = await h.server.inject({
-            method: 'POST',
-            url: '/api/v2/privacy-zones/',
-            headers: bearer(rider.access),
-            payload: { name: 'Friend', ...zone, radius_m: 300 },
-          });
-          expect(added.statusCode, added.body).toBe(201);
-          expect(inZone(await positions())).toBe(0);
-          hold.release();
-          expect((await correcting).status).toBe(200);
-        } finally {
-          hold.restore();
-        }
+    it('ends the link at once when a ride is unshared while it is analysed again in the background', async () => {
+      const h = await make();
+      const { rider, id, url, shareId } = await sharedRide(h);
+      await h.db.query(
+        `UPDATE workouts SET analysed_with = 0, summary = summary - 'cleaning' WHERE id = $1`,
+        [id],
+      );
+      const hold = holdAnalyses();
+      try {
+        const pass = h.server.reanalyseOlder(new AbortController().signal);
+        await hold.started;
+        const unshared = await call<{ share_id: string | null }>(h, rider.access, 'PATCH', url, {
+          shared: false,
+        });
+        expect(unshared.data.share_id).toBeNull();
+        expect(await linkStatus(h, shareId)).toBe(404);
+        hold.release();
+        expect(await pass).toBe(1);
+      } finally {
+        hold.restore();
+      }
+      const after = await call<Detail & { share_id: string | null }>(h, rider.access, 'GET', url);
+      expect(after.data.share_id).toBeNull();
+      expect(after.data.summary.removed_samples?.power).toBe(4);
+      expect(await linkStatus(h, shareId)).toBe(404);
+    });
+
+    it('keeps a ride deleted while its correction is analysed deleted: the correction answers 404 and leaves no file', async () => {
+      const h = await make();
+      const { rider, url, shareId } = await sharedRide(h);
+      const hold = holdAnalyses();
+      let corrected;
+      try {
+        const correcting = call(h, rider.access, 'PATCH', url, { keep_removed: true });
+        await hold.started;
+        const deleted = await h.server.inject({
+          method: 'DELETE',
+          url,
+          headers: bearer(rider.access),
+        });
+        expect(deleted.statusCode, deleted.body).toBe(200);
+        expect(await linkStatus(h, shareId)).toBe(404);
+        hold.release();
+        corrected = await correcting;
+      } finally {
+        hold.restore();
+      }
+      expect(corrected.status).toBe(404);
+      expect((await call(h, rider.access, 'GET', url)).status).toBe(404);
+      const rows = await h.db.query('SELECT id FROM workouts WHERE user_id = $1', [rider.id]);
+      expect(rows).toEqual([]);
+      // Neither the ride's streams nor the ones the correction made are left behind.
+      expect(await h.blobs.list('streams/')).toEqual([]);
+    });
+
+    it('hides a privacy zone added while the ride is analysed again from its link at once, and after', async () => {
+      const h = await make();
+      const { rider, url, shareId } = await sharedRide(h);
+      type Positions = {
+        streams: { latitude?: (number | null)[]; longitude?: (number | null)[] };
+      };
+      const positions = async () =>
+        (await h.server.inject({ url: `/api/v2/share/workouts/${shareId}/streams/` })).json<{
+          data: Positions;
+        }>().data.streams;
+      const before = await positions();
+      const k = Math.floor(before.latitude!.length / 2);
+      const zone = { latitude: before.latitude![k]!, longitude: before.longitude![k]! };
+      const inZone = (streams: Positions['streams']) =>
+        streams.latitude!.filter(
+          (latitude, i) =>
+            latitude !== null &&
+            Math.hypot(
+              (latitude - zone.latitude) * 111_320,
+              (streams.longitude![i]! - zone.longitude) *
+                111_320 *
+                Math.cos((zone.latitude * Math.PI) / 180),
+            ) < 300,
+        ).length;
+      expect(inZone(before)).toBeGreaterThan(0);
+      const hold = holdAnalyses();
+      try {
+        const correcting = call(h, rider.access, 'PATCH', url, { keep_removed: true });
+        await hold.started;
+        const added = await h.server.inject({
+          method: 'POST',
+          url: '/api/v2/privacy-zones/',
+          headers: bearer(rider.access),
+          payload: { name: 'Friend', ...zone, radius_m: 300 },
+        });
+        expect(added.statusCode, added.body).toBe(201);
         expect(inZone(await positions())).toBe(0);
-      });
-    },
-  );
+        hold.release();
+        expect((await correcting).status).toBe(200);
+      } finally {
+        hold.restore();
+      }
+      expect(inZone(await positions())).toBe(0);
+    });
+  });
 }

@@ -11,7 +11,7 @@ import { DEMO_USER } from '../src/commands/seed.ts';
 
 const FTP = 250;
 
-describe('the demo data is believable', { timeout: 180_000 }, () => {
+describe('the demo data is believable', () => {
   let close: () => Promise<void>;
   let rides: WorkoutListItem[];
 
@@ -37,7 +37,7 @@ describe('the demo data is believable', { timeout: 180_000 }, () => {
     });
     if (list.statusCode !== 200) throw new Error(list.body);
     rides = list.json<{ data: { results: WorkoutListItem[] } }>().data.results;
-  }, 180_000);
+  });
 
   afterAll(() => close?.());
 

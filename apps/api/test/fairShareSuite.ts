@@ -27,7 +27,7 @@ export function defineFairShareSuite(
   // 20 requests per rider and 5 per address in a window far longer than a test.
   const small = { requestsPerRider: 0.4, requestsPerAddress: 0.1, requestLimitWindowS: 50 };
 
-  describe('request limits', { timeout: 60_000 }, () => {
+  describe('request limits', () => {
     it("refuses a flooding rider's requests beyond the limit and serves another rider", async () => {
       const h = await make(small);
       const flooder = await h.user();

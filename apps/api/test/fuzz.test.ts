@@ -181,7 +181,7 @@ const body = fc.oneof(
 
 const names = Object.keys(endpoints) as EndpointName[];
 
-describe('malformed requests (PGlite)', { timeout: 60_000 }, () => {
+describe('malformed requests (PGlite)', () => {
   const make = suiteHarnesses(pgliteFactory);
 
   /**

@@ -33,7 +33,7 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
 export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>): void {
   const make = suiteHarnesses(makeFactory);
 
-  describe('login under load', { timeout: 60_000 }, () => {
+  describe('login under load', () => {
     it('verifies at most the per-account limit of simultaneous guesses, from several addresses', async () => {
       const h = await make({ loginFailuresPerAccount: 5, trustProxy: 1 });
       await h.user('target@example.com');
@@ -314,7 +314,7 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
     });
   });
 
-  describe('uploads', { timeout: 60_000 }, () => {
+  describe('uploads', () => {
     it('holds the storage quota against simultaneous uploads', async () => {
       const h = await make();
       const rider = await h.user();
@@ -399,7 +399,7 @@ export function defineHardeningSuite(makeFactory: () => Promise<DatabaseFactory>
     });
   });
 
-  describe('smaller fixes', { timeout: 60_000 }, () => {
+  describe('smaller fixes', () => {
     it('answers a full database disk with 503 / 10503', async () => {
       const h = await make();
       const rider = await h.user();

@@ -199,18 +199,18 @@ export function suiteHarnesses(makeFactory: () => Promise<DatabaseFactory>) {
   const open: Harness[] = [];
   beforeAll(async () => {
     factory = await makeFactory();
-  }, 60_000);
+  });
   // Closing waits for what the test left running (an archive's walk, an import) to stop: on
   // a loaded machine that outlasts the default 10 s, which is no budget of the product's.
   afterEach(async () => {
     await Promise.all(open.splice(0).map((h) => h.close()));
-  }, 60_000);
+  });
   // Stopping the pool and a PostgreSQL server under load (this 2-core machine shared) has
   // taken more than the default 10 s.
   afterAll(async () => {
     await closePool();
     await factory?.close();
-  }, 60_000);
+  });
   return async (
     overrides?: Parameters<typeof harness>[1],
     faults?: Parameters<typeof harness>[2],

@@ -67,7 +67,7 @@ async function send(base: string, access: string, bytes: Uint8Array, filename = 
   };
 }
 
-describe('imports under hostile and heavy traffic', { timeout: 120_000 }, () => {
+describe('imports under hostile and heavy traffic', () => {
   let factory: DatabaseFactory;
   const open: Harness[] = [];
   const pools: AnalysisPool[] = [];
@@ -87,11 +87,11 @@ describe('imports under hostile and heavy traffic', { timeout: 120_000 }, () => 
 
   beforeAll(async () => {
     factory = await pgliteFactory();
-  }, 60_000);
+  });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((h) => h.close()));
     await Promise.all(pools.splice(0).map((pool) => pool.close()));
-  }, 60_000);
+  });
   afterAll(async () => {
     await closePool();
     await factory.close();

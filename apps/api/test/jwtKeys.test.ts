@@ -40,4 +40,4 @@ it('keeps tokens valid across a restart on the same data folder without JWT_SECR
   } finally {
     await second.server.close();
   }
-}, 60_000);
+});

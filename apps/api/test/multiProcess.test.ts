@@ -195,7 +195,7 @@ describe('several API processes and a worker on one PostgreSQL and one bucket', 
     proxy = roundRobin(upstreams);
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
-  }, 180_000);
+  });
 
   afterAll(async () => {
     for (const proc of processes) if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
@@ -214,7 +214,7 @@ describe('several API processes and a worker on one PostgreSQL and one bucket', 
       wrong.push((await login('limits@example.com', 'wrong password!')).status);
     expect(wrong).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
     expect((await login('limits@example.com', PASSWORD)).status).toBe(429);
-  }, 60_000);
+  });
 
   it('imports 100 FIT files at once while an API process and the worker are killed: each accepted import exactly once, nothing orphaned', async () => {
     const files = fitFiles();
@@ -370,5 +370,5 @@ describe('several API processes and a worker on one PostgreSQL and one bucket', 
         uploads.filter((job) => job.rider === index && accepted.has(job.key)).length + legs!.count,
       );
     }
-  }, 240_000);
+  });
 });

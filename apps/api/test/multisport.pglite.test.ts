@@ -125,5 +125,5 @@ describe('a multisport file', () => {
       await h.close();
       await factory.close();
     }
-  }, 120_000);
+  });
 });

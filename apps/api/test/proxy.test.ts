@@ -87,19 +87,19 @@ let spoofs = 0;
 /** A different made-up X-Forwarded-For each time, as an attacker sends it. */
 const spoofed = () => ({ 'x-forwarded-for': `198.51.100.${++spoofs % 250}` });
 
-describe('the limits behind the documented nginx (TRUST_PROXY=1)', { timeout: 120_000 }, () => {
+describe('the limits behind the documented nginx (TRUST_PROXY=1)', () => {
   let factory: Awaited<ReturnType<typeof pgliteFactory>>;
   const running: { h: Harness; proxy: Awaited<ReturnType<typeof startNginx>> }[] = [];
   beforeAll(async () => {
     factory = await pgliteFactory();
-  }, 60_000);
+  });
   afterEach(async () => {
     for (const { h, proxy } of running.splice(0)) {
       await proxy.stop();
       await h.close();
     }
-  }, 60_000);
-  afterAll(() => closePool(), 60_000);
+  });
+  afterAll(() => closePool());
 
   /** The API, listening, with `TRUST_PROXY=1` and `overrides`, and nginx in front of it. */
   async function behindNginx(overrides: Parameters<typeof harness>[1]) {

@@ -109,7 +109,7 @@ function balancer(backends: Backend[], retried: string[]): Server {
   });
 }
 
-describe('a rolling restart of every API process and the worker', { timeout: 180_000 }, () => {
+describe('a rolling restart of every API process and the worker', () => {
   let stopPostgres = () => {};
   let db: Database;
   let dataDir: string;
@@ -152,7 +152,7 @@ describe('a rolling restart of every API process and the worker', { timeout: 180
       PASSWORD_HASHES_PER_SECOND: '1000',
       SHUTDOWN_TIMEOUT_S: '60',
     };
-  }, 120_000);
+  });
 
   afterAll(async () => {
     for (const proc of running) if (proc.child.exitCode === null) proc.child.kill('SIGKILL');

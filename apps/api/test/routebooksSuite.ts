@@ -52,7 +52,7 @@ async function newDevice(h: Harness, access: string, serial: string): Promise<nu
 export function defineRoutebooksSuite(makeFactory: () => Promise<DatabaseFactory>): void {
   const make = suiteHarnesses(makeFactory);
 
-  describe('routebooks: open, rename, send to a device', { timeout: 60_000 }, () => {
+  describe('routebooks: open, rename, send to a device', () => {
     it('opens one routebook, renames it and changes its description, and refuses an empty rename', async () => {
       const h = await make();
       const rider = await h.user();

@@ -216,7 +216,7 @@ describe('S3-compatible blob store', () => {
       await h.close();
       await factory.close();
     }
-  }, 60_000);
+  });
 
   it('runs the app on the bucket: an object no row names is swept at start', async () => {
     const blobs = store();
@@ -238,7 +238,7 @@ describe('S3-compatible blob store', () => {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 describe('BLOB_STORE settings', () => {

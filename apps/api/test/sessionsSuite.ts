@@ -59,7 +59,7 @@ const me = (h: Harness, id: number, access: string, server = h.server) =>
 export function defineSessionsSuite(makeFactory: () => Promise<DatabaseFactory>): void {
   const make = suiteHarnesses(makeFactory);
 
-  describe('sessions end', { timeout: 60_000 }, () => {
+  describe('sessions end', () => {
     it('ends the access token at once on logout, on every server of the database, and no other session', async () => {
       const h = await make();
       const rider = await h.user();
@@ -203,7 +203,7 @@ export function defineSessionsSuite(makeFactory: () => Promise<DatabaseFactory>)
     });
   });
 
-  describe('share page origin', { timeout: 60_000 }, () => {
+  describe('share page origin', () => {
     /** A rider's ride with its share link on, and a portal build to serve the page from. */
     async function sharedPage(h: Harness) {
       const rider = await h.user();

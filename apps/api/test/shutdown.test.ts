@@ -22,7 +22,7 @@ import { fitFile } from './harness.ts';
 
 const apiDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-describe('the demo seed with IMPORT_JOBS=off', { timeout: 180_000 }, () => {
+describe('the demo seed with IMPORT_JOBS=off', () => {
   it('imports its rides in this process when no worker runs, and ends with the whole demo', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xoss-seed-off-'));
     const db = await openDatabase();
@@ -56,7 +56,7 @@ describe('the demo seed with IMPORT_JOBS=off', { timeout: 180_000 }, () => {
   });
 });
 
-describe('a restart with imports waiting', { timeout: 120_000 }, () => {
+describe('a restart with imports waiting', () => {
   it('runs them once the services they need exist (no ReferenceError at start)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xoss-restart-queued-'));
     const db = await openDatabase();
@@ -128,7 +128,7 @@ function run(script: string, env: Record<string, string>, args: string[] = []): 
   );
 }
 
-describe('stopping the server', { timeout: 180_000 }, () => {
+describe('stopping the server', () => {
   it('logs no error on SIGTERM, with imports under way', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'xoss-stop-'));
     const port = await freePort();

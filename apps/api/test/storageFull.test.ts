@@ -137,14 +137,14 @@ async function nothingKept(h: Harness, root: string) {
 
 const ready = (h: Harness) => h.server.inject({ method: 'GET', url: '/api/ready' });
 
-describe('a full disk', { timeout: 120_000 }, () => {
+describe('a full disk', () => {
   let factory: DatabaseFactory;
   // Mounted here, not while the file is collected: a run that skips these tests mounts nothing.
   let disk: ReturnType<typeof smallDisk>;
   beforeAll(async () => {
     disk = smallDisk();
     factory = await pgliteFactory();
-  }, 60_000);
+  });
   afterAll(async () => {
     await closePool();
     disk?.remove();
@@ -351,11 +351,11 @@ describe('a full disk', { timeout: 120_000 }, () => {
   });
 });
 
-describe('the import queue on a full database', { timeout: 120_000 }, () => {
+describe('the import queue on a full database', () => {
   let factory: DatabaseFactory;
   beforeAll(async () => {
     factory = await pgliteFactory();
-  }, 60_000);
+  });
 
   it('backs off (1 s doubling to 60 s), one log line and one attempt per step', async () => {
     const db = await factory.create();

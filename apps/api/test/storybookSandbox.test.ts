@@ -36,7 +36,7 @@ beforeAll(async () => {
   const address = server.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
   base = `http://127.0.0.1:${address.port}`;
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.close();
@@ -68,4 +68,4 @@ it("renders a story under the sandbox, which keeps it from the site's localStora
   } finally {
     await browser.close();
   }
-}, 90_000);
+});

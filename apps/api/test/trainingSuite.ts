@@ -168,7 +168,7 @@ export function defineTrainingSuite(make: () => Promise<Harness>): void {
       );
       expect(empty.first_day).toBeNull();
       expect(empty.days.map((day) => day.ctl)).toEqual(new Array(7).fill(0));
-    }, 60_000);
+    });
 
     it('refuses bad dates and ranges with 400', async () => {
       const h = await make();
@@ -196,7 +196,7 @@ export function defineTrainingSuite(make: () => Promise<Harness>): void {
       expect(
         (await h.server.inject({ method: 'GET', url: '/api/v2/training/fitness/' })).statusCode,
       ).toBe(401);
-    }, 60_000);
+    });
 
     it('lists each day of the log with its rides and weekly totals, and weekly or monthly totals of a year', async () => {
       const h = await make();
@@ -249,7 +249,7 @@ export function defineTrainingSuite(make: () => Promise<Harness>): void {
         expect.objectContaining({ start: '2026-09-28', rides: 2 }),
         expect.objectContaining({ start: '2026-10-05', rides: 1 }),
       ]);
-    }, 60_000);
+    });
 
     it("stores each ride's best efforts and ranks them per year and of all time, with an FTP estimate and suggestion", async () => {
       const h = await make();
@@ -391,6 +391,6 @@ export function defineTrainingSuite(make: () => Promise<Harness>): void {
         headers: bearer(other.access),
       });
       expect(foreign.statusCode).toBe(404);
-    }, 60_000);
+    });
   });
 }

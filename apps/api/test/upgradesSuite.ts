@@ -47,11 +47,11 @@ export function defineUpgradesSuite(makeTarget: () => Promise<UpgradeTarget>) {
   let target: UpgradeTarget;
   beforeAll(async () => {
     target = await makeTarget();
-  }, 120_000);
+  });
   afterAll(async () => {
     await closePool();
     await target?.close();
-  }, 60_000);
+  });
 
   /** A harness whose database is `db` (the upgraded one). */
   const serve = (db: Database): Promise<Harness> =>
@@ -61,7 +61,6 @@ export function defineUpgradesSuite(makeTarget: () => Promise<UpgradeTarget>) {
     const versions = Array.from({ length: migrations.length - 1 }, (_, i) => i + 1);
     it.each(versions)(
       'reads the rows of version %i through the API after migrating to today',
-      { timeout: 120_000 },
       async (version) => {
         const storage = await target.storage();
         const old = await storage.open(version);
@@ -143,38 +142,34 @@ export function defineUpgradesSuite(makeTarget: () => Promise<UpgradeTarget>) {
       },
     );
 
-    it(
-      'leaves schema and version as they were when a migration fails part way',
-      { timeout: 120_000 },
-      async () => {
-        const storage = await target.storage({ kept: true });
-        const current = await storage.open();
-        const schema = async (db: Database) =>
-          db.query(
-            `SELECT table_name, column_name FROM information_schema.columns
+    it('leaves schema and version as they were when a migration fails part way', async () => {
+      const storage = await target.storage({ kept: true });
+      const current = await storage.open();
+      const schema = async (db: Database) =>
+        db.query(
+          `SELECT table_name, column_name FROM information_schema.columns
             WHERE table_schema = 'public' ORDER BY 1, 2`,
-          );
-        const before = await schema(current);
-        await current.close();
-        const failing = [
-          ...migrations,
-          `CREATE TABLE half_done (id integer PRIMARY KEY);
+        );
+      const before = await schema(current);
+      await current.close();
+      const failing = [
+        ...migrations,
+        `CREATE TABLE half_done (id integer PRIMARY KEY);
 ALTER TABLE users ADD COLUMN half_done text;
 INSERT INTO half_done VALUES (1);
 SELECT 1 / 0`,
-        ];
-        await expect(storage.open(failing)).rejects.toThrow(/division by zero/);
-        const after = await storage.open();
-        try {
-          expect(await schema(after)).toEqual(before);
-          const [at] = await after.query<{ v: number }>(
-            'SELECT max(version)::int AS v FROM schema_migrations',
-          );
-          expect(at!.v).toBe(migrations.length);
-        } finally {
-          await after.close();
-        }
-      },
-    );
+      ];
+      await expect(storage.open(failing)).rejects.toThrow(/division by zero/);
+      const after = await storage.open();
+      try {
+        expect(await schema(after)).toEqual(before);
+        const [at] = await after.query<{ v: number }>(
+          'SELECT max(version)::int AS v FROM schema_migrations',
+        );
+        expect(at!.v).toBe(migrations.length);
+      } finally {
+        await after.close();
+      }
+    });
   });
 }

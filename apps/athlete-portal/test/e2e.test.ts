@@ -24,7 +24,7 @@ async function scrollBelowTheCharts(page: Page) {
   await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
 }
 
-describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_000 }, () => {
+describe('athlete portal end to end (Chromium, CSP enforced)', () => {
   let product: RunningProduct;
   let browser: Browser;
   let page: Page;
@@ -51,7 +51,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
         violations.push(message.text());
     });
     page.on('pageerror', (error) => pageErrors.push(error.message));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -1047,7 +1047,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', { timeout: 120_00
       .toBe(1);
     await page.getByRole('link', { name: 'Ride 2031-03-01' }).waitFor();
     await page.getByRole('link', { name: 'Ride 2031-03-02' }).waitFor();
-  }, 120_000);
+  });
 
   // Last: it changes the demo rider's password. Deleting an account is tested in
   // src/account/Account.test.tsx only: the product runs with one rider, whom these tests need.

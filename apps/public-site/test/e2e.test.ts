@@ -10,7 +10,7 @@ import { launchChromium, startProduct, type RunningProduct } from '../../../test
 // driven in Debian's Chromium. `pnpm test` builds the apps first; the product runs as its own
 // process (tests/product.ts).
 
-describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }, () => {
+describe('public site end to end (Chromium, CSP enforced)', () => {
   let product: RunningProduct;
   let browser: Browser;
   let page: Page;
@@ -32,7 +32,7 @@ describe('public site end to end (Chromium, CSP enforced)', { timeout: 120_000 }
         problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -73,7 +73,7 @@ beforeAll(async () => {
   manuals = await buildManuals();
   for (const language of manualLanguages) translators.set(language, await translatorFor(language));
   for (const manual of manuals) readBack.set(manual.fileName, await read(manual.pdf));
-}, 180_000);
+});
 
 const find = (slug: string, language: string) => {
   const manual = manuals.find(

@@ -37,7 +37,7 @@ describe('RouteMap', () => {
       <RouteMap track={track} tileUrl={null} marker={10} />,
     );
     const map = screen.getByRole('region', { name: 'Route map' });
-    await vi.waitFor(() => expect(map.querySelector('canvas')).not.toBeNull());
+    await vi.waitFor(() => expect(map.querySelector('canvas')).not.toBeNull(), { timeout: 30_000 });
     expect(map.getAttribute('data-marker')).toBe('10');
     rerender(<RouteMap track={track} tileUrl={null} marker={150} />);
     expect(map.getAttribute('data-marker')).toBe('150');
@@ -59,15 +59,18 @@ describe('RouteMap', () => {
       }
       return { red, white };
     };
-    const canvas = await vi.waitFor(() => {
-      const found = map.querySelector<HTMLCanvasElement>('canvas.xoss-map__track');
-      expect(found).not.toBeNull();
-      expect(count(found!).red).toBeGreaterThan(200);
-      return found!;
-    });
+    const canvas = await vi.waitFor(
+      () => {
+        const found = map.querySelector<HTMLCanvasElement>('canvas.xoss-map__track');
+        expect(found).not.toBeNull();
+        expect(count(found!).red).toBeGreaterThan(200);
+        return found!;
+      },
+      { timeout: 30_000 },
+    );
     expect(count(canvas).white).toBe(0);
     rerender(<RouteMap track={track} tileUrl={null} marker={100} />);
-    await vi.waitFor(() => expect(count(canvas).white).toBeGreaterThan(20));
+    await vi.waitFor(() => expect(count(canvas).white).toBeGreaterThan(20), { timeout: 30_000 });
   });
 
   it('says clearly when the map tiles fail to load', async () => {

@@ -40,6 +40,7 @@ import {
   type TimerIntervals,
   type WorkoutSummary,
 } from '@xoss/workout-stats';
+import { bytesText } from '../platform/bytes.ts';
 import { effortClock } from './effortClock.ts';
 import { rideFacts, type RideFacts } from './rideAnalysis.ts';
 import { effortCurve, STORED_STREAMS, type StoredStreams } from './series.ts';
@@ -294,7 +295,7 @@ function gunzip(bytes: Uint8Array, maxBytes: number): Uint8Array | AnalysisResul
     return new Uint8Array(gunzipSync(bytes, { maxOutputLength: maxBytes }));
   } catch (error) {
     return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
-      ? refuseArchive('tooLarge', `The unpacked file is larger than ${maxBytes} bytes`)
+      ? refuseArchive('tooLarge', `The unpacked file is larger than ${bytesText(maxBytes)}`)
       : refuseArchive('archive', 'The .gz file is damaged and cannot be unpacked');
   }
 }

@@ -2,6 +2,7 @@
 // event loop. The streams arrive as views of shared memory, not copies.
 import { rangeFigures, zoneFigures, type RangeTask, type ZonesTask } from './figures.ts';
 import { lowerThreadPriority } from '../imports/niceness.ts';
+import { startThreadClock, type ClockCell } from '../imports/threadClock.ts';
 import {
   analysisFigures,
   extraCurveFigures,
@@ -15,10 +16,22 @@ import {
 // of a shared ride may ask for, over and over; an import is a rider's upload waiting.
 lowerThreadPriority(19);
 
-export const range = (task: RangeTask) => rangeFigures(task);
-export const zones = (task: ZonesTask) => zoneFigures(task);
+/** Each task, its thread's CPU time counted from its start (`imports/threadClock.ts`). */
+const timed =
+  <T, R>(work: (task: T) => R) =>
+  (task: T & { clock?: ClockCell }): R => {
+    startThreadClock(task.clock);
+    return work(task);
+  };
+
+export const range = timed((task: RangeTask) => rangeFigures(task));
+export const zones = timed((task: ZonesTask) => zoneFigures(task));
 // A long ride's analysis (`rideAnalysis.ts`): intervals, climbs, W' balance, curves.
-export const analysis = (task: AnalysisTask) => analysisFigures(task);
-export const facts = (task: Parameters<typeof factsFigures>[0]) => factsFigures(task);
-export const wbal = (task: StreamsTask & { cpW: number; wPrimeJ: number }) => wbalFigures(task);
-export const curves = (task: Parameters<typeof extraCurveFigures>[0]) => extraCurveFigures(task);
+export const analysis = timed((task: AnalysisTask) => analysisFigures(task));
+export const facts = timed((task: Parameters<typeof factsFigures>[0]) => factsFigures(task));
+export const wbal = timed((task: StreamsTask & { cpW: number; wPrimeJ: number }) =>
+  wbalFigures(task),
+);
+export const curves = timed((task: Parameters<typeof extraCurveFigures>[0]) =>
+  extraCurveFigures(task),
+);

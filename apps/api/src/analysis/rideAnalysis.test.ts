@@ -37,7 +37,7 @@ describe('intervals and device laps', () => {
 
 // Long rides are analysed in the figures worker: the same pure functions, so the same figures.
 // Starting the figures worker takes seconds when this 2-core machine is shared.
-describe('ride analysis in the figures worker', { timeout: 30_000 }, () => {
+describe('ride analysis in the figures worker', () => {
   const pool = new AnalysisPool(1);
   afterAll(() => pool.close());
 

@@ -47,4 +47,4 @@ it('shares one signing key between processes, and rotates it without refusing a 
   } finally {
     await db.close();
   }
-}, 60_000);
+});

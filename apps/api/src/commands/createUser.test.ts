@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
 import { serveBackups } from '../platform/backup.ts';
 
@@ -24,7 +25,7 @@ it('creates a user in a fresh data folder (no ENOENT), and refuses the same e-ma
   await expect(
     run(process.execPath, [script, 'new@example.com', 'New Rider'], { env }),
   ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('exists already') as string });
-}, 60_000);
+});
 
 it('refuses a data folder a running server holds, with what to do instead', async () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'xoss-create-user-')), 'data');
@@ -52,4 +53,32 @@ it('refuses a data folder a running server holds, with what to do instead', asyn
   }
   const created = await run(process.execPath, [script, 'live@example.com', 'Live Rider'], { env });
   expect(created.stdout).toMatch(/^Created user \d+ <live@example\.com>/);
-}, 60_000);
+});
+
+it("runs as this package's README says, on the workspace's sources (nothing built first)", async () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const line = /`XOSS_PASSWORD=\.\.\. (pnpm create-user) rider@example\.com "Rider Name"`/.exec(
+    readme,
+  );
+  expect(line, 'the README shows the command').not.toBeNull();
+  const root = fileURLToPath(new URL('../../../../', import.meta.url));
+  const scripts = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  // The sources, never a package's `dist` (a fresh clone has none).
+  expect(scripts['create-user']).toBe(
+    'node --conditions=@xoss/source apps/api/src/commands/createUser.ts',
+  );
+  const dir = join(mkdtempSync(join(tmpdir(), 'xoss-create-user-')), 'data');
+  dirs.push(dir);
+  const { DATABASE_URL: _embedded, ...rest } = process.env;
+  const [command, ...args] = scripts['create-user']!.split(' ');
+  const created = await run(
+    command === 'node' ? process.execPath : command!,
+    [...args, 'readme@example.com', 'Rider Name'],
+    { cwd: root, env: { ...rest, DATA_DIR: dir, XOSS_PASSWORD: 'long enough secret' } },
+  );
+  expect(created.stdout).toMatch(/^Created user \d+ <readme@example\.com>/);
+});

@@ -13,7 +13,7 @@ import { AnalysisPool } from '../imports/pool.ts';
 // `pnpm dev` restarts the API when a file changes, so the first start's seed can be cut
 // short: the next start must end with the whole demo, not keep a part of it.
 
-describe('the demo seed', { timeout: 120_000 }, () => {
+describe('the demo seed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'xoss-seed-'));
   const pool = new AnalysisPool(1);
   const local = new LocalBlobStore(join(dir, 'files'));

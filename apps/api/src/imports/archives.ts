@@ -29,6 +29,7 @@ import {
   type StravaActivity,
 } from '../athletes/stravaCsv.ts';
 import { contentSha256 } from '../platform/digest.ts';
+import { bytesText } from '../platform/bytes.ts';
 import { looksLikeActivity } from '../analysis/analyse.ts';
 import { queueDb, type ImportJobs, type ImportRequest } from './importJobs.ts';
 import {
@@ -145,8 +146,6 @@ interface Walk {
   open?: { readonly zip: number; readonly reader: ZipReader; readonly entries: ZipEntry[] };
 }
 
-const gb = (bytes: number) => `${Math.round((bytes / 2 ** 30) * 10) / 10} GB`;
-
 /** What the walk has spent of the archive's limits, refusing the archive past one. */
 class Budget {
   entries = 0;
@@ -181,7 +180,7 @@ class Budget {
     if (this.unpacked > this.limits.maxTotalBytes)
       throw new ArchiveLimit(
         'archiveTooLarge',
-        `The archive unpacks to more than ${gb(this.limits.maxTotalBytes)}`,
+        `The archive unpacks to more than ${bytesText(this.limits.maxTotalBytes)}`,
       );
   }
   addTemp(bytes: number): void {
@@ -189,7 +188,7 @@ class Budget {
     if (this.temp > this.limits.maxTempBytes)
       throw new ArchiveLimit(
         'archiveTooLarge',
-        `The archive and the zips inside it take more than ${gb(this.limits.maxTempBytes)} to unpack`,
+        `The archive and the zips inside it take more than ${bytesText(this.limits.maxTempBytes)} to unpack`,
       );
   }
 }
@@ -308,7 +307,7 @@ export class ArchiveImports {
         ? room.full()
         : new ApiError(
             ErrorCode.PayloadTooLarge,
-            `The archive is larger than ${gb(maxArchiveBytes)}`,
+            `The archive is larger than ${bytesText(maxArchiveBytes)}`,
           );
     }
     try {
@@ -791,9 +790,18 @@ export class ArchiveImports {
     if (item.refused) return { name: shownName(item.name), ...item.refused };
     const { db, imports } = this.#options;
     // Queued by an earlier walk of this archive (one that died before recording its place).
+    // One whose process died between its row and its job (`uploading`) never ran: its row
+    // goes, and it is queued again now (one walk of an archive at a time: nobody else is
+    // queueing it).
     const id = itemId(row.id, index);
-    const [queued] = await db.query('SELECT 1 FROM imports WHERE id = $1', [id]);
-    if (queued) return undefined;
+    const [queued] = await db.query<{ status: string; file_key: string }>(
+      'SELECT status, file_key FROM imports WHERE id = $1',
+      [id],
+    );
+    if (queued?.status === 'uploading') {
+      await db.query("DELETE FROM imports WHERE id = $1 AND status = 'uploading'", [id]);
+      await this.#options.blobs.delete(queued.file_key).catch(() => undefined);
+    } else if (queued) return undefined;
     let bytes: Buffer;
     try {
       const { reader, entry } = await this.#source(walk, item);

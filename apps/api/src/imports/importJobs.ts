@@ -23,6 +23,12 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Tries of an import after its first, for our own failures: enough for a job to outlive a
+ * few process deaths under it (each costs a try) and a database away for minutes.
+ */
+const RETRY_LIMIT = 10;
+
 /** The queue every API process (and the worker command) shares. */
 const IMPORT_QUEUE = 'workout-import';
 
@@ -276,20 +282,32 @@ export class ImportJobs {
     const jobs = new ImportJobs(boss, options);
     boss.on('error', (error) => jobs.#queueError(error));
     await boss.start();
-    // Every process creates it; the second and later find it there.
-    if (!(await boss.getQueue(IMPORT_QUEUE)))
+    // Tries after the first, for failures of ours only (a file's own is final at once): a
+    // process that died mid-job (kill -9, a restart under way) costs its job a try, so a
+    // job must outlive several of them; the waits between tries double, up to a minute.
+    const retries = {
+      retryLimit: options.retryLimit ?? RETRY_LIMIT,
+      retryDelay: 1,
+      retryBackoff: true,
+      retryDelayMax: 60,
+    };
+    // Every process creates it; the second and later find it there (and bring a queue an
+    // earlier release made to today's tries).
+    const queue = await boss.getQueue(IMPORT_QUEUE);
+    if (!queue)
       await boss
         .createQueue(IMPORT_QUEUE, {
           notify: true,
           heartbeatSeconds: Math.max(10, options.heartbeatS ?? 10),
           expireInSeconds: options.expireS ?? 900,
-          retryLimit: options.retryLimit ?? 2,
-          retryDelay: 1,
+          ...retries,
           deleteAfterSeconds: 86_400,
         })
         .catch(async (error: unknown) => {
           if (!(await boss.getQueue(IMPORT_QUEUE))) throw error;
         });
+    else if (queue.retryLimit !== retries.retryLimit || !queue.retryBackoff)
+      await boss.updateQueue(IMPORT_QUEUE, retries);
     // Caches the queue's table in pg-boss: `send` inside our transaction must not need a
     // second connection (the embedded database has one, held by that transaction).
     await boss.getJobById(IMPORT_QUEUE, randomUUID());
@@ -797,10 +815,16 @@ export class ImportJobs {
            OR (i.status = 'uploading' AND i.created_at < now() - make_interval(secs => $2))`,
       [IMPORT_QUEUE, staleS],
     );
-    for (const { id, status } of dead)
+    for (const { id, status } of dead) {
+      // Said once, with the import: the rider reads a failure, the operator why.
+      this.#log.warn(
+        { importId: id, status },
+        'import failed for good: its job ended without a result',
+      );
       await this.#settle(id, 'failed', failedForGood(new Error('the job ended without a result')), [
         status,
       ]);
+    }
     const undeleted = await this.#db.query<{ id: string; file_key: string }>(
       `SELECT id, file_key FROM imports
         WHERE status IN ('failed', 'given_up') AND NOT file_gone

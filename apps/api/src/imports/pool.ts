@@ -3,6 +3,7 @@ import { Piscina } from 'piscina';
 import type { DistanceUnitSetting } from '@xoss/data-fields';
 import type { AnalysisResult } from '../analysis/analyse.ts';
 import type * as figureTasks from '../analysis/figuresWorker.ts';
+import { ThreadClock } from './threadClock.ts';
 
 /** What an analysis needs besides the file. */
 export interface AnalysisOptions {
@@ -32,7 +33,11 @@ export interface JobOptions {
 export interface PoolOptions {
   /** Worker threads. Default: the cores less one, at least 2, at most 4. */
   readonly size?: number;
-  /** A job running longer than this is stopped (its worker terminated). */
+  /**
+   * A job whose thread has spent this much CPU on it is stopped (its worker terminated): the
+   * file costs more than an import may. One that takes `WALL_FACTOR` times this on the wall
+   * clock with less CPU is put off as busy (a loaded machine), never blamed on the file.
+   */
   readonly jobTimeoutMs?: number;
   /** A worker's JS heap limit; a job above it ends its worker. */
   readonly maxHeapMb?: number;
@@ -40,6 +45,8 @@ export interface PoolOptions {
   readonly maxWaitingPerOwner?: number;
   /** Jobs that may wait in all; more are refused. */
   readonly maxWaiting?: number;
+  /** The module the import threads run (`./worker.ts`); tests give one of their own. */
+  readonly workerFile?: URL;
 }
 
 /** Why a job did not give a result. `limit`: the file costs more than an import may. */
@@ -60,6 +67,45 @@ interface Job {
   readonly resolve: (result: AnalysisResult) => void;
   readonly reject: (error: unknown) => void;
   readonly onAbort: () => void;
+}
+
+/** Which budget a job ran out of: its CPU time (the file's cost) or the wall clock (load). */
+type Spent = 'cpu' | 'wall';
+
+/**
+ * How many times a job's CPU budget it may take on the wall clock: what a loaded machine
+ * (and the import threads' lower priority) may stretch it to before it is put off (busy,
+ * tried again), not refused.
+ */
+const WALL_FACTOR = 5;
+
+/**
+ * A job's budget: `ms` of its thread's CPU (what the file costs), checked four times a
+ * second while it runs, and `WALL_FACTOR` times that on the clock. Without a per-thread
+ * clock (not Linux), the wall clock alone, as the CPU's. `spent` says which ran out.
+ */
+function cpuBudget(ms: number) {
+  const clock = new ThreadClock();
+  const control = new AbortController();
+  const started = performance.now();
+  let spent: Spent | undefined;
+  const check = setInterval(
+    () => {
+      const cpu = clock.cpuMs();
+      const wall = performance.now() - started;
+      if (cpu !== undefined ? cpu >= ms : wall >= ms) spent = 'cpu';
+      else if (wall >= ms * WALL_FACTOR) spent = 'wall';
+      if (spent) control.abort(new Error(`the job's ${spent} budget ran out`));
+    },
+    Math.min(250, Math.max(10, ms / 4)),
+  );
+  check.unref();
+  return {
+    cell: clock.cell,
+    signal: control.signal,
+    spent: () => spent,
+    stop: () => clearInterval(check),
+  };
 }
 
 /** Why a request gave up (its deadline's 503 error), as an Error. */
@@ -100,7 +146,7 @@ export class AnalysisPool {
     const maxHeapMb = settings.maxHeapMb ?? 512;
     this.#figuresOptions = { maxHeapMb };
     this.#pool = new Piscina({
-      filename: new URL('./worker.ts', import.meta.url).href,
+      filename: (settings.workerFile ?? new URL('./worker.ts', import.meta.url)).href,
       name: 'analyse',
       minThreads: 0,
       maxThreads: this.#size,
@@ -191,26 +237,32 @@ export class AnalysisPool {
   #start(job: Job): void {
     job.signal?.removeEventListener('abort', job.onAbort);
     this.#running.add(job.owner);
-    const deadline = AbortSignal.timeout(this.#jobTimeoutMs);
-    const signal = job.signal ? AbortSignal.any([job.signal, deadline]) : deadline;
+    const budget = cpuBudget(this.#jobTimeoutMs);
+    const signal = job.signal ? AbortSignal.any([job.signal, budget.signal]) : budget.signal;
     this.#pool
-      .run({ bytes: job.bytes, options: job.options }, { signal })
+      .run({ bytes: job.bytes, options: job.options, clock: budget.cell }, { signal })
       .then(
         (result: AnalysisResult) => job.resolve(result),
-        (error: unknown) => job.reject(this.#failure(error, job, deadline)),
+        (error: unknown) => job.reject(this.#failure(error, job, budget.spent())),
       )
       .finally(() => {
+        budget.stop();
         this.#running.delete(job.owner);
         this.#pump();
       });
   }
 
-  #failure(error: unknown, job: Job, deadline: AbortSignal): unknown {
+  #failure(error: unknown, job: Job, spent: Spent | undefined): unknown {
     if (job.signal?.aborted) return reasonOf(job.signal);
-    if (deadline.aborted)
+    if (spent === 'cpu')
       return new AnalysisFailed(
         'timeout',
-        `Reading this file took longer than an import may take (${Math.round(this.#jobTimeoutMs / 1000)} s)`,
+        `Reading this file takes more than an import may (${Math.round(this.#jobTimeoutMs / 1000)} s of a processor)`,
+      );
+    if (spent === 'wall')
+      return new AnalysisFailed(
+        'busy',
+        'The server is too busy to read this file now; please try again in a minute',
       );
     if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
       return new AnalysisFailed(
@@ -252,12 +304,19 @@ export class AnalysisPool {
     });
     const figures = this.#figures;
     const release = await this.#figureTurn(String(owner));
+    const budget = cpuBudget(this.#jobTimeoutMs);
     try {
-      return (await figures.run(task, {
-        name,
-        signal: AbortSignal.timeout(this.#jobTimeoutMs),
-      })) as ReturnType<(typeof figureTasks)[K]>;
+      return (await figures.run(
+        { ...task, clock: budget.cell },
+        { name, signal: budget.signal },
+      )) as ReturnType<(typeof figureTasks)[K]>;
+    } catch (error) {
+      // Cut by load, not by its cost: tried again later, not taken for the ride's fault.
+      if (budget.spent() === 'wall')
+        throw new AnalysisFailed('busy', 'The server is too busy to compute this now');
+      throw error;
     } finally {
+      budget.stop();
       release();
     }
   }

@@ -4,12 +4,18 @@ import { Piscina } from 'piscina';
 import { analyseActivity } from '../analysis/analyse.ts';
 import type { AnalysisOptions } from './pool.ts';
 import { lowerThreadPriority } from './niceness.ts';
+import { startThreadClock, type ClockCell } from './threadClock.ts';
 import { hasRecordedData } from '../rides/recorded.ts';
 import { packStreams } from '../rides/streams.ts';
 
 lowerThreadPriority();
 
-export function analyse(job: { bytes: Uint8Array; options: AnalysisOptions }): unknown {
+export function analyse(job: {
+  bytes: Uint8Array;
+  options: AnalysisOptions;
+  clock?: ClockCell;
+}): unknown {
+  startThreadClock(job.clock);
   const result = analyseActivity(job.bytes, job.options);
   if (!result.ok) return result;
   // The streams go to the API's thread in their stored form only, packed here, with what

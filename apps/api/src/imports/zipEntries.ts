@@ -2,6 +2,7 @@
 // central directory before a byte is inflated, and every read bounded.
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { bytesText } from '../platform/bytes.ts';
 import yauzl from 'yauzl';
 
 /**
@@ -233,7 +234,4 @@ export class ArchiveLimit extends ZipRefused {
 }
 
 const tooLarge = (maxBytes: number) =>
-  new ZipRefused(
-    'tooLarge',
-    `Skipped: it unpacks to more than ${Math.round(maxBytes / 1048576)} MB`,
-  );
+  new ZipRefused('tooLarge', `Skipped: it unpacks to more than ${bytesText(maxBytes)}`);

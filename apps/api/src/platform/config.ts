@@ -65,7 +65,10 @@ export interface ApiConfig {
   readonly importHeartbeatS: number;
   /** How often each process looks for jobs of dead workers, in seconds. */
   readonly jobsSuperviseS: number;
-  /** Attempts of an import after the first, when a worker dies or fails of its own fault. */
+  /**
+   * Attempts of an import after the first, for failures of ours (a process or worker that
+   * died under it, the database away): the waits double from 1 s to a minute between them.
+   */
   readonly importRetries: number;
   /** An upload whose process died before queueing it is cleaned up after this many seconds. */
   readonly importStaleUploadS: number;
@@ -259,7 +262,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     runImports: env.IMPORT_JOBS !== 'off' && env.IMPORT_JOBS !== '0',
     importHeartbeatS: Math.max(10, Math.round(number(env.IMPORT_HEARTBEAT_S, 10))),
     jobsSuperviseS: Math.max(1, Math.round(number(env.JOBS_SUPERVISE_S, 10))),
-    importRetries: Math.round(number(env.IMPORT_RETRIES, 2)),
+    importRetries: Math.round(number(env.IMPORT_RETRIES, 10)),
     importStaleUploadS: number(env.IMPORT_STALE_UPLOAD_S, 300),
     handlerTimeoutMs: number(env.HANDLER_TIMEOUT_MS, 30_000),
     requestsPerTurn: number(env.REQUESTS_PER_TURN, 8),

@@ -51,7 +51,7 @@ describe('the log format', () => {
   });
 });
 
-describe('the server’s log', { timeout: 60_000 }, () => {
+describe('the server’s log', () => {
   const dir = mkdtempSync(join(tmpdir(), 'xoss-log-'));
   const pool = new AnalysisPool(1);
   afterAll(async () => {

@@ -187,8 +187,9 @@ function outline(checks: ReadyChecks): Record<CheckName, { ok: boolean }> {
  * `GET /api/ready`: 200 with every check, or 503 (`Retry-After`) in the error envelope
  * with the failing checks in `errors` and every check in `data`: a load balancer reads
  * the status, a person reads which check failed. The checks' details (free bytes, the
- * queue's back-off) only for the operator: from this machine (the socket's own address,
- * not a forwarded one) or with the metrics token.
+ * queue's back-off and backlog) only for the operator: from this machine (a loopback socket
+ * carrying no forwarding header: a proxy beside the API is loopback too) or with the
+ * metrics token.
  */
 export function readyRoute(
   app: FastifyInstance,
@@ -197,8 +198,15 @@ export function readyRoute(
 ): void {
   app.get(routes.ready.path, async (request, reply) => {
     const { ready, checks: all, problems } = await readiness.check();
+    // This machine itself, not a client a proxy on this machine passes on (nginx beside the
+    // API connects from loopback too, and says whom it forwards).
+    const local =
+      LOOPBACK.test(request.socket.remoteAddress ?? '') &&
+      request.headers['x-forwarded-for'] === undefined &&
+      request.headers.forwarded === undefined &&
+      request.headers['x-real-ip'] === undefined;
     const trusted =
-      LOOPBACK.test(request.socket.remoteAddress ?? '') ||
+      local ||
       (operator.token !== undefined &&
         bearerMatches(request.headers.authorization, operator.token));
     const checks = trusted ? all : outline(all);

@@ -12,7 +12,7 @@ describe('sweepOrphanFiles', () => {
   beforeAll(async () => {
     db = await openDatabase();
     dir = mkdtempSync(join(tmpdir(), 'xoss-sweep-'));
-  }, 60_000);
+  });
   afterAll(async () => {
     await db.close();
     rmSync(dir, { recursive: true, force: true });

@@ -129,5 +129,5 @@ describe('streams storage', () => {
     } finally {
       await db.close();
     }
-  }, 60_000);
+  });
 });

@@ -1,5 +1,6 @@
 // Export archives imported in one go: the upload goes straight to the file store, in pieces
 // (never whole in memory); the walk and the imports run on the queue.
+import { bytesText } from '../platform/bytes.ts';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '@xoss/api-contract';
 import { BlobTooLarge } from '../platform/blobStore.ts';
@@ -44,7 +45,7 @@ export function archiveRoutes(app: FastifyInstance, services: Services): void {
       if (error instanceof BlobTooLarge || code === 'FST_REQ_FILE_TOO_LARGE')
         throw new ApiError(
           ErrorCode.PayloadTooLarge,
-          `The archive is larger than ${Math.round(limit / 2 ** 30)} GB`,
+          `The archive is larger than ${bytesText(limit)}`,
         );
       throw error;
     }

@@ -1,3 +1,4 @@
+import { bytesText } from '../platform/bytes.ts';
 import { ErrorCode } from '@xoss/api-contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, refuseNul } from '../http/envelope.ts';
@@ -95,7 +96,7 @@ export async function readUpload(
     if (code === 'FST_REQ_FILE_TOO_LARGE')
       throw new ApiError(
         ErrorCode.PayloadTooLarge,
-        `The file is larger than ${Math.round(rules.maxBytes / 1048576)} MB`,
+        `The file is larger than ${bytesText(rules.maxBytes)}`,
       );
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw new ApiError(ErrorCode.PayloadTooLarge, 'Too many parts: send one file and its fields');

@@ -33,7 +33,7 @@ for (let i = 0; i < 2; i++) { const db = await openDatabase(); await db.query('S
   }
 }
 
-describe('the embedded database on its own thread', { timeout: 60_000 }, () => {
+describe('the embedded database on its own thread', () => {
   it('runs a large statement while the event loop keeps turning, and returns the same bytes', async () => {
     const db = await openDatabase();
     try {
