@@ -183,9 +183,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // A number of proxies: the first that many addresses from the socket inward are proxies
     // (Fastify takes a bare number as "trust none"); a list: proxy-addr checks each one.
     trustProxy:
-      typeof config.trustProxy === 'number'
-        ? trustHops(config.trustProxy)
-        : config.trustProxy,
+      typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
