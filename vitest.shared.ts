@@ -1,7 +1,7 @@
 import { defineProject, mergeConfig, type UserWorkspaceConfig } from 'vitest/config';
 
 /** How long a test or hook may run before it is taken for stuck (README: Tests on a loaded machine). */
-export const HANG_GUARD_MS = 300_000;
+const HANG_GUARD_MS = 300_000;
 
 /**
  * The settings every Vitest project here shares: workspace packages resolve to their

@@ -7,6 +7,7 @@ import { timeline } from '@xoss/workout-stats';
 import { describe, expect, it } from 'vitest';
 import { analyseActivity, type Analysis } from '../src/analysis/analyse.ts';
 import { rangeFigures } from '../src/analysis/figures.ts';
+import { summaryReply } from '../src/rides/replies.ts';
 
 interface Entry {
   readonly file: string;
@@ -17,9 +18,14 @@ interface Entry {
 const corpus = new URL('../../../packages/activity-files/test/corpus/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', corpus), 'utf8')) as Entry[];
 
+// Each file analysed once for the whole file of tests.
+const analyses = new Map<string, Analysis>();
 function analysed(entry: Entry): Analysis {
+  const kept = analyses.get(entry.file);
+  if (kept) return kept;
   const result = analyseActivity(new Uint8Array(readFileSync(new URL(entry.file, corpus))));
   if (!result.ok) throw new Error(`${entry.file}: ${result.error.message}`);
+  analyses.set(entry.file, result.value);
   return result.value;
 }
 
@@ -173,19 +179,120 @@ describe('figures against the devices own', () => {
     expect(legs.map((leg) => leg.sessions.length)).toEqual([1, 1, 1, 1, 1]);
   });
 
-  it('builds mean-max curves over efforts at 1 Hz, whatever the recording interval', () => {
-    // Smart recording: a sample every 1-7 s. The curve covers the moving time second by second.
+  it('builds mean-max curves on the clock at 1 Hz, whatever the recording interval', () => {
+    // Smart recording: a sample every 1-7 s. The curve covers the ride's clock second by
+    // second, stops and pauses included (at 0), as far as its elapsed time.
     const smart = analysed(
       activities.find((e) => e.file.endsWith('fitparse-sample-activity.fit'))!,
     );
-    // Its longest effort between stops of over 5 s is 1,805 s of its 10,640 s moving.
-    expect(smart.speedCurve!.length).toBeGreaterThan(1800);
-    expect(smart.speedCurve!.length).toBeLessThanOrEqual(smart.summary.movingTimeS + 1);
+    expect(smart.speedCurve!.length).toBeGreaterThan(smart.summary.movingTimeS);
+    expect(Math.abs(smart.speedCurve!.length - smart.summary.totalTimeS)).toBeLessThanOrEqual(2);
     const power = analysed(activities.find((e) => e.file.includes('Edge810'))!);
-    // Its efforts: the curve reaches as far as its longest (a stop over 5 s is a break).
-    expect(power.powerCurve!.length).toBeGreaterThan(600);
-    expect(power.powerCurve!.length).toBeLessThanOrEqual(power.summary.movingTimeS + 1);
+    expect(Math.abs(power.powerCurve!.length - power.summary.totalTimeS)).toBeLessThanOrEqual(2);
   });
+});
+
+/**
+ * The field's mean-max (GoldenCheetah's RideFileCache, WKO, TrainingPeaks, intervals.icu),
+ * written here from its rule and not from our code: every second from the first sample, the
+ * last sample at or before it while the timer ran and the gap after that sample is smart
+ * recording (30 s or less), else 0; then a sliding sum per duration.
+ */
+function fieldMeanMax(analysis: Analysis, durations: readonly number[]): Map<number, number> {
+  const { time, power } = analysis.streams as Record<string, Float64Array>;
+  const origin = time![0]!;
+  const timer = analysis.timer;
+  const end = Math.floor(time![time!.length - 1]! - origin + 1);
+  const clock = new Float64Array(end);
+  let k = 0;
+  let interval = 0;
+  for (let t = 0; t < end; t++) {
+    while (k + 1 < time!.length && time![k + 1]! - origin <= t) k++;
+    while (interval < timer.length && timer[interval]![1] <= t) interval++;
+    const running = interval < timer.length && timer[interval]![0] <= t;
+    const gap = k + 1 < time!.length ? time![k + 1]! - time![k]! : 1;
+    const inHold = gap <= 30 || t - (time![k]! - origin) < 1;
+    clock[t] = running && inHold && Number.isFinite(power![k]) ? power![k]! : 0;
+  }
+  const bests = new Map<number, number>();
+  for (const d of durations) {
+    if (d > end) continue;
+    let sum = 0;
+    let best = -Infinity;
+    for (let i = 0; i < end; i++) {
+      sum += clock[i]!;
+      if (i >= d) sum -= clock[i - d]!;
+      if (i >= d - 1 && sum > best) best = sum;
+    }
+    bests.set(d, best / d);
+  }
+  return bests;
+}
+
+const BEST_DURATIONS = [1, 5, 60, 300, 1200, 1800, 3600] as const;
+
+describe('mean-max power on the clock, a stop at 0 W, as the field counts it', () => {
+  const withPower = activities.filter(
+    (entry) => !EXCERPTS.has(entry.file) && analysed(entry).powerCurve,
+  );
+
+  it('has real rides with power to check, some with stops and pauses', () => {
+    expect(withPower.length).toBeGreaterThanOrEqual(10);
+    const stopped = withPower.filter((entry) => {
+      const { summary } = analysed(entry);
+      return summary.totalTimeS - summary.movingTimeS > 60;
+    });
+    expect(stopped.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(withPower.map((entry) => [entry.file, entry] as const))(
+    '%s: every best within 1 % of an independent mean-max',
+    (_, entry) => {
+      const analysis = analysed(entry);
+      const curve = analysis.powerCurve!;
+      for (const [d, oracle] of fieldMeanMax(analysis, BEST_DURATIONS)) {
+        expect(curve.length, `${d} s`).toBeGreaterThanOrEqual(d);
+        expect(near(curve[d - 1]!, oracle, 0.01, 1), `${d} s: ${curve[d - 1]} vs ${oracle}`).toBe(
+          true,
+        );
+      }
+    },
+  );
+
+  it.each(withPower.map((entry) => [entry.file, entry] as const))(
+    '%s: no range of the ride averages more than the curve at its length',
+    (_, entry) => {
+      const analysis = analysed(entry);
+      const curve = analysis.powerCurve!;
+      const streams = analysis.streams as Record<string, Float64Array>;
+      const origin = streams.time![0]!;
+      let checked = 0;
+      for (const d of [300, 1200, 1800]) {
+        for (let from = 0; from + d <= curve.length; from += 450) {
+          const figures = rangeFigures({
+            streams,
+            from: origin + from,
+            to: origin + from + d,
+            distanceUnit: 0,
+            ftpWatts: null,
+            timer: analysis.timer,
+          });
+          const summary = figures?.summary;
+          if (!summary?.avgPower) continue;
+          checked++;
+          // The range's work over its clock (its average counts timer time only).
+          const overClock = (summary.avgPower * summary.timerTimeS) / d;
+          expect(overClock, `${from}+${d} s`).toBeLessThanOrEqual(curve[d - 1]! * 1.01 + 1);
+          // Where the timer ran throughout, its average itself.
+          if (summary.timerTimeS >= d - 2)
+            expect(summary.avgPower, `${from}+${d} s`).toBeLessThanOrEqual(
+              curve[d - 1]! * 1.01 + 1,
+            );
+        }
+      }
+      if (curve.length >= 300) expect(checked).toBeGreaterThan(0);
+    },
+  );
 });
 
 // A range over a device lap must give that lap: timer time within 2 % (or 2 s), average power
@@ -277,5 +384,76 @@ describe('bests and climbs only from efforts a human rode', () => {
     }
     expect(summary.totalTimeS).toBeGreaterThan(0);
     expect(summary.cleaning).toBeDefined();
+  });
+});
+
+// A crop keeps less than the whole ride: the device's figures (its NP, TSS, climbing,
+// calories) are of the whole session, so the cropped ride shows ours, from the samples kept.
+describe('a crop recomputes every figure from the samples it keeps', () => {
+  const entry = activities.find((e) => e.file.includes('Edge810'))!;
+  const bytes = new Uint8Array(readFileSync(new URL(entry.file, corpus)));
+
+  it('shows the device’s figures for the whole ride and ours for a crop of it', () => {
+    const whole = analysed(entry);
+    const device = whole.deviceSummary;
+    expect(device.normalizedPower).toBeGreaterThan(0);
+    expect(device.totalAscent).toBeGreaterThan(0);
+    expect(device.totalCalories).toBeGreaterThan(0);
+    const shownWhole = summaryReply(whole.summary, whole.deviceSummary, 'file');
+    expect(shownWhole.elevation_source).toBe('device');
+    expect(shownWhole.calories_source).toBe('device');
+
+    const result = analyseActivity(bytes, { crop: { startS: 600, endS: 3600 } });
+    if (!result.ok) throw new Error(result.error.message);
+    const cropped = result.value;
+    expect(cropped.deviceSummary).toEqual({});
+    expect(cropped.sessions.every((session) => Object.keys(session.device).length === 0)).toBe(
+      true,
+    );
+    const shown = summaryReply(cropped.summary, cropped.deviceSummary, 'file');
+    expect(shown.np_source).not.toBe('device');
+    expect(shown.elevation_source).toBe('computed');
+    expect(shown.calories_source).not.toBe('device');
+    // Ours, from the kept samples: less climbing and fewer calories than the whole ride.
+    expect(shown.elevation_gain_m!).toBeLessThan(device.totalAscent as number);
+    expect(shown.calories_kcal!).toBeLessThan(device.totalCalories as number);
+  });
+
+  it('keeps the device’s figures for a crop that takes nothing away', () => {
+    const whole = analysed(entry);
+    const result = analyseActivity(bytes, { crop: { startS: 0, endS: 86_400 } });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.deviceSummary).toEqual(whole.deviceSummary);
+  });
+});
+
+// Real files keep their real readings: the cleaning of altitude and heart rate against their
+// neighbours takes out at most 1 in 1,000 of them (a strap's glitch at the start of a
+// downhill, an altimeter settling), never a real climb or a real peak: the highest heart
+// rate is the device's own within 2 bpm.
+// Where the device's highest heart rate is not in its records (measured, before any cleaning).
+const MAX_HR_NOT_RECORDED = new Map([
+  ['fit/fitparse-sample_mulitple_header.fit', 'its records reach 172 bpm, its session says 175'],
+]);
+
+describe('the cleaning of altitude and heart rate leaves real files alone', () => {
+  it.each(activities.map((entry) => [entry.file, entry] as const))('%s', (_, entry) => {
+    const { summary, streams } = analysed(entry);
+    const samples = (streams as Record<string, Float64Array>).time!.length;
+    expect(summary.cleaning!.altitude).toBeLessThanOrEqual(Math.max(3, samples / 1000));
+    expect(summary.cleaning!.heartRate).toBeLessThanOrEqual(Math.max(3, samples / 1000));
+    const deviceMax = Math.max(
+      ...analysed(entry).sessions.map((session) => number(session.device, 'maxHeartRate') ?? 0),
+    );
+    if (
+      deviceMax > 0 &&
+      summary.maxHeartRate !== undefined &&
+      !EXCERPTS.has(entry.file) &&
+      !MAX_HR_NOT_RECORDED.has(entry.file)
+    )
+      expect(
+        Math.abs(summary.maxHeartRate - deviceMax),
+        `${summary.maxHeartRate} vs ${deviceMax}`,
+      ).toBeLessThanOrEqual(2);
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AnalysisPool } from '../src/imports/pool.ts';
 import { REANALYSIS_CLAIM_MS } from '../src/rides/revise.ts';
 import { bearer, suiteHarnesses, upload, type DatabaseFactory, type Harness } from './harness.ts';
+import { ANALYSIS_VERSION } from '../src/rides/store.ts';
 
 // A rider's corrections of a ride (issue #44): keep what the cleaning removed, leave a ride
 // out of bests and training, crop it, fix a doubtful date, choose the file's FTP. Each is
@@ -316,7 +317,10 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
         'SELECT analysed_with FROM workouts WHERE id = ANY($1) ORDER BY id',
         [ids],
       );
-      expect(versions.map((row) => row.analysed_with)).toEqual([1, 1]);
+      expect(versions.map((row) => row.analysed_with)).toEqual([
+        ANALYSIS_VERSION,
+        ANALYSIS_VERSION,
+      ]);
       // Nothing is left to do at the next start.
       expect(await h.server.reanalyseOlder(new AbortController().signal)).toBe(0);
     });
@@ -341,7 +345,11 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
           'SELECT analysed_with FROM workouts WHERE id = ANY($1) ORDER BY id',
           [ids],
         );
-        expect(versions.map((row) => row.analysed_with)).toEqual([1, 1, 1]);
+        expect(versions.map((row) => row.analysed_with)).toEqual([
+          ANALYSIS_VERSION,
+          ANALYSIS_VERSION,
+          ANALYSIS_VERSION,
+        ]);
         const ride = await call<Detail>(h, rider.access, 'GET', `/api/v2/workouts/${ids[2]}/`);
         expect(ride.data.summary.removed_samples?.power).toBe(4);
 

@@ -11,6 +11,23 @@ export const POWER_SPIKE_RATIO = 2.5;
 export const POWER_SPIKE_MAX_SAMPLES = 3;
 /** Heart rate outside `[low, high]` (bpm) is a strap's glitch; 0 stays "no reading". */
 export const HEART_RATE_RANGE_BPM = [25, 250] as const;
+/**
+ * How fast heart rate can move, bpm per second, and the slack around it (bpm): a reading
+ * further than this from the median of the readings around it is a strap's spike or
+ * drop-out (`NEIGHBOUR_SAMPLES`). Real heart rate rises 1-3 bpm a second at most.
+ */
+export const HEART_RATE_MAX_RATE = [3, 25] as const;
+/**
+ * How fast a rider climbs or descends, metres per second, and the slack (m) for a
+ * barometer's or GPS's noise: an altitude further than this from the median of the
+ * altitudes around it is a glitch (a descent at 100 km/h down 20 % is 5.6 m/s).
+ */
+export const ALTITUDE_MAX_RATE = [10, 20] as const;
+/**
+ * Samples either side a reading is held against: a glitch of up to this many samples in a
+ * row leaves the median of the window around it alone.
+ */
+export const NEIGHBOUR_SAMPLES = 7;
 /** Cadence above this (rpm) is a sensor's glitch. */
 export const CADENCE_CEILING_RPM = 250;
 /** A forward jump of the clock longer than this (s) leaves the ride (7 days). */
@@ -49,6 +66,8 @@ export interface CleaningCounts {
   readonly speed: number;
   /** Steps of the distance channel faster than the sport's top speed, not counted. */
   readonly distance: number;
+  /** Altitudes no rider could climb or descend to in the time since the ones around. */
+  readonly altitude: number;
 }
 
 export interface CleanOptions {
@@ -164,6 +183,47 @@ function cleanPower(power: Float64Array): number {
   return removed;
 }
 
+/**
+ * Marks NaN each reading further from the median of the `NEIGHBOUR_SAMPLES` readings either
+ * side of it (itself left out) than `rate` per second of the time between it and that
+ * median's reading, plus `slack`; returns how many. A real change is gradual, so a reading
+ * is near the median of a window centred on it; a spike or a drop-out of a few samples
+ * leaves that median where the ride is. Zeros and NaN (no reading) are left and not counted
+ * as neighbours.
+ */
+function againstNeighbours(
+  values: Float64Array,
+  time: ArrayLike<number>,
+  rate: number,
+  slack: number,
+  zeroIsReading = false,
+): number {
+  const n = values.length;
+  const reading = (value: number) => Number.isFinite(value) && (zeroIsReading || value !== 0);
+  const flagged = new Uint8Array(n);
+  const window: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const value = values[i]!;
+    if (!reading(value)) continue;
+    window.length = 0;
+    const low = Math.max(0, i - NEIGHBOUR_SAMPLES);
+    const high = Math.min(n - 1, i + NEIGHBOUR_SAMPLES);
+    for (let j = low; j <= high; j++) if (j !== i && reading(values[j]!)) window.push(j);
+    if (window.length < 2) continue;
+    window.sort((a, b) => values[a]! - values[b]!);
+    const median = window[window.length >> 1]!;
+    const seconds = Math.max(1, Math.abs(time[i]! - time[median]!));
+    if (Math.abs(value - values[median]!) > rate * seconds + slack) flagged[i] = 1;
+  }
+  let removed = 0;
+  for (let i = 0; i < n; i++)
+    if (flagged[i]) {
+      values[i] = NaN;
+      removed++;
+    }
+  return removed;
+}
+
 /** Marks readings outside `[low, high]` NaN (zeros, "no reading", stay); returns how many. */
 function outside(values: Float64Array, low: number, high: number): number {
   let removed = 0;
@@ -220,7 +280,8 @@ function cleanDistance(streams: RideStreams, distance: Float64Array, topSpeed: n
  * time leaves the ride (the longest run going forward in time, cut at gaps over
  * `RIDE_MAX_GAP_S`) or whose position is an isolated jump faster than the sport's top speed
  * are dropped from every channel; power spikes, heart rate outside 25-250 bpm, cadence over
- * 250 rpm and speed readings over the top speed become NaN (no reading, a gap in a chart);
+ * 250 rpm and speed readings over the top speed become NaN (no reading, a gap in a chart),
+ * so do heart rates and altitudes far from the readings around them (`againstNeighbours`);
  * distance steps over the top speed are not counted. Pure: the input is not changed. Any
  * other `Float64Array` channel of the same length (a muscle-oxygen sensor's) keeps the
  * points kept.
@@ -256,12 +317,16 @@ export function cleanStreams<S extends RideStreams>(
     points: n - points.length,
     power: clean.power ? cleanPower(clean.power) : 0,
     heartRate: clean.heartRate
-      ? outside(clean.heartRate, HEART_RATE_RANGE_BPM[0], HEART_RATE_RANGE_BPM[1])
+      ? outside(clean.heartRate, HEART_RATE_RANGE_BPM[0], HEART_RATE_RANGE_BPM[1]) +
+        againstNeighbours(clean.heartRate, clean.time, ...HEART_RATE_MAX_RATE)
       : 0,
     cadence: clean.cadence ? outside(clean.cadence, 0, CADENCE_CEILING_RPM) : 0,
     speed: clean.speed ? outside(clean.speed, 0, topSpeed) : 0,
     distance:
       clean.distance && clean.time.length > 1 ? cleanDistance(clean, clean.distance, topSpeed) : 0,
+    altitude: clean.altitude
+      ? againstNeighbours(clean.altitude, clean.time, ...ALTITUDE_MAX_RATE, true)
+      : 0,
   };
   return { streams: clean, removed };
 }

@@ -1,81 +1,64 @@
-import { MAX_HOLD_S, MAX_SERIES_S, type Timeline } from './timeline.ts';
+import { MAX_SERIES_S, type Timeline } from './timeline.ts';
 
 /**
- * A stop longer than this (seconds: standing, timer paused, or both) ends an effort; a
- * shorter one (a junction, an auto-pause blip) stays inside it, second by second.
+ * A gap in the recording up to this long (seconds) is smart recording: the sample before it
+ * stands for the whole gap. A longer gap is a hole in the recording, counted as zeros after
+ * the sample's own second. 30 s is GoldenCheetah's default for FIT files (its "Garmin Smart
+ * Recording" threshold, 25 s for GPX and TCX).
  */
-export const EFFORT_MAX_STOP_S = 5;
+export const SMART_RECORDING_GAP_S = 30;
 
 /**
- * The efforts of a ride as 1 Hz series on its clock: each moving sample held for the timer
- * seconds it stands for (at most `MAX_HOLD_S`), a stop of up to `maxStopS` seconds kept in
- * place (its recorded readings while the timer ran, zeros while it was paused), and a
- * longer stop ending the effort, so no mean-max window spans it. Missing readings are
- * zeros, fractions of seconds carry over within an effort. The efforts together hold at
- * most `MAX_SERIES_S` seconds.
+ * A ride on its clock as a 1 Hz series, the way the field computes mean-max power
+ * (GoldenCheetah, WKO, TrainingPeaks and intervals.icu): from the first sample to the end of
+ * the last, every second of the clock is in the series. Each sample stands for the timer
+ * seconds until the next one (a gap of up to `SMART_RECORDING_GAP_S` held); a stop keeps the
+ * readings the device recorded (0 W standing), a paused timer and a longer hole in the
+ * recording count as zeros, and so do missing readings. So a best over 20 minutes may span a
+ * traffic light, at 0 W while it lasted. Fractions of seconds carry over; at most
+ * `MAX_SERIES_S` seconds.
  *
  * @example
- * const curve = mergeCurves(effortSeries(streams.power, line, streams.time).map(meanMaxCurve));
+ * const powerCurve = meanMaxCurve(clockSeries(streams.power, line, streams.time));
  */
-export function effortSeries(
+export function clockSeries(
   values: ArrayLike<number>,
   line: Timeline,
   time: ArrayLike<number>,
-  maxStopS: number = EFFORT_MAX_STOP_S,
-): Float64Array[] {
-  const { running, moving, from } = line;
-  const efforts: Float64Array[] = [];
-  let effort: number[] = [];
-  let clock = 0; // seconds of the current effort, with the carried fraction
-  let budget = MAX_SERIES_S;
-  // The stop since the last moving second: its parts (seconds, value) while it is short.
-  let stopS = 0;
-  let stop: [number, number][] = [];
-  const hold = (seconds: number, value: number) => {
-    clock += seconds;
-    const upTo = Math.floor(clock + 1e-9);
-    while (effort.length < upTo && budget > 0) {
-      effort.push(value);
-      budget--;
-    }
-  };
-  const close = () => {
-    if (effort.length > 0) efforts.push(Float64Array.from(effort));
-    effort = [];
-    clock = 0;
-  };
-  const reading = (i: number) => {
-    const value = values[from + i];
-    return value !== undefined && Number.isFinite(value) ? value : 0;
-  };
-  for (let i = 0; i < running.length && budget > 0; i++) {
+): Float64Array {
+  const { running, from } = line;
+  const spanOf = (i: number) => {
     const start = time[from + i]!;
-    const nextTime = time[from + i + 1];
+    const next = time[from + i + 1];
     const r = running[i]!;
-    const span =
-      nextTime !== undefined && Number.isFinite(nextTime) && Number.isFinite(start)
-        ? Math.max(nextTime - start, r)
-        : r;
-    if (!(span > 0)) continue;
-    const held = moving[i] ? Math.min(r, MAX_HOLD_S) : 0;
-    if (held > 0) {
-      if (stopS > maxStopS) close();
-      else for (const [seconds, value] of stop) hold(seconds, value);
-      stopS = 0;
-      stop = [];
-      hold(held, reading(i));
-    }
-    // What of this sample's span is no effort: standing with the timer on, then paused.
-    const standing = moving[i] ? 0 : r;
-    const paused = span - held - standing;
-    if (standing > 0 || paused > 0) {
-      stopS += standing + paused;
-      if (stopS <= maxStopS) {
-        if (standing > 0) stop.push([standing, reading(i)]);
-        if (paused > 0) stop.push([paused, 0]);
-      } else stop = [];
-    }
+    return next !== undefined && Number.isFinite(next) && Number.isFinite(start)
+      ? Math.max(next - start, r)
+      : r;
+  };
+  let total = 0;
+  for (let i = 0; i < running.length; i++) {
+    const span = spanOf(i);
+    if (span > 0) total += span;
   }
-  close();
-  return efforts;
+  const out = new Float64Array(Math.min(Math.floor(total + 1e-9), MAX_SERIES_S));
+  let clock = 0;
+  let written = 0;
+  for (let i = 0; i < running.length && written < out.length; i++) {
+    const span = spanOf(i);
+    if (!(span > 0)) continue;
+    const ran = Math.min(Math.max(running[i]!, 0), span);
+    const held = span <= SMART_RECORDING_GAP_S ? ran : Math.min(ran, 1);
+    const value = values[from + i];
+    const reading = value !== undefined && Number.isFinite(value) ? value : 0;
+    clock += held;
+    const upTo = Math.min(out.length, Math.floor(clock + 1e-9));
+    if (upTo > written) {
+      out.fill(reading, written, upTo);
+      written = upTo;
+    }
+    // The rest of the span (a paused timer, a hole in the recording) stays 0.
+    clock += span - held;
+    written = Math.max(written, Math.min(out.length, Math.floor(clock + 1e-9)));
+  }
+  return out;
 }

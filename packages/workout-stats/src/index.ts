@@ -148,8 +148,11 @@ export {
 } from './climbs.ts';
 export { heartRateCurve, paceCurve } from './curves.ts';
 export {
+  ALTITUDE_MAX_RATE,
   CADENCE_CEILING_RPM,
+  HEART_RATE_MAX_RATE,
   HEART_RATE_RANGE_BPM,
+  NEIGHBOUR_SAMPLES,
   POWER_CEILING_W,
   POWER_SPIKE_FLOOR_W,
   POWER_SPIKE_MAX_SAMPLES,
@@ -160,7 +163,7 @@ export {
   type CleanOptions,
   type CleaningCounts,
 } from './clean.ts';
-export { EFFORT_MAX_STOP_S, effortSeries } from './efforts.ts';
+export { clockSeries, SMART_RECORDING_GAP_S } from './efforts.ts';
 export {
   HR_REST_DEFAULT_BPM,
   HR_THRESHOLD_OF_MAX,

@@ -43,7 +43,7 @@ import {
 import { bytesText } from '../platform/bytes.ts';
 import { effortClock } from './effortClock.ts';
 import { rideFacts, type RideFacts } from './rideAnalysis.ts';
-import { effortCurve, STORED_STREAMS, type StoredStreams } from './series.ts';
+import { clockCurve, STORED_STREAMS, type StoredStreams } from './series.ts';
 
 /** The non-zero entries of a table by index, as `{ index: value }`. */
 function sparse(table: Float64Array): Record<string, number> | undefined {
@@ -441,7 +441,23 @@ function cropped(overview: ActivityOverview, crop: Crop, t0: number): ActivityOv
         : Array.isArray(column) && column.length === time.length
           ? column.slice(first, end)
           : column;
-  const kept = startingAt(overview, streams as unknown as ActivityOverview['streams']);
+  // A session is whole when the crop took no sample of its window (seconds since the first
+  // sample, as the session's own start and end are).
+  const origin = time[0] ?? 0;
+  const whole = (session: ActivityOverview['sessions'][number]) =>
+    (first === 0 || time[first - 1]! - origin < session.start) &&
+    (end === time.length || time[end]! - origin >= session.end);
+  const kept = startingAt(
+    {
+      ...overview,
+      // The device's figures (its NP, TSS, climbing, calories) are the whole session's: a
+      // session the crop cut into shows only what is computed from the samples kept.
+      sessions: overview.sessions.map((session) =>
+        whole(session) ? session : { ...session, device: {} },
+      ),
+    },
+    streams as unknown as ActivityOverview['streams'],
+  );
   const lastS = (kept.streams.time.at(-1) ?? 0) - (kept.streams.time[0] ?? 0);
   const within = (t: number) => Math.min(Math.max(t, 0), lastS);
   return {
@@ -567,11 +583,11 @@ export function analyseActivity(
   }
   if (streams.altitude && streams.distance)
     stored.grade = gradeSeries(streams.distance, streams.altitude);
-  // Curves over the ride's efforts on a true 1 Hz base: each sample held for its real
-  // duration, a stop over a few seconds a break no effort spans.
+  // Curves on the ride's clock at 1 Hz: each sample held for its real duration, a stop or a
+  // pause at 0 (the field's mean-max, `clockSeries`).
   const line = timeline(streams, { timer });
-  const powerCurve = streams.power ? effortCurve(streams.power, line, streams.time) : null;
-  const speedCurve = streams.speed ? effortCurve(streams.speed, line, streams.time) : null;
+  const powerCurve = streams.power ? clockCurve(streams.power, line, streams.time) : null;
+  const speedCurve = streams.speed ? clockCurve(streams.speed, line, streams.time) : null;
   const bounds = boundsOf(streams);
   const bests = rideBests(streams, powerCurve, line.running);
   const ranBests = runBests(streams, powerCurve, line.running);

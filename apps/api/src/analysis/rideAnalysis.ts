@@ -16,7 +16,7 @@ import {
   type Timeline,
   type TimerIntervals,
 } from '@xoss/workout-stats';
-import { effortCurve, rideStreamsOf, type StoredStreams } from './series.ts';
+import { clockCurve, rideStreamsOf, type StoredStreams } from './series.ts';
 
 /** What a ride keeps of its analysis (`workout_facts`): at import, or on first need. */
 export interface RideFacts {
@@ -260,7 +260,7 @@ export function wbalFigures(
 }
 
 /**
- * Heart-rate and pace curves over the ride's efforts (as the power and speed curves are), up to a
+ * Heart-rate and pace curves on the ride's clock (as the power and speed curves are), up to a
  * day's durations like them; pace in s/km, `Infinity` where the best mean speed is 0.
  */
 export function extraCurveFigures(
@@ -269,8 +269,8 @@ export function extraCurveFigures(
   const streams = rideStreamsOf(task.streams);
   if (!streams) return {};
   const line = lineOf(streams, task.timer);
-  // Over the ride's efforts, as the import's power and speed curves (a long stop is a break).
-  const curve = (values: Float64Array) => effortCurve(values, line, streams.time);
+  // On the ride's clock, as the import's power and speed curves (a stop counts as 0).
+  const curve = (values: Float64Array) => clockCurve(values, line, streams.time);
   const out: { heart_rate?: Float64Array; pace?: Float64Array } = {};
   // Missing readings are 0 in the 1 Hz series, as `heartRateCurve` and `paceCurve` count them.
   if (task.kinds.includes('heart_rate') && streams.heartRate)

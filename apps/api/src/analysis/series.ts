@@ -2,10 +2,9 @@
 // cost: what the import (analyse.ts) and the analysis of stored rides (rideAnalysis.ts) share.
 import type { ActivityOverview } from '@xoss/activity-files';
 import {
-  effortSeries,
+  clockSeries,
   meanMaxCurve,
   meanMaxCurveRange,
-  mergeCurves,
   type RideStreams,
   type Timeline,
 } from '@xoss/workout-stats';
@@ -92,15 +91,15 @@ function boundedMeanMaxCurve(values: Float64Array): Float64Array {
 export const MAX_CURVE_S = 86_400;
 
 /**
- * The mean-max curve of a channel over the ride's efforts (`effortSeries`: moving seconds
- * on the clock, a stop over `EFFORT_MAX_STOP_S` ends an effort), so no best joins two
- * efforts across a stop; up to `MAX_CURVE_S`.
+ * The mean-max curve of a channel on the ride's clock (`clockSeries`: every second from the
+ * first sample, a stop or a pause at 0, as GoldenCheetah, WKO, TrainingPeaks and
+ * intervals.icu count it), up to `MAX_CURVE_S`.
  */
-export function effortCurve(
+export function clockCurve(
   values: ArrayLike<number>,
   line: Timeline,
   time: ArrayLike<number>,
 ): Float64Array {
-  const curve = mergeCurves(effortSeries(values, line, time).map(boundedMeanMaxCurve));
+  const curve = boundedMeanMaxCurve(clockSeries(values, line, time));
   return curve.length > MAX_CURVE_S ? curve.slice(0, MAX_CURVE_S) : curve;
 }

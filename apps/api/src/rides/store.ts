@@ -58,8 +58,12 @@ async function defaultRideName(
   });
 }
 
-/** The version of the analysis (`analyse.ts`) a ride's figures come from; `reanalyse` redoes older ones. */
-export const ANALYSIS_VERSION = 1;
+/**
+ * The version of the analysis (`analyse.ts`) a ride's figures come from; `reanalyseOlder`
+ * redoes older ones. 1: the cleaning, the human limits and the legs; 2: mean-max curves and
+ * bests on the ride's clock, a stop at 0 W (`clockSeries`).
+ */
+export const ANALYSIS_VERSION = 2;
 
 /**
  * The columns of a ride that its analysis and thresholds decide: what an import writes and a

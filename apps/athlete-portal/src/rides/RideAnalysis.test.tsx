@@ -388,6 +388,23 @@ describe('the ride page’s analysis', () => {
     await screen.findByRole('heading', { name: 'Statistics of the whole ride' });
   });
 
+  it('heads a cropped ride’s figures with the part of the recording they are of', async () => {
+    stubApi({
+      extra: {
+        '/api/v2/workouts/7/': {
+          ...rideOf(7, 'Morning ride'),
+          crop: { start_s: 600, end_s: 6000 },
+        },
+      },
+    });
+    stubViewport();
+    renderSignedIn('/dashboard/workouts/share/7');
+    await screen.findByRole('heading', {
+      name: 'Statistics of the cropped ride (0:10:00 to 1:40:00 of the recording)',
+    });
+    expect(screen.queryByRole('heading', { name: 'Statistics of the whole ride' })).toBeNull();
+  });
+
   it('lists the climbs, shades each on the elevation chart and zooms to a chosen one', async () => {
     stubApi();
     stubViewport();

@@ -101,11 +101,14 @@ function Stats({
   summary,
   zoomed,
   loading,
+  crop = null,
   extra = [],
 }: {
   summary: Summary;
   zoomed: boolean;
   loading: boolean;
+  /** The owner's crop (seconds of the recording): the heading says the ride is cropped. */
+  crop?: WorkoutDetail['crop'];
   /** The whole ride's analysis figures (matches, decoupling, EF): not shown for a range. */
   extra?: readonly [MessageId, string][];
 }) {
@@ -150,7 +153,16 @@ function Stats({
       aria-labelledby="range-stats"
     >
       <h2 id="range-stats">
-        {zoomed ? <Message id="workouts.rangeStats" /> : <Message id="workouts.wholeRide" />}
+        {zoomed ? (
+          <Message id="workouts.rangeStats" />
+        ) : crop ? (
+          <Message
+            id="workouts.croppedRide"
+            values={{ from: formatDuration(crop.start_s), to: formatDuration(crop.end_s) }}
+          />
+        ) : (
+          <Message id="workouts.wholeRide" />
+        )}
       </h2>
       <dl className="portal__figures">
         {figures.map(([id, value, device]) => (
@@ -284,10 +296,11 @@ function Ride({
           summary={summary}
           zoomed={range !== null}
           loading={ranged.isFetching}
+          crop={owner?.crop ?? null}
           extra={extra}
         />
       ) : (
-        <Stats summary={workout.summary} zoomed={false} loading />
+        <Stats summary={workout.summary} zoomed={false} loading crop={owner?.crop ?? null} />
       )}
       {track.length > 1 ? <MapWhenSeen track={track} marker={hover} segments={segments} /> : null}
       <StreamCharts
