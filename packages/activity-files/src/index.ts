@@ -29,7 +29,7 @@ export {
 } from './fit/streams.ts';
 export { activityFromStreams, type ActivityMetadata } from './fit/fromStreams.ts';
 export { fitRecordings } from './fit/recordings.ts';
-export { fitLegs } from './fit/legs.ts';
+export { fitLegCount, fitLegs } from './fit/legs.ts';
 export { parseGpx } from './gpx/parse.ts';
 export type { GpxLimits, GpxPart, GpxPoints, GpxRoute, GpxWaypoint } from './gpx/types.ts';
 export { simplifyLine } from './gpx/simplify.ts';

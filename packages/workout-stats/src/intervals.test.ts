@@ -138,6 +138,59 @@ describe('findIntervals', () => {
     }
   });
 
+  it('does not cut a steady tempo ride into dozens, and keeps a climb that stands out of it', () => {
+    const random = seededRandom(7);
+    // An hour of steady riding at 80-95 % of FTP, its power wandering as a rider's does
+    // (a drift of about ±10 % over tens of seconds, ±15 % second to second), auto-laps
+    // every 15 minutes.
+    const laps = [0, 900, 1800, 2700].map((start) => [start, start + 900] as const);
+    for (const share of [0.8, 0.85, 0.9, 0.95]) {
+      let drift = 0;
+      const power = Float64Array.from({ length: 3600 }, () => {
+        drift = 0.95 * drift + 0.05 * (random() - 0.5) * 2 * 0.3 * FTP;
+        return FTP * share + drift + (random() - 0.5) * 0.3 * FTP * share;
+      });
+      expect(findIntervals(power, FTP, { laps }).length, `${share}`).toBeLessThanOrEqual(2);
+      // A 5-minute climb at 130 % in the middle of a ride below the threshold is an
+      // interval (its auto-lap, which the climb lifts above the laps beside it, is none).
+      if (share > 0.8) continue;
+      power.fill(FTP * 1.3, 1500, 1800);
+      const climb = findIntervals(power, FTP, { laps }).filter(
+        (interval) => interval.startS < 1800 && interval.endS > 1500,
+      );
+      expect(climb).toHaveLength(1);
+      // It holds the climb; its edges reach out over some of the riding at 75 % of FTP and
+      // more around it (the build-up and fade rule), never far.
+      expect(climb[0]!.startS).toBeLessThanOrEqual(1505);
+      expect(climb[0]!.endS).toBeGreaterThanOrEqual(1795);
+      expect(climb[0]!.durationS).toBeLessThanOrEqual(300 + 2 * 90);
+    }
+  });
+
+  it('makes the work laps the intervals whatever FTP, and no lap of a steady ride one', () => {
+    // 2 × 20 min at 300 W, 3 minutes at 200 W between them, 10 minutes either side at 180 W.
+    const power = Float64Array.from({ length: 3780 }, (_, i) =>
+      (i >= 600 && i < 1800) || (i >= 1980 && i < 3180) ? 300 : i < 600 || i >= 3180 ? 180 : 200,
+    );
+    const laps = [
+      [0, 600],
+      [600, 1800],
+      [1800, 1980],
+      [1980, 3180],
+      [3180, 3780],
+    ] as const;
+    for (const ftp of [220, 250, 280, 330]) {
+      const found = findIntervals(power, ftp, { laps }).map((i) => [i.startS, i.endS]);
+      expect(found, `FTP ${ftp}`).toEqual([
+        [600, 1800],
+        [1980, 3180],
+      ]);
+    }
+    const steady = Float64Array.from({ length: 3600 }, () => 240);
+    const quarters = [0, 900, 1800, 2700].map((start) => [start, start + 900] as const);
+    expect(findIntervals(steady, 250, { laps: quarters })).toHaveLength(1);
+  });
+
   it('ignores single spikes and efforts shorter than the minimum', () => {
     const power = workout(
       [

@@ -23,6 +23,26 @@ export const INTERVAL_SMOOTH_S = 5;
  * work lap's (a lap averaging the threshold): the rider's lap button marks the interval.
  */
 export const INTERVAL_LAP_SNAP_S = 60;
+/**
+ * A lap is a work lap when its mean power is at least this many times each neighbouring
+ * lap's (the recovery, warm-up or cool-down around a work step), and at least the edge
+ * level (75 % of FTP): the structure the rider or the workout gave the ride, whatever FTP it
+ * is measured against.
+ */
+export const INTERVAL_WORK_LAP_RATIO = 1.15;
+/**
+ * Share of a work lap's seconds (5 s mean) that hold `INTERVAL_WORK_LAP_RATIO` times the
+ * harder lap beside it: a lap held hard throughout, not an auto-lap a climb lifted.
+ */
+export const INTERVAL_WORK_LAP_HELD = 0.75;
+/**
+ * An effort is an interval when its mean power is at least this many times the mean of the
+ * `INTERVAL_SURROUNDINGS_S` seconds either side of it: a ride's undulations around a steady
+ * tempo (each a little over the threshold) are one ride, not dozens of intervals.
+ */
+export const INTERVAL_STANDOUT_RATIO = 1.1;
+/** Seconds either side of an effort it is held against (`INTERVAL_STANDOUT_RATIO`). */
+export const INTERVAL_SURROUNDINGS_S = 300;
 
 /** One interval of a 1 Hz ride; seconds are indices of the series. */
 export interface WorkoutInterval {
@@ -60,8 +80,9 @@ export interface IntervalOptions extends IntervalStreams {
   readonly mergeGapS?: number;
   /**
    * The device's laps as [start, end) seconds of the series (lap button, a structured
-   * workout's steps): the efforts of a work lap whose ends lie within
-   * `INTERVAL_LAP_SNAP_S` (60 s) of the lap's become that lap, one interval.
+   * workout's steps): a work lap (`INTERVAL_WORK_LAP_RATIO`) is an interval, whatever FTP;
+   * the efforts of another lap at the threshold whose ends lie within `INTERVAL_LAP_SNAP_S`
+   * (60 s) of the lap's become that lap, one interval.
    */
   readonly laps?: readonly (readonly [number, number])[];
 }
@@ -149,6 +170,65 @@ function widen(
   while (from < to && finiteOrZero(power[from]) < edge) from++;
   while (to > from && finiteOrZero(power[to - 1]) < edge) to--;
   return [from, to] as const;
+}
+
+/**
+ * Whether an effort stands out of the ride around it (`INTERVAL_STANDOUT_RATIO`); one with
+ * nothing around it (the whole ride) does.
+ */
+function standsOut([from, to]: [number, number], sums: Float64Array): boolean {
+  const n = sums.length - 1;
+  const before = Math.max(0, from - INTERVAL_SURROUNDINGS_S);
+  const after = Math.min(n, to + INTERVAL_SURROUNDINGS_S);
+  const around = from - before + (after - to);
+  if (around === 0) return true;
+  const aroundMean = (sums[from]! - sums[before]! + (sums[after]! - sums[to]!)) / around;
+  return (sums[to]! - sums[from]!) / (to - from) >= INTERVAL_STANDOUT_RATIO * aroundMean;
+}
+
+/**
+ * The work laps (`INTERVAL_WORK_LAP_RATIO`): laps that stand above each lap beside them,
+ * reach `edge` and are held hard (`INTERVAL_WORK_LAP_HELD`). A single lap, or laps of one
+ * steady effort, make none.
+ */
+function workLaps(
+  laps: readonly (readonly [number, number])[],
+  sums: Float64Array,
+  smooth: Float64Array,
+  edge: number,
+): [number, number][] {
+  const n = sums.length - 1;
+  const spans = laps
+    .map(([start, end]) => [Math.max(0, Math.round(start)), Math.min(n, Math.round(end))] as const)
+    .filter(([from, to]) => to > from);
+  const means = spans.map(([from, to]) => (sums[to]! - sums[from]!) / (to - from));
+  const work: [number, number][] = [];
+  spans.forEach(([from, to], k) => {
+    const neighbours = [means[k - 1], means[k + 1]].filter((value) => value !== undefined);
+    const mean = means[k]!;
+    if (
+      neighbours.length === 0 ||
+      mean < edge ||
+      !neighbours.every((other) => mean >= INTERVAL_WORK_LAP_RATIO * other)
+    )
+      return;
+    const hard = INTERVAL_WORK_LAP_RATIO * Math.max(...neighbours);
+    let held = 0;
+    for (let i = from; i < to; i++) if (smooth[i]! >= hard) held++;
+    if (held >= INTERVAL_WORK_LAP_HELD * (to - from)) work.push([from, to]);
+  });
+  return work;
+}
+
+/**
+ * The work laps as intervals, whatever the efforts found in them (the laps say where the
+ * rider's intervals are; at a low FTP the recoveries between them can be hard enough to
+ * join them into one effort): efforts overlapping a work lap give way to it.
+ */
+function withWorkLaps(efforts: [number, number][], work: [number, number][]): [number, number][] {
+  if (work.length === 0) return efforts;
+  const apart = efforts.filter(([from, to]) => !work.some(([a, b]) => from < b && to > a));
+  return [...apart, ...work].sort((x, y) => x[0] - y[0]);
 }
 
 /**
@@ -282,9 +362,12 @@ export function findIntervals(
     if (to > from) widened.push([from, to]);
   }
   const intervals: WorkoutInterval[] = [];
-  for (const [from, to] of options.laps
-    ? snapToLaps(widened, options.laps, sums, level)
-    : widened) {
+  const work = options.laps ? workLaps(options.laps, sums, smooth, edge) : [];
+  const found = withWorkLaps(
+    widened.filter((effort) => standsOut(effort, sums)),
+    work,
+  );
+  for (const [from, to] of options.laps ? snapToLaps(found, options.laps, sums, level) : found) {
     const seconds = to - from;
     const mean = (sums[to]! - sums[from]!) / seconds;
     const short = seconds >= INTERVAL_SHORT_MIN_S && mean >= INTERVAL_SHORT_SHARE * ftpW;

@@ -153,6 +153,58 @@ describe('intervals on structured sessions', () => {
   });
 });
 
+describe('work laps are the intervals, whatever FTP the ride is measured against', () => {
+  // The same structured sessions (and the indoor trainer ride's 2 × 10 min at 258-263 W
+  // between laps at 150 W), measured against FTPs from 70 % to 125 % of the file's.
+  const sessions = [
+    'fitparse-rs-hrv-activity.fit',
+    'jimmykane-garmin-stamina.fit',
+    'fitparse-Edge810-Vector-2013-08-16-15-35-10.fit',
+    'fitparse-sample-activity-indoor-trainer.fit',
+  ];
+  const cases = sessions.flatMap((file) =>
+    [0.7, 0.8, 1, 1.25].map((share) => [file, share] as const),
+  );
+
+  it.each(cases)('%s at %s × its FTP: each work lap is one interval, exactly', (file, share) => {
+    const { overview, line } = corpusRide(file);
+    const ftp = overview.ftpWatts! * share;
+    const laps = overview.laps!.map((lap) => [lap.start, lap.start + lap.timerS!] as const);
+    const power = oneHertzSeries(overview.streams.power!, line, 'timer');
+    // Work laps as the rider's structure says, by the device's own lap means: a lap above
+    // both laps beside it by 15 %, at 75 % of the FTP or more, and repeated.
+    const lapMeans = overview.laps!.map((lap) => lap.avgPower ?? 0);
+    const work = structuredLaps(overview.laps!, 0).filter((lap) => {
+      const k = overview.laps!.indexOf(lap);
+      const beside = [lapMeans[k - 1], lapMeans[k + 1]].filter((value) => value !== undefined);
+      return lap.avgPower! >= 0.75 * ftp && beside.every((other) => lap.avgPower! >= 1.15 * other);
+    });
+    expect(work.length).toBeGreaterThanOrEqual(2);
+    const intervals = findIntervals(power, ftp, { laps });
+    for (const lap of work) {
+      const end = lap.start + lap.timerS!;
+      const inside = intervals.filter((i) => i.startS < end && i.endS > lap.start);
+      expect(inside, `lap at ${lap.start} s`).toHaveLength(1);
+      expect(Math.abs(inside[0]!.startS - lap.start)).toBeLessThanOrEqual(1);
+      expect(Math.abs(inside[0]!.endS - end)).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('the Edge 810 ride at an FTP of 250 W: its two 20-minute laps, not one 43-minute interval', () => {
+    const { overview, line } = corpusRide('fitparse-Edge810-Vector-2013-08-16-15-35-10.fit');
+    const laps = overview.laps!.map((lap) => [lap.start, lap.start + lap.timerS!] as const);
+    const power = oneHertzSeries(overview.streams.power!, line, 'timer');
+    // From the first 20-minute lap (at 1,907 s) on: the two laps, the recovery between them
+    // (132 s at 160 W, hard enough at this FTP to join them) in neither.
+    const late = findIntervals(power, 250, { laps }).filter((i) => i.endS > 1907);
+    const long = late.filter((i) => i.durationS >= 600);
+    expect(long.map((i) => [i.startS, i.endS])).toEqual([
+      [1907, 1907 + 1202],
+      [3241, 3241 + 1203],
+    ]);
+  });
+});
+
 describe('climbs on real rides against an independent detection from the altitude stream', () => {
   const files = readdirSync(new URL('../../activity-files/test/corpus/fit/', import.meta.url))
     .filter((file) => file.endsWith('.fit'))

@@ -7,6 +7,7 @@ import {
   activityFromTcx,
   activityOverview,
   decodeFit,
+  fitLegCount,
   fitLegs,
   fitRecordings,
   hasFitSignature,
@@ -228,6 +229,11 @@ type ImportFileError =
       readonly code: ImportLimitCode;
       readonly messageId: `activityFiles.import.${ImportLimitCode}`;
       readonly message: string;
+    }
+  | {
+      readonly code: 'tooManyActivities';
+      readonly messageId: 'workouts.tooManyActivities';
+      readonly message: string;
     };
 
 export type AnalysisResult =
@@ -255,6 +261,24 @@ const refuseArchive = (code: ArchiveCode, message: string): Refusal => ({
 const refuseLimit = (code: ImportLimitCode, message: string): Refusal => ({
   ok: false,
   error: { code, messageId: `activityFiles.import.${code}`, message },
+});
+
+/**
+ * Activities one file may hold (its recordings, a multisport file's legs, a TCX's
+ * `<Activity>` elements): each becomes an import of its own.
+ */
+export const MAX_ACTIVITIES_PER_FILE = 32;
+
+/** Refused before any activity of the file is read: it holds more than an import takes. */
+const tooManyActivities = (count: number): Refusal => ({
+  ok: false,
+  error: {
+    code: 'tooManyActivities',
+    messageId: 'workouts.tooManyActivities',
+    message:
+      `The file holds ${count} activities; one file may hold at most ` +
+      `${MAX_ACTIVITIES_PER_FILE}. Split it`,
+  },
 });
 
 /** The format of an activity file by its content: FIT by its signature, XML by its root. */
@@ -311,6 +335,10 @@ function overviewOf(
     const [first, ...others] = fitRecordings(bytes);
     const decoded = decodeFit(first!);
     if (!decoded.ok) return decoded;
+    // Counted from the sessions, before any leg is cut from the records (a file of 5,000
+    // sessions took 32 s to be refused after its analysis).
+    const activities = fitLegCount(decoded.value) + others.length;
+    if (activities > MAX_ACTIVITIES_PER_FILE) return tooManyActivities(activities);
     // A multisport recording: one leg per session, this analysis of the one asked for.
     const legs = fitLegs(decoded.value);
     const activity = legs[Math.min(leg, legs.length - 1)]!;
@@ -335,6 +363,8 @@ function overviewOf(
     const overview = activityFromTcx(parsed.value);
     if (!overview)
       return refuse('noActivity', 'tcx', 'The file is a course, not a recorded activity');
+    if (parsed.value.activityCount > MAX_ACTIVITIES_PER_FILE)
+      return tooManyActivities(parsed.value.activityCount);
     const more = parsed.value.activityCount > 1 ? tcxRecordings(bytes).slice(1) : [];
     return { ok: true, value: overview, more };
   }

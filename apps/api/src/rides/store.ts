@@ -6,7 +6,11 @@ import { sha256 } from '../platform/digest.ts';
 import { ApiError } from '../http/envelope.ts';
 import type { Queryable } from '../platform/db/db.ts';
 import type { Services } from '../services.ts';
-import { type Analysis, type AnalysisResult } from '../analysis/analyse.ts';
+import {
+  MAX_ACTIVITIES_PER_FILE,
+  type Analysis,
+  type AnalysisResult,
+} from '../analysis/analyse.ts';
 import { hasRecordedData } from './recorded.ts';
 import { storeFacts } from '../analysis/analysisStore.ts';
 import { AnalysisFailed } from '../imports/pool.ts';
@@ -355,9 +359,6 @@ export async function otherRecordingsOf(db: Queryable, importId: string): Promis
   return row?.count ?? 0;
 }
 
-/** The most recordings of one file imported as rides: a chained file's parts beyond are refused. */
-const MAX_RECORDINGS_PER_FILE = 32;
-
 /** One more activity of an imported file: its own bytes, or a leg of the same bytes. */
 interface FilePart {
   readonly bytes: Uint8Array;
@@ -397,11 +398,11 @@ async function queueParts(
   row: ImportRow,
   parts: readonly FilePart[],
 ): Promise<void> {
-  if (parts.length + 1 > MAX_RECORDINGS_PER_FILE)
+  if (parts.length + 1 > MAX_ACTIVITIES_PER_FILE)
     throw new ApiError(
       ErrorCode.UnsupportedFile,
       `The file holds ${parts.length + 1} activities; one file may hold at most ` +
-        `${MAX_RECORDINGS_PER_FILE}. Split it`,
+        `${MAX_ACTIVITIES_PER_FILE}. Split it`,
       { errors: [{ path: 'file', message: 'workouts.tooManyActivities' }] },
     );
   const { language, overlap } = row.options;

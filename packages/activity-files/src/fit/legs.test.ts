@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { activityOverview } from './streams.ts';
 import { decodeFit } from './decode.ts';
-import { fitLegs } from './legs.ts';
+import { fitLegCount, fitLegs } from './legs.ts';
 
 const corpus = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../../test/corpus/fit/${name}`, import.meta.url)));
@@ -42,5 +42,16 @@ describe('the legs of a multisport FIT file', () => {
     const decoded = decodeFit(corpus('phpffa-swim.fit'));
     if (!decoded.ok) throw new Error(decoded.error.message);
     expect(fitLegs(decoded.value)).toEqual([decoded.value]);
+    expect(fitLegCount(decoded.value)).toBe(1);
+  });
+
+  it('counts the legs from the sessions alone, as many as it cuts', () => {
+    const decoded = decodeFit(corpus('fitparse-activity-large-fenxi2-multisport.fit'));
+    if (!decoded.ok) throw new Error(decoded.error.message);
+    expect(fitLegCount(decoded.value)).toBe(fitLegs(decoded.value).length);
+    expect(fitLegCount(decoded.value)).toBeGreaterThan(1);
+    expect(
+      fitLegCount({ ...decoded.value, records: { ...decoded.value.records, length: 0 } }),
+    ).toBe(fitLegs(decoded.value).length);
   });
 });

@@ -17,6 +17,19 @@ function startOf(session: FitMessage): number | undefined {
 }
 
 /**
+ * How many legs `fitLegs` makes of an activity, counted from its sessions alone (no record
+ * is read): a file with thousands of sessions is refused before its legs are cut.
+ *
+ * @example
+ * fitLegCount(decoded.value); // 5 for a triathlon, 1 for a ride
+ */
+export function fitLegCount(activity: FitActivity): number {
+  const sessions = activity.sessions.filter((session) => startOf(session) !== undefined);
+  if (sessions.length < 2) return 1;
+  return new Set(sessions.map((session) => session.sport)).size < 2 ? 1 : sessions.length;
+}
+
+/**
  * The legs of a multisport FIT activity, each an activity of its own: one per session when
  * the sessions are of more than one sport (a triathlon's swim, T1, bike, T2 and run; a
  * duathlon), else the activity itself (one session, or a ride saved in parts).
@@ -32,11 +45,9 @@ function startOf(session: FitMessage): number | undefined {
  * const [swim, t1, bike, t2, run] = fitLegs(decoded.value);
  */
 export function fitLegs(activity: FitActivity): FitActivity[] {
+  if (fitLegCount(activity) < 2) return [activity];
   const sessions = [...activity.sessions].filter((session) => startOf(session) !== undefined);
   sessions.sort((a, b) => startOf(a)! - startOf(b)!);
-  if (sessions.length < 2) return [activity];
-  const sports = new Set(sessions.map((session) => session.sport));
-  if (sports.size < 2) return [activity];
   return sessions.map((session, k) => {
     const from = startOf(session)!;
     const to = k === sessions.length - 1 ? Infinity : startOf(sessions[k + 1]!)!;
