@@ -8,6 +8,7 @@ import {
   Message,
   MoreMessages,
   XossIntlProvider,
+  useHasIntl,
   useLocale,
   useT,
   useTranslateKnown,
@@ -152,6 +153,25 @@ describe('MoreMessages', () => {
       root.unmount();
       container.remove();
       actEnvironment.IS_REACT_ACT_ENVIRONMENT = true;
+    }
+  });
+});
+
+describe('without a provider', () => {
+  it('names the provider to add, and says whether one is above', () => {
+    function Has() {
+      return <output>{useHasIntl() ? 'provider' : 'none'}</output>;
+    }
+    render(<Has />);
+    expect(screen.getByRole('status').textContent).toBe('none');
+    cleanup();
+    const quiet = console.error;
+    console.error = () => undefined;
+    try {
+      expect(() => render(<Message id="nav.download" />)).toThrow(/<XossIntlProvider>/);
+      expect(() => render(<Probe />)).toThrow(/@xoss\/i18n\/react/);
+    } finally {
+      console.error = quiet;
     }
   });
 });

@@ -7,7 +7,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { FormattedMessage, IntlProvider, useIntl } from 'react-intl';
+import { FormattedMessage, IntlContext, IntlProvider, type IntlShape } from 'react-intl';
 import {
   formattingLocale,
   loadMessages,
@@ -108,7 +108,7 @@ export interface MoreMessagesProps {
  * boundary or a transition above decides what shows meanwhile; prerendering waits for it).
  */
 export function MoreMessages({ scope, children }: MoreMessagesProps) {
-  const intl = useIntl();
+  const intl = useXossIntl();
   const locale = useContext(CatalogueLocale);
   addedScopes.add(scope);
   const more = use(loadMessages(locale, scope));
@@ -139,7 +139,7 @@ function warnOnce(error: Error) {
 
 /** `t(id, values)` for attributes and plain strings (`aria-label`, `title`, toasts). */
 export function useT(): (id: MessageId, values?: MessageValues) => string {
-  const intl = useIntl();
+  const intl = useXossIntl();
   return (id, values) => intl.formatMessage({ id }, values);
 }
 
@@ -148,14 +148,14 @@ export function useT(): (id: MessageId, values?: MessageValues) => string {
  * the catalogue has it, else `undefined`, so the caller can show the server's own words.
  */
 export function useTranslateKnown(): (id: string, values?: MessageValues) => string | undefined {
-  const intl = useIntl();
+  const intl = useXossIntl();
   return (id, values) =>
     Object.hasOwn(intl.messages, id) ? intl.formatMessage({ id }, values) : undefined;
 }
 
 /** The locale the provider formats with (`en-US`, `ja`, ...). */
 export function useLocale(): string {
-  return useIntl().locale;
+  return useXossIntl().locale;
 }
 
 export interface MessageProps {
@@ -164,7 +164,31 @@ export interface MessageProps {
   readonly values?: Record<string, ReactNode | ((chunks: ReactNode[]) => ReactNode)>;
 }
 
+/**
+ * The provider's formatter. Without an `XossIntlProvider` above, an error that says to add
+ * one (react-intl's own names its provider, which our users never used).
+ */
+function useXossIntl(): IntlShape {
+  const intl = useContext(IntlContext) as IntlShape | null;
+  if (!intl)
+    throw new Error(
+      'This component needs an <XossIntlProvider> (from @xoss/i18n/react) above it: it ' +
+        "shows text in the provider's language. A provider's `fallback` has none yet: use " +
+        '`useHasIntl()` there, or plain text.',
+    );
+  return intl;
+}
+
+/**
+ * Whether an `XossIntlProvider` is above: what a provider's `fallback` shows (while the
+ * first language loads) has none, and shows plain text instead (ui-kit's `Loading` does).
+ */
+export function useHasIntl(): boolean {
+  return useContext(IntlContext) !== null;
+}
+
 /** A catalogue message as text (rich-text tags allowed). */
 export function Message({ id, values }: MessageProps) {
+  useXossIntl();
   return <FormattedMessage id={id} values={values} />;
 }

@@ -1,4 +1,5 @@
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
+import { Message, XossIntlProvider } from '@xoss/i18n/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectAccessible } from './testing/a11y.ts';
 import { renderIn } from './testing/render.tsx';
@@ -21,5 +22,27 @@ describe('Feedback', () => {
     expect(screen.getByRole('status').textContent).toBe('Loading…');
     expect(screen.getByRole('heading', { name: 'No workouts yet' })).toBeTruthy();
     await expectAccessible(container);
+  });
+});
+
+describe('Loading before the language is here', () => {
+  it('shows a plain label without a provider', async () => {
+    const { container } = render(<Loading />);
+    expect(screen.getByRole('status').textContent).toBe('Loading…');
+    await expectAccessible(container);
+  });
+
+  it('is the documented fallback of XossIntlProvider while its first language loads', async () => {
+    render(
+      <XossIntlProvider language="de" fallback={<Loading />}>
+        <p>
+          <Message id="common.loading" />
+        </p>
+      </XossIntlProvider>,
+    );
+    expect(screen.getByRole('status').textContent).toBe('Loading…');
+    // Then the page itself, in German.
+    expect(await screen.findByText('Wird geladen …')).toBeTruthy();
+    expect(screen.queryByRole('status')).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Message, useT } from '@xoss/i18n/react';
+import { Message, useHasIntl, useT } from '@xoss/i18n/react';
 
 /** The route progress bar: runs while `active`, then completes and fades. */
 export function RouteProgress({ active }: { readonly active: boolean }) {
@@ -16,12 +16,18 @@ export function RouteProgress({ active }: { readonly active: boolean }) {
   );
 }
 
-/** A loading state: spinner and text, announced politely. */
+/**
+ * A loading state: spinner and text, announced politely. Works without an
+ * `XossIntlProvider` (as its `fallback`), with a plain English label.
+ */
 export function Loading({ label }: { readonly label?: ReactNode }) {
+  // Also the fallback of an `XossIntlProvider` while its first language loads: no messages
+  // yet, so a plain label.
+  const hasIntl = useHasIntl();
   return (
     <div className="xoss-loading xoss-root" role="status">
       <span className="xoss-spinner" aria-hidden="true" />
-      <span>{label ?? <Message id="common.loading" />}</span>
+      <span>{label ?? (hasIntl ? <Message id="common.loading" /> : 'Loading…')}</span>
     </div>
   );
 }
