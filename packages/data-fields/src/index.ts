@@ -38,6 +38,7 @@ export {
   type LayoutPage,
 } from './panelsJson.ts';
 export { validate } from './validate.ts';
+export { problemText, type Translate } from './problemText.ts';
 export {
   addPage,
   changeLayout,

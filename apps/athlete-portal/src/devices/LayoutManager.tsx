@@ -12,6 +12,7 @@ import {
   movePage,
   setChartType,
   parsePanels,
+  problemText,
   profileFor,
   setField,
   toPanelsObject,
@@ -21,6 +22,7 @@ import {
   type Result,
   type SlotSize,
 } from '@xoss/data-fields';
+import type { MessageId } from '@xoss/i18n';
 import { Message, useT } from '@xoss/i18n/react';
 import {
   ChartTypePicker,
@@ -112,15 +114,19 @@ function Editor({ device, profile }: { device: Device; profile: DeviceProfile })
   );
 }
 
+/** A data-fields problem in the rider's language, the field it names by its name. */
+function useProblemText(): (problem: Problem) => string {
+  const t = useT();
+  return (problem) => problemText(problem, (id, values) => t(id as MessageId, { ...values }));
+}
+
 /** Why the pages the app sent cannot be edited, one line per problem. */
 function ProblemList({ problems }: { problems: readonly Problem[] }) {
-  const t = useT();
+  const describe = useProblemText();
   return (
     <ul role="alert" className="xoss-alert xoss-root">
       {problems.map((problem) => (
-        <li key={`${problem.path}:${problem.messageId}`}>
-          {t(problem.messageId, { ...problem.values })}
-        </li>
+        <li key={`${problem.path}:${problem.messageId}`}>{describe(problem)}</li>
       ))}
     </ul>
   );
@@ -136,6 +142,7 @@ function Pages({
   initial: LayoutDocument;
 }) {
   const t = useT();
+  const describe = useProblemText();
   const modelName = useModelName();
   const toast = useToast();
   const failureText = useFailureText();
@@ -196,7 +203,7 @@ function Pages({
 
   const apply = (result: Result<LayoutDocument>, next?: number) => {
     if (!result.ok) {
-      setProblems(result.error.map((problem) => t(problem.messageId, { ...problem.values })));
+      setProblems(result.error.map(describe));
       return false;
     }
     setProblems([]);
