@@ -39,6 +39,12 @@ export interface PoolOptions {
    * clock with less CPU is put off as busy (a loaded machine), never blamed on the file.
    */
   readonly jobTimeoutMs?: number;
+  /**
+   * How many times `jobTimeoutMs` a job may take on the wall clock before it is put off as
+   * busy (`WALL_FACTOR`, 5). Tests that must see the CPU budget run out, whatever else the
+   * machine runs, give a large one.
+   */
+  readonly wallFactor?: number;
   /** A worker's JS heap limit; a job above it ends its worker. */
   readonly maxHeapMb?: number;
   /** Jobs one rider may have waiting (besides the running one); more are refused. */
@@ -84,7 +90,7 @@ const WALL_FACTOR = 5;
  * second while it runs, and `WALL_FACTOR` times that on the clock. Without a per-thread
  * clock (not Linux), the wall clock alone, as the CPU's. `spent` says which ran out.
  */
-function cpuBudget(ms: number) {
+function cpuBudget(ms: number, wallFactor = WALL_FACTOR) {
   const clock = new ThreadClock();
   const control = new AbortController();
   const started = performance.now();
@@ -94,7 +100,7 @@ function cpuBudget(ms: number) {
       const cpu = clock.cpuMs();
       const wall = performance.now() - started;
       if (cpu !== undefined ? cpu >= ms : wall >= ms) spent = 'cpu';
-      else if (wall >= ms * WALL_FACTOR) spent = 'wall';
+      else if (wall >= ms * wallFactor) spent = 'wall';
       if (spent) control.abort(new Error(`the job's ${spent} budget ran out`));
     },
     Math.min(250, Math.max(10, ms / 4)),
@@ -126,6 +132,7 @@ export class AnalysisPool {
   readonly #pool: Piscina;
   readonly #size: number;
   readonly #jobTimeoutMs: number;
+  readonly #wallFactor: number;
   readonly #maxWaitingPerOwner: number;
   readonly #maxWaiting: number;
   /** Waiting jobs by rider; the map's order is the turn order. */
@@ -141,6 +148,7 @@ export class AnalysisPool {
     const settings = typeof options === 'number' ? { size: options } : options;
     this.#size = Math.max(1, Math.floor(settings.size ?? defaultPoolSize()));
     this.#jobTimeoutMs = settings.jobTimeoutMs ?? 60_000;
+    this.#wallFactor = settings.wallFactor ?? WALL_FACTOR;
     this.#maxWaitingPerOwner = settings.maxWaitingPerOwner ?? 32;
     this.#maxWaiting = settings.maxWaiting ?? 256;
     const maxHeapMb = settings.maxHeapMb ?? 512;
@@ -237,7 +245,7 @@ export class AnalysisPool {
   #start(job: Job): void {
     job.signal?.removeEventListener('abort', job.onAbort);
     this.#running.add(job.owner);
-    const budget = cpuBudget(this.#jobTimeoutMs);
+    const budget = cpuBudget(this.#jobTimeoutMs, this.#wallFactor);
     const signal = job.signal ? AbortSignal.any([job.signal, budget.signal]) : budget.signal;
     this.#pool
       .run({ bytes: job.bytes, options: job.options, clock: budget.cell }, { signal })
@@ -304,7 +312,7 @@ export class AnalysisPool {
     });
     const figures = this.#figures;
     const release = await this.#figureTurn(String(owner));
-    const budget = cpuBudget(this.#jobTimeoutMs);
+    const budget = cpuBudget(this.#jobTimeoutMs, this.#wallFactor);
     try {
       return (await figures.run(
         { ...task, clock: budget.cell },
