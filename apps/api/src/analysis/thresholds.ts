@@ -93,7 +93,8 @@ export interface Scoring {
  * `heartRateStressScore`, intervals.icu's HRSS: an hour at threshold = 100). A run is never
  * scored against a cycling FTP (a running power meter's watts are not a rider's): with the
  * rider's threshold pace, by pace (TrainingPeaks' rTSS, workout-stats' `paceStressScore`),
- * else by heart rate. `tssMethod` says which.
+ * else by heart rate, when its readings cover half its timer time (`HEART_RATE_COVERAGE`).
+ * `tssMethod` says which.
  */
 export function measuredSummary(
   summary: StoredSummary,
@@ -115,13 +116,26 @@ export function measuredSummary(
   const table = summary.heartRateSeconds;
   if (!table || !thresholds.maxHr) return withPower;
   const seconds = new Float64Array(251);
+  let read = 0;
   for (const [bpm, count] of Object.entries(table))
-    if (Number(bpm) >= 0 && Number(bpm) <= 250) seconds[Number(bpm)] = count;
+    if (Number(bpm) >= 0 && Number(bpm) <= 250) {
+      seconds[Number(bpm)] = count;
+      if (Number(bpm) > 0) read += count;
+    }
+  // A load from heart rate only where the heart rate covers the activity: 8 readings in a
+  // 90-minute swim scored 0.2, as if the rest had been rest.
+  if (!(read >= HEART_RATE_COVERAGE * (summary.timerTimeS ?? 0))) return withPower;
   const score = heartRateStressScore(seconds, { maxHr: thresholds.maxHr });
   return score === undefined
     ? withPower
     : { ...withPower, trainingStressScore: score, tssMethod: 'heartRate' };
 }
+
+/**
+ * Share of a ride's timer time its heart rate must cover (seconds with a reading) for a
+ * load to be scored from it.
+ */
+export const HEART_RATE_COVERAGE = 0.5;
 
 /** A rider's threshold history, oldest first. */
 export async function thresholdHistory(db: Queryable, userId: number): Promise<HistoryRow[]> {
