@@ -187,3 +187,32 @@ describe('altitude and heart rate cleaned like power', () => {
     expect(Math.max(...stored.filter(Number.isFinite))).toBe(clean.summary.maxHeartRate);
   });
 });
+
+// A file thinned out to a point an hour (three points, 15 km and 500 m of height apart, with
+// a heart rate): it recorded three moments, not a ride. It was read as a category 2 climb
+// with 2:08:44 of moving time and 7,724 s of heart-rate zone time.
+describe('a sparse file gives nothing it did not record', () => {
+  const point = (k: number) =>
+    `<trkpt lat="${46 + k * 0.135}" lon="14"><ele>${100 + k * 500}</ele>` +
+    `<time>2024-05-01T0${6 + k}:00:00Z</time><extensions><gpxtpx:TrackPointExtension>` +
+    `<gpxtpx:hr>150</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>`;
+  const gpx =
+    '<?xml version="1.0"?><gpx version="1.1" creator="thinned" xmlns="http://www.topografix.com/GPX/1/1" ' +
+    'xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk><trkseg>' +
+    [0, 1, 2].map(point).join('') +
+    '</trkseg></trk></gpx>';
+
+  it('has no moving time, climbs or zone time between its points', () => {
+    const sparse = analysed(new TextEncoder().encode(gpx));
+    expect(sparse.summary.totalTimeS).toBeGreaterThanOrEqual(7200);
+    expect(sparse.summary.timerTimeS).toBeLessThanOrEqual(3);
+    expect(sparse.summary.movingTimeS).toBeLessThanOrEqual(3);
+    expect(sparse.facts.climbs).toEqual([]);
+    const zoned = Object.entries(sparse.summary.heartRateSeconds ?? {})
+      .filter(([bpm]) => Number(bpm) > 0)
+      .reduce((total, [, seconds]) => total + seconds, 0);
+    expect(zoned).toBeLessThanOrEqual(3);
+    // Its distance stays what its points say.
+    expect(sparse.summary.distanceM).toBeGreaterThan(25_000);
+  });
+});

@@ -128,8 +128,9 @@ function movedAfter(
 
 /**
  * The timer of a ride whose file does not say when its timer ran: every gap between
- * samples runs, except a gap over `PAUSE_GAP_S` across which the rider did not move (the
- * sample before it then stands for 1 s, as the last sample does). A gap counts as moving
+ * samples runs, except a gap over `PAUSE_GAP_S` across which the rider did not move, and
+ * any gap over `MAX_HOLD_S` (10 minutes: nothing was recorded; the sample before it then
+ * stands for 1 s, as the last sample does). A gap counts as moving
  * when the distance or the position grew at a moving speed across it (smart recording
  * writes a sample every 1-8 s), or when power is above zero on both sides (trainers).
  */
@@ -152,7 +153,9 @@ export function timerFromSamples(streams: RideStreams): TimerIntervals {
     const dt = time[i + 1]! - t;
     if (!(dt > 0)) continue;
     let runs = dt <= PAUSE_GAP_S;
-    if (!runs) {
+    // A gap longer than a sample is ever held for (`MAX_HOLD_S`) is no recording: a file
+    // thinned out to points minutes or hours apart did not record the ride between them.
+    if (!runs && dt <= MAX_HOLD_S) {
       const metres = metresBetween(streams, i, i + 1);
       runs =
         metres !== undefined
