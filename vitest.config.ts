@@ -5,8 +5,9 @@ export default defineConfig({
     projects: ['packages/*', 'apps/*', 'tests'],
     reporters: ['default'],
     // Vitest's default is one worker fewer than the cores: a single worker on CI's two
-    // cores, with most files waiting on a browser, a database thread or a child process.
-    // Two keep both cores busy (README: Tests on a loaded machine).
-    maxWorkers: 2,
+    // cores, with most files waiting on a browser, a database thread, a child process or a
+    // server's restart. Three keep both cores busy through those waits (README: Tests on a
+    // loaded machine); no test depends on an idle machine.
+    maxWorkers: 3,
   },
 });

@@ -153,6 +153,15 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
   return db;
 }
 
+/**
+ * Brings an open database's schema to the first `count` migrations (all by default), as
+ * `openDatabase` does: the upgrade tests migrate one embedded instance in place rather than
+ * dump it and open the dump again.
+ */
+export function migrateDatabase(db: Database, count = migrations.length): Promise<void> {
+  return migrate(db, migrations.slice(0, count));
+}
+
 /** Dumps an embedded database (tests clone a migrated template from it). */
 export function dumpEmbedded(db: Database): Promise<Blob> {
   if (!(db instanceof PgliteDatabase)) throw new Error('Only the embedded database can be dumped');
