@@ -280,7 +280,7 @@ function defineFaultSuite(
         failed: 0,
         duplicates: 0,
       });
-      expect(progress!.failures).toEqual([]);
+      expect(progress.failures).toEqual([]);
       expect(await workouts(token)).toBe(before + rides);
     }, 600_000);
   });
