@@ -81,6 +81,65 @@ describe('RouteMap', () => {
   });
 });
 
+describe("the map is the page's guest", () => {
+  const viewportOf = async () => {
+    const map = screen.getByRole('region', { name: 'Route map' });
+    return vi.waitFor(() => {
+      const viewport = map.querySelector<HTMLElement>('.ol-viewport');
+      expect(viewport).not.toBeNull();
+      return viewport!;
+    });
+  };
+  const wheel = (target: HTMLElement, init: WheelEventInit) => {
+    const box = target.getBoundingClientRect();
+    // dispatchEvent says false when a listener took the event (preventDefault): the map zoomed
+    // and the page did not scroll.
+    return target.dispatchEvent(
+      new WheelEvent('wheel', {
+        deltaY: 120,
+        clientX: box.left + box.width / 2,
+        clientY: box.top + box.height / 2,
+        bubbles: true,
+        cancelable: true,
+        ...init,
+      }),
+    );
+  };
+
+  it('leaves the wheel to the page and says how to zoom; Ctrl + wheel zooms the map', async () => {
+    await renderIn(<RouteMap track={track} tileUrl={null} />);
+    const viewport = await viewportOf();
+    const hint = document.querySelector('.xoss-map__hint')!;
+    expect(hint.getAttribute('data-shown')).toBe('false');
+    expect(wheel(viewport, {})).toBe(true);
+    await vi.waitFor(() => expect(hint.getAttribute('data-shown')).toBe('true'));
+    expect(hint.textContent).toMatch(/^Use (Ctrl|⌘) \+ scroll to zoom the map$/);
+    // The hint goes by itself once the rider stops.
+    await vi.waitFor(() => expect(hint.getAttribute('data-shown')).toBe('false'), {
+      timeout: 5000,
+    });
+    const mac = /Mac/.test(navigator.platform);
+    expect(wheel(viewport, mac ? { metaKey: true } : { ctrlKey: true })).toBe(false);
+    expect(hint.getAttribute('data-shown')).toBe('false');
+  });
+
+  it("says in the reader's language to use two fingers when one finger moves over it", async () => {
+    await renderIn(<RouteMap track={track} tileUrl={null} />, 'de');
+    const map = screen.getByRole('region', { name: 'Routenkarte' });
+    await vi.waitFor(() => expect(map.querySelector('.ol-viewport')).not.toBeNull());
+    const finger = (identifier: number) =>
+      new Touch({ identifier, target: map, clientX: 100 + identifier * 40, clientY: 100 });
+    map.dispatchEvent(new TouchEvent('touchmove', { touches: [finger(1)], bubbles: true }));
+    const hint = map.querySelector('.xoss-map__hint')!;
+    await vi.waitFor(() => expect(hint.textContent).toBe('Verschiebe die Karte mit zwei Fingern'));
+    // Two fingers move the map: no hint.
+    map.dispatchEvent(
+      new TouchEvent('touchmove', { touches: [finger(1), finger(2)], bubbles: true }),
+    );
+    await vi.waitFor(() => expect(hint.getAttribute('data-shown')).toBe('false'));
+  });
+});
+
 describe('RegionPicker', () => {
   const regions: MapRegion[] = [
     { id: 'ch', name: 'Switzerland', bbox: [5.9, 45.8, 10.5, 47.8], bytes: 420e6 },

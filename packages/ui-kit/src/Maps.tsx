@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type RefObject } from 'react';
 import OlMap from 'ol/Map.js';
 import View from 'ol/View.js';
 import Feature from 'ol/Feature.js';
@@ -14,6 +14,11 @@ import VectorSource from 'ol/source/Vector.js';
 import XYZ from 'ol/source/XYZ.js';
 import { Fill, Stroke, Style, Text } from 'ol/style.js';
 import { defaults as defaultControls } from 'ol/control/defaults.js';
+import { defaults as defaultInteractions } from 'ol/interaction/defaults.js';
+import DragPan from 'ol/interaction/DragPan.js';
+import MouseWheelZoom from 'ol/interaction/MouseWheelZoom.js';
+import type MapBrowserEvent from 'ol/MapBrowserEvent.js';
+import { noModifierKeys, platformModifierKeyOnly, primaryAction } from 'ol/events/condition.js';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
 import { formatBytes } from './format.ts';
 
@@ -131,6 +136,80 @@ function trackCanvasLayer(
   });
 }
 
+/**
+ * The map is the page's guest, as embedded maps on the web are: the wheel and a finger
+ * scroll the page; Ctrl (Cmd on a Mac) with the wheel zooms, two fingers move and pinch, a
+ * mouse drags as ever. The hint says so when a rider tries the page's gesture on the map.
+ */
+function guestInteractions() {
+  const pan: DragPan = new DragPan({
+    condition(event: MapBrowserEvent) {
+      if ((event.originalEvent as PointerEvent).pointerType === 'touch')
+        return pan.getPointerCount() >= 2;
+      return (noModifierKeys(event) && primaryAction(event)) || platformModifierKeyOnly(event);
+    },
+  });
+  return defaultInteractions({ dragPan: false, mouseWheelZoom: false }).extend([
+    pan,
+    new MouseWheelZoom({ condition: platformModifierKeyOnly }),
+  ]);
+}
+
+/** Which hint the map shows now: none, the wheel's or the finger's. */
+type GestureHint = 'wheel' | 'touch' | null;
+
+/** How long a hint stays after the last gesture that called for it. */
+const HINT_MS = 1500;
+
+/**
+ * Shows the hint while a rider scrolls the wheel without Ctrl/Cmd, or moves one finger, over
+ * `target`: the page scrolls, and the hint says how to move the map instead.
+ */
+function useGestureHint(target: RefObject<HTMLDivElement | null>): GestureHint {
+  const [hint, setHint] = useState<GestureHint>(null);
+  useEffect(() => {
+    const element = target.current;
+    if (!element) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const show = (kind: Exclude<GestureHint, null>) => {
+      setHint(kind);
+      clearTimeout(timer);
+      timer = setTimeout(() => setHint(null), HINT_MS);
+    };
+    const onWheel = (event: WheelEvent) => {
+      if (event.ctrlKey || event.metaKey) setHint(null);
+      else show('wheel');
+    };
+    const onTouch = (event: TouchEvent) => {
+      if (event.touches.length === 1) show('touch');
+      else setHint(null);
+    };
+    element.addEventListener('wheel', onWheel, { passive: true });
+    element.addEventListener('touchmove', onTouch, { passive: true });
+    return () => {
+      clearTimeout(timer);
+      element.removeEventListener('wheel', onWheel);
+      element.removeEventListener('touchmove', onTouch);
+    };
+  }, [target]);
+  return hint;
+}
+
+/** The platform's zoom key as riders read it on their keyboard. */
+const isMac = () => /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? '');
+
+function MapHint({ hint }: { readonly hint: GestureHint }) {
+  return (
+    <p className="xoss-map__hint" data-shown={hint !== null} aria-live="polite">
+      {hint === 'wheel' ? (
+        <Message id="maps.zoomHint" values={{ mac: String(isMac()) }} />
+      ) : hint === 'touch' ? (
+        <Message id="maps.moveHint" />
+      ) : null}
+    </p>
+  );
+}
+
 /** Creates a map in `target` with an optional tile layer that reports load failures. */
 function createMap(target: HTMLElement, tileUrl: string | null, onTileError: () => void) {
   const layers = [];
@@ -146,6 +225,7 @@ function createMap(target: HTMLElement, tileUrl: string | null, onTileError: () 
     // phone's 3x screen, and a 3x canvas has 2.25 times the pixels to clear and draw each frame.
     pixelRatio: Math.min(2, globalThis.devicePixelRatio || 1),
     controls: defaultControls({ rotate: false, attribution: tileUrl !== null }),
+    interactions: guestInteractions(),
     view: new View({ center: fromLonLat([0, 20]), zoom: 2 }),
   });
 }
@@ -170,7 +250,8 @@ function useOlMap(tileUrl: string | null, setUp: (map: OlMap) => () => void) {
       map.dispose();
     };
   }, [tileUrl, setUp]);
-  return { target, failed };
+  const hint = useGestureHint(target);
+  return { target, failed, hint };
 }
 
 function MapFailure() {
@@ -239,7 +320,7 @@ export function RouteMap({
     },
     [track],
   );
-  const { target, failed } = useOlMap(tileUrl, setUp);
+  const { target, failed, hint } = useOlMap(tileUrl, setUp);
   useEffect(() => {
     markerAt.current = marker;
     trackLayer.current?.changed();
@@ -258,7 +339,9 @@ export function RouteMap({
         aria-label={label ?? t('maps.routeMap')}
         data-marker={marker ?? ''}
         data-segments={segments.map((segment) => `${segment.from}-${segment.to}`).join(' ')}
-      />
+      >
+        <MapHint hint={hint} />
+      </div>
       {failed ? <MapFailure /> : null}
     </figure>
   );
@@ -337,7 +420,7 @@ export function RegionPicker({
     },
     [regions, toggle],
   );
-  const { target, failed } = useOlMap(tileUrl, setUp);
+  const { target, failed, hint } = useOlMap(tileUrl, setUp);
   useEffect(() => {
     const tokens = canvasTokens();
     for (const feature of source.current?.getFeatures() ?? []) {
@@ -375,7 +458,9 @@ export function RegionPicker({
         role="region"
         aria-label={t('maps.selectArea')}
         aria-describedby={listId}
-      />
+      >
+        <MapHint hint={hint} />
+      </div>
       {failed ? <MapFailure /> : null}
       <fieldset className="xoss-choice-group" id={listId}>
         <legend>
