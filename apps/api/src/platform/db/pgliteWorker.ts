@@ -21,7 +21,13 @@ const byteaInNode = {
 };
 
 const port = parentPort!;
-const options = workerData as { dataDir?: string; loadDataDir?: ArrayBuffer };
+const options = workerData as {
+  dataDir?: string;
+  loadDataDir?: ArrayBuffer;
+  /** PGlite's module and files, compiled and read once by the process (pgliteThread.ts). */
+  module: WebAssembly.Module;
+  bundle: Blob;
+};
 
 /** What the main thread needs of an error: PostgreSQL's fields (`code`, `constraint`, ...). */
 function wireError(error: unknown): WireError {
@@ -43,6 +49,8 @@ async function main() {
   try {
     db = await PGlite.create({
       ...byteaInNode,
+      pgliteWasmModule: options.module,
+      fsBundle: options.bundle,
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.loadDataDir ? { loadDataDir: new Blob([options.loadDataDir]) } : {}),
     });
