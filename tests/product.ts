@@ -1,6 +1,15 @@
 /// <reference types="node" />
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +47,73 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
     if (!existsSync(join(repoRoot, 'apps', app, 'dist', 'index.html')))
       throw new Error(`apps/${app}/dist is missing: run \`pnpm build\` (pnpm test does)`);
   const dataDir = mkdtempSync(join(tmpdir(), 'xoss-product-'));
+  const template = await templateData();
+  if (template)
+    cpSync(template, dataDir, { recursive: true, filter: (from) => !from.endsWith(MARK) });
+  return launch(dataDir, env);
+}
+
+/** The file that says a template data folder is whole; the process that makes it, meanwhile. */
+const MARK = '.template-ready';
+const MAKER = '.template-maker';
+
+/**
+ * A data folder of the product after its first start (database migrated, demo rider and 30
+ * demo rides imported and analysed: about 30 s of CPU), made once a test run (the workers of
+ * one Vitest run share its process id as their parent) and copied by every later start.
+ * Undefined when it cannot be had: that start makes its own data, as `pnpm start` does.
+ */
+async function templateData(): Promise<string | undefined> {
+  const dir = join(tmpdir(), `xoss-product-template-${process.ppid}`);
+  const ready = join(dir, MARK);
+  try {
+    mkdirSync(dir);
+  } catch {
+    // Another worker makes it: wait for its mark, or for its maker to be gone without one.
+    for (;;) {
+      if (existsSync(ready)) return dir;
+      const maker = Number(readFileSync(join(dir, MAKER), { encoding: 'utf8', flag: 'a+' }));
+      if (maker > 0 && !alive(maker)) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  writeFileSync(join(dir, MAKER), String(process.pid));
+  removeStaleTemplates();
+  try {
+    const made = await launch(dir, {}, { keepData: true });
+    await made.close();
+    writeFileSync(ready, '');
+    return dir;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(join(dir, MAKER), { force: true });
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Templates of earlier runs whose Vitest is gone. */
+function removeStaleTemplates() {
+  for (const name of readdirSync(tmpdir())) {
+    const owner = /^xoss-product-template-(\d+)$/.exec(name);
+    if (owner && !alive(Number(owner[1])))
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+async function launch(
+  dataDir: string,
+  env: Record<string, string>,
+  options: { keepData?: boolean } = {},
+): Promise<RunningProduct> {
   const child: ChildProcess = spawn(
     process.execPath,
     [join(repoRoot, 'apps', 'api', 'src', 'main.ts')],
@@ -68,7 +144,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
       child.kill('SIGTERM');
       await exited;
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
   };
   const started = Date.now();
   let ready = READY.exec(output);
