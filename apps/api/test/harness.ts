@@ -55,6 +55,26 @@ async function templateDump(): Promise<Blob> {
   }
 }
 
+/**
+ * The schema as a digest: columns, indexes, constraints, triggers and functions of the API's
+ * tables, and the session's search path. A test that dropped a table (a fault it injects) or
+ * changed a setting leaves another digest, and its database is not used again.
+ */
+async function schemaDigest(db: Database): Promise<string> {
+  const [row] = await db.query<{ digest: string }>(
+    `SELECT md5(current_setting('search_path') || coalesce((SELECT string_agg(part, E'\\n' ORDER BY part) FROM (
+       SELECT 'c ' || table_name || '.' || column_name || ' ' || data_type || ' ' || coalesce(column_default, '') || is_nullable AS part
+         FROM information_schema.columns WHERE table_schema = 'public'
+       UNION ALL SELECT 'i ' || indexdef FROM pg_indexes WHERE schemaname = 'public'
+       UNION ALL SELECT 'k ' || conrelid::regclass || ' ' || pg_get_constraintdef(oid)
+         FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+       UNION ALL SELECT 't ' || tgname FROM pg_trigger WHERE NOT tgisinternal
+       UNION ALL SELECT 'f ' || proname || ' ' || md5(prosrc) FROM pg_proc
+         WHERE pronamespace = 'public'::regnamespace) parts), '')) AS digest`,
+  );
+  return row!.digest;
+}
+
 /** Every table of the API's schema and the job queue's jobs, emptied as a new database has them. */
 async function emptied(db: Database): Promise<void> {
   const tables = await db.query<{ name: string }>(
@@ -76,10 +96,13 @@ async function emptied(db: Database): Promise<void> {
 export async function pgliteFactory(): Promise<DatabaseFactory> {
   const dump = await templateDump();
   const idle: Database[] = [];
+  let template: string | undefined;
   // The database itself (`instanceof` holds, its methods run on it), but `close` hands it back.
   const reusable = (db: Database): Database => {
     const close = async () => {
       try {
+        await db.query('RESET ALL');
+        if ((await schemaDigest(db)) !== template) throw new Error('schema changed');
         await emptied(db);
         idle.push(db);
       } catch {
@@ -96,7 +119,11 @@ export async function pgliteFactory(): Promise<DatabaseFactory> {
   };
   return {
     kind: 'pglite',
-    create: async () => reusable(idle.pop() ?? (await openDatabase({ loadDataDir: dump }))),
+    create: async () => {
+      const db = idle.pop() ?? (await openDatabase({ loadDataDir: dump }));
+      template ??= await schemaDigest(db);
+      return reusable(db);
+    },
     close: async () => {
       await Promise.all(idle.splice(0).map((db) => db.close()));
     },
