@@ -2,7 +2,8 @@
 // efficiency trend.
 import { useState } from 'react';
 import { Message, useLocale, useT } from '@xoss/i18n/react';
-import { FitnessChart, TrendChart } from '@xoss/ui-kit';
+import { EmptyState, FitnessChart, TrendChart } from '@xoss/ui-kit';
+import { Link } from 'react-router';
 import { addDays } from '@xoss/workout-stats';
 import { api } from '../client.ts';
 import { Loaded } from '../components/common.tsx';
@@ -120,6 +121,20 @@ export function FitnessPage() {
       <Loaded query={fitness}>
         {(data) => {
           const last = data.days[data.days.length - 1];
+          // No ride's load in the period and none carried in: flat zero lines say nothing.
+          if (data.days.every((day) => day.tss === 0 && day.ctl === 0))
+            return (
+              <EmptyState
+                title={t('training.fitnessEmpty')}
+                action={
+                  <Link className="xoss-button" to="/dashboard/workouts/list">
+                    {t('workouts.import')}
+                  </Link>
+                }
+              >
+                {t('training.fitnessEmptyBody')}
+              </EmptyState>
+            );
           return (
             <>
               {last ? (

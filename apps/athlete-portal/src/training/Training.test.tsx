@@ -160,6 +160,21 @@ describe('the bests page', () => {
   });
 });
 
+describe('the fitness page without rides', () => {
+  it('says what is missing and what to do instead of drawing flat zero lines', async () => {
+    stubApi();
+    signIn();
+    renderPortal('/dashboard/training/fitness', english);
+    expect(
+      await screen.findByRole('heading', { name: 'No training load in this period' }),
+    ).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Import activity file' }).getAttribute('href')).toBe(
+      '/dashboard/workouts/list',
+    );
+    expect(screen.queryByText('Fitness (CTL)')).toBeNull();
+  });
+});
+
 describe('the training pages’ periods', () => {
   it("asks the efficiency trend of all time from the rider's first ride", async () => {
     const asked = stubApi();
