@@ -270,16 +270,17 @@ const refuseLimit = (code: ImportLimitCode, message: string): Refusal => ({
 export const MAX_ACTIVITIES_PER_FILE = 32;
 
 /** Refused before any activity of the file is read: it holds more than an import takes. */
-const tooManyActivities = (count: number): Refusal => ({
-  ok: false,
-  error: {
-    code: 'tooManyActivities',
-    messageId: 'workouts.tooManyActivities',
-    message:
-      `The file holds ${count} activities; one file may hold at most ` +
-      `${MAX_ACTIVITIES_PER_FILE}. Split it`,
-  },
-});
+export const tooManyActivities = (count: number) =>
+  ({
+    ok: false,
+    error: {
+      code: 'tooManyActivities',
+      messageId: 'workouts.tooManyActivities',
+      message:
+        `The file holds ${count} activities; one file may hold at most ` +
+        `${MAX_ACTIVITIES_PER_FILE}. Split it`,
+    },
+  }) as const satisfies Refusal;
 
 /** The format of an activity file by its content: FIT by its signature, XML by its root. */
 function sniffFormat(bytes: Uint8Array): ActivityFormat | undefined {

@@ -8,6 +8,7 @@ import type { Queryable } from '../platform/db/db.ts';
 import type { Services } from '../services.ts';
 import {
   MAX_ACTIVITIES_PER_FILE,
+  tooManyActivities,
   type Analysis,
   type AnalysisResult,
 } from '../analysis/analyse.ts';
@@ -398,13 +399,12 @@ async function queueParts(
   row: ImportRow,
   parts: readonly FilePart[],
 ): Promise<void> {
-  if (parts.length + 1 > MAX_ACTIVITIES_PER_FILE)
-    throw new ApiError(
-      ErrorCode.UnsupportedFile,
-      `The file holds ${parts.length + 1} activities; one file may hold at most ` +
-        `${MAX_ACTIVITIES_PER_FILE}. Split it`,
-      { errors: [{ path: 'file', message: 'workouts.tooManyActivities' }] },
-    );
+  if (parts.length + 1 > MAX_ACTIVITIES_PER_FILE) {
+    const { error } = tooManyActivities(parts.length + 1);
+    throw new ApiError(ErrorCode.UnsupportedFile, error.message, {
+      errors: [{ path: 'file', message: error.messageId }],
+    });
+  }
   const { language, overlap } = row.options;
   for (const part of parts)
     await services.imports.enqueue(row.user_id, part.bytes, {
