@@ -40,6 +40,7 @@ function dirtyRide(startTime: number): Uint8Array {
 
 interface Detail {
   id: number;
+  name: string;
   start_time: string;
   distance_m: number;
   timer_time_s: number;
@@ -282,6 +283,9 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
       expect(fixed.data.date_warning).toBeNull();
       expect(fixed.data.start_time).toBe('2013-08-16T15:35:10.000Z');
       expect(fixed.data.time_shift_s).toBe(Date.UTC(2013, 7, 16, 15, 35, 10) / 1000 - future);
+      // Named by the wrong date on import, it is named by the day it was ridden.
+      expect(ride.name).toBe('Ride 2031-05-05');
+      expect(fixed.data.name).toBe('Ride 2013-08-16');
       const counted = await standing(h, rider.access, '2013-08-16');
       expect(counted.tss).toBeGreaterThan(0);
       expect(counted.power1200s).toBeGreaterThan(0);
@@ -295,6 +299,15 @@ export function defineCorrectionsSuite(makeFactory: () => Promise<DatabaseFactor
       expect((await standing(h, rider.access, '2013-08-16')).tss).toBeCloseTo(file.data.tss!, 6);
       const own = await call<Detail>(h, rider.access, 'PATCH', url, { ftp_choice: 'settings' });
       expect(own.data).toMatchObject({ ftp: 250, ftp_source: 'settings', tss: fixed.data.tss });
+      // A name the rider chose stays when the ride moves again.
+      await call(h, rider.access, 'PATCH', url, { name: 'Evening loop' });
+      const moved = await call<Detail>(h, rider.access, 'PATCH', url, {
+        start_time: '2013-08-17T15:35:10Z',
+      });
+      expect(moved.data).toMatchObject({
+        name: 'Evening loop',
+        start_time: '2013-08-17T15:35:10.000Z',
+      });
     });
 
     it('analyses again, once, the rides an older analysis made, and marks one whose file is gone', async () => {

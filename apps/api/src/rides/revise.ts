@@ -21,7 +21,7 @@ import {
   uncountRide,
   type Counted,
 } from './counting.ts';
-import { ANALYSIS_VERSION, figureColumns } from './store.ts';
+import { ANALYSIS_VERSION, figureColumns, renamedForDate } from './store.ts';
 import { forgetStreams, packCurve, packStreams } from './streams.ts';
 import { settingsOf } from './replies.ts';
 import type { WorkoutRow } from './rows.ts';
@@ -159,8 +159,15 @@ export async function reviseWorkout(
         // Its bests are stored below: none is left for the backfill of older rides.
         bests_pending: false,
       };
-      const names = Object.keys(columns);
       await uncountRide(tx, current);
+      // Moved to another day, a ride still named by its old date is named by its new one.
+      const renamed = await renamedForDate(
+        current.name,
+        new Date(current.start_time),
+        new Date(analysis.startTime * 1000),
+      );
+      if (renamed) columns.name = renamed;
+      const names = Object.keys(columns);
       const [after] = await tx.query<Counted>(
         `UPDATE workouts SET ${names.map((name, i) => `${name} = $${i + 2}`).join(', ')}
           WHERE id = $1 RETURNING ${COUNTED_COLUMNS}`,

@@ -30,7 +30,7 @@ import {
   thresholdsOn,
 } from '../analysis/thresholds.ts';
 import { COUNTED_COLUMNS, countRide, dateWarningOf, type Counted } from './counting.ts';
-import { translatorFor } from '@xoss/i18n';
+import { textLanguages, translatorFor } from '@xoss/i18n';
 import { assertStreamsFit } from '../platform/quota.ts';
 import { assertSameUpload } from '../routes/idempotency.ts';
 import { nullable } from './rows.ts';
@@ -61,6 +61,30 @@ async function defaultRideName(
     activity,
     date: start.toISOString().slice(0, 10),
   });
+}
+
+/**
+ * The name a ride moved from `before` to `after` takes when it still bears the automatic name
+ * of its old date, in whichever of the nine languages and activities it was given ("Ride
+ * 2027-06-17", moved back a year, becomes "Ride 2026-06-17"); undefined when the rider named
+ * it, or the date is the same.
+ */
+export async function renamedForDate(
+  name: string,
+  before: Date,
+  after: Date,
+): Promise<string | undefined> {
+  const day = (date: Date) => date.toISOString().slice(0, 10);
+  if (day(before) === day(after) || !name.includes(day(before))) return undefined;
+  for (const language of textLanguages) {
+    const translator = await translatorFor(language);
+    for (const activity of ['ride', 'indoorRide', 'run', 'walk', 'swim', 'other']) {
+      const named = (date: Date) =>
+        translator.t('workouts.defaultName', { activity, date: day(date) });
+      if (named(before) === name) return named(after);
+    }
+  }
+  return undefined;
 }
 
 /**
