@@ -20,3 +20,22 @@ describe('the period vocabulary', () => {
       expect(new Set(keys.map((key) => messages[key])), keys.join(' = ')).toHaveLength(1);
   });
 });
+
+describe('the footer', () => {
+  const read = (language: string) =>
+    JSON.parse(
+      readFileSync(new URL(`../messages/${language}.json`, import.meta.url), 'utf8'),
+    ) as Record<string, string>;
+  const english = read('en-US');
+  // Its copyright line was English on the Japanese pages.
+  it.for(textLanguages.filter((language) => language !== 'en-US'))(
+    'is in %s from its first link to its copyright line',
+    (language) => {
+      const messages = read(language);
+      const untranslated = Object.keys(english).filter(
+        (key) => key.startsWith('footer.') && messages[key] === english[key],
+      );
+      expect(untranslated).toEqual([]);
+    },
+  );
+});
