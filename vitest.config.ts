@@ -4,8 +4,10 @@ export default defineConfig({
   test: {
     projects: ['packages/*', 'apps/*', 'tests'],
     reporters: ['default'],
-    // Each project's `maxWorkers` (vitest.shared.ts) decides how many files run at once; the
-    // root's must match them (README: Tests on a loaded machine).
+    // Vitest's default is one worker fewer than the cores: a single worker on CI's two
+    // cores, with most files waiting on a browser, a database thread, a child process or a
+    // server's restart. Three keep both cores busy through those waits (README: Tests on a
+    // loaded machine); no test depends on an idle machine.
     maxWorkers: 3,
   },
 });

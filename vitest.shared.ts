@@ -4,16 +4,6 @@ import { defineProject, mergeConfig, type UserWorkspaceConfig } from 'vitest/con
 const HANG_GUARD_MS = 300_000;
 
 /**
- * Test files run at once, in every project. Vitest 5 reads `maxWorkers` of each project, not
- * the root's: set only in the root config it left every project at its default, one fewer
- * than the cores, so on CI's two cores the node projects ran one file at a time (measured: six
- * 4-second files took 27 s with the root's setting, 11 s with each project's). Most files wait
- * on a browser, a database thread, a child process or a server's restart: three keep both
- * cores busy through those waits.
- */
-const TEST_WORKERS = 3;
-
-/**
  * The settings every Vitest project here shares: workspace packages resolve to their
  * TypeScript sources (the `@xoss/source` export condition), so tests never need a build.
  */
@@ -27,7 +17,6 @@ export function xossProject(
       ssr: { resolve: { conditions: ['@xoss/source'] } },
       test: {
         name,
-        maxWorkers: TEST_WORKERS,
         include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
         environment: 'node',
         // Guards against a hang, never a budget: a test waits for what it waits for (an
