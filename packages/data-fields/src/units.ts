@@ -134,6 +134,5 @@ export function formatInUserUnit(
     });
     numberFormats.set(key, format);
   }
-  // A no-break space: a figure never wraps away from its unit (as Intl's own unit style).
-  return `${format.format(converted.value)}\u00a0${converted.unit}`;
+  return `${format.format(converted.value)} ${converted.unit}`;
 }

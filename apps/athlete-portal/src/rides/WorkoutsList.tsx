@@ -163,19 +163,17 @@ export function WorkoutsList() {
 
   return (
     <>
-      <div className="portal__page-head">
-        <h1>
-          <Message id="workouts.title" />
-        </h1>
-        <p className="portal__actions">
-          <Link className="xoss-button" to="/dashboard/workouts/shared">
-            <Message id="shared.title" />
-          </Link>
-          <Link className="xoss-button" to="/dashboard/workouts/archive">
-            <Message id="workouts.importArchive" />
-          </Link>
-        </p>
-      </div>
+      <h1>
+        <Message id="workouts.title" />
+      </h1>
+      <p className="portal__actions">
+        <Link className="xoss-button" to="/dashboard/workouts/shared">
+          <Message id="shared.title" />
+        </Link>
+        <Link className="xoss-button" to="/dashboard/workouts/archive">
+          <Message id="workouts.importArchive" />
+        </Link>
+      </p>
       <section
         className="portal__drop"
         aria-labelledby={`${inputId}-label`}
@@ -297,12 +295,10 @@ export function WorkoutsList() {
             </EmptyState>
           ) : (
             <>
-              <div className="portal__list-head">
-                <p>{t('workouts.count', { count: data.count })}</p>
-                <CompareLink picked={compare.picked} />
-              </div>
+              <p>{t('workouts.count', { count: data.count })}</p>
+              <CompareLink picked={compare.picked} />
               <div className="portal__table-wrap">
-                <table className="xoss-table" data-stack data-density="compact">
+                <table className="xoss-table" data-stack>
                   <caption className="xoss-visually-hidden">{t('workouts.title')}</caption>
                   <thead>
                     <tr>
