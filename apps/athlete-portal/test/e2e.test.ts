@@ -153,7 +153,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
     const chartBox = (await chart.boundingBox())!;
     await page.mouse.move(chartBox.x + chartBox.width * 0.77, chartBox.y + chartBox.height / 2);
     await legend.locator('output').first().waitFor();
-    expect(await legend.locator('output').first().textContent()).toMatch(/\d W @ \d/);
+    expect(await legend.locator('output').first().textContent()).toMatch(/\d\sW @ \d/);
     page.off('request', onRequest);
     expect(asked.length).toBeGreaterThanOrEqual(1);
     await page.getByLabel('Compare with').selectOption('currentYear');
@@ -258,7 +258,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
     // Who rode it, and what the map leaves out; nothing of the account.
     await view.getByText(/^Demo Rider · /).waitFor();
     await view
-      .getByText(/^For privacy, the first and last 0\.30 km of the track are not shown\.$/)
+      .getByText(/^For privacy, the first and last 0\.30\skm of the track are not shown\.$/)
       .waitFor();
     expect(await view.content()).not.toContain(demo.email);
     // A chat app that fetches the link finds a preview card and its picture.
@@ -359,7 +359,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
     expect(await ftp.getAttribute('aria-invalid')).toBeNull();
     await page.goto(`${base}/dashboard/workouts/list`);
     await page
-      .getByText(/\d mi$/)
+      .getByText(/\d\smi$/)
       .first()
       .waitFor();
   });
@@ -527,7 +527,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
     expect(await view.getByRole('navigation').count()).toBe(0);
     expect(await view.getByRole('contentinfo').count()).toBe(0);
     await view
-      .getByText(/\d mi$/)
+      .getByText(/\d\smi$/)
       .first()
       .waitFor();
 
@@ -668,7 +668,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
     await page
       .getByText(/^This file ended early: 1:4\d:\d\d of the ride could be read\.$/)
       .waitFor();
-    await page.getByText(/^IF, TSS and zones use FTP \d+ W \(from your settings\)/).waitFor();
+    await page.getByText(/^IF, TSS and zones use FTP \d+\sW \(from your settings\)/).waitFor();
     const stats = page.locator('section[aria-labelledby="range-stats"]');
     for (const label of ['Time', 'Moving time', 'Elapsed time'])
       await stats.getByText(label, { exact: true }).waitFor();
@@ -1197,7 +1197,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
     await expect
       .poll(async () => ((await wBal.locator('path').first().getAttribute('d')) ?? '').length)
       .toBeGreaterThan(20);
-    expect(await wBal.locator('figcaption').textContent()).toMatch(/CP \d+ W · W′ [\d.]+ kJ/);
+    expect(await wBal.locator('figcaption').textContent()).toMatch(/CP \d+\sW · W′ [\d.]+\skJ/);
     // Choosing an interval zooms to it: the range figures' time is the interval's duration.
     const row = intervals.locator('tbody tr').first();
     const duration = (await row.locator('td').nth(1).textContent())!;
@@ -1213,7 +1213,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
     await page.getByRole('link', { name: 'Power curve' }).click();
     const model = page.getByTestId('model-figures');
     await model.waitFor();
-    expect(await model.locator('dd').first().textContent()).toMatch(/^\d+ W$/);
+    expect(await model.locator('dd').first().textContent()).toMatch(/^\d+\sW$/);
     await page.locator('.xoss-curve__legend').first().getByText('Model').waitFor();
 
     // Two rides compared: ticked in the list, overlaid on one time axis.
@@ -1273,7 +1273,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
 
     // The list: distance, climbing and date; the title opens the routebook.
     const listed = page.getByRole('listitem').filter({ hasText: 'Ridge route' });
-    await listed.getByText(/ · \d[\d,]* (m|ft) climbing · /).waitFor();
+    await listed.getByText(/ · \d[\d,]*\s(m|ft) climbing · /).waitFor();
     await listed.getByRole('link', { name: 'Ridge route' }).click();
     await page.waitForURL(/\/dashboard\/routebooks\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());

@@ -319,8 +319,8 @@ describe('public site end to end (Chromium, CSP enforced)', () => {
       .filter({ hasText: 'Please select a region to download' })
       .waitFor();
     await page.getByRole('checkbox').first().check();
-    await page.getByText(/^1 region selected, \d+(\.\d+)? kB$/).waitFor();
-    await page.getByText(/Estimated import time: \d+ h \d+ min/).waitFor();
+    await page.getByText(/^1 region selected, \d+(\.\d+)?\skB$/).waitFor();
+    await page.getByText(/Estimated import time: \d+\sh \d+\smin/).waitFor();
     await page.getByRole('button', { name: 'Download', exact: true }).click();
     const link = page.getByRole('link', { name: /^Download / }).first();
     const href = await link.getAttribute('href');

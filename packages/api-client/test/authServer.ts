@@ -15,6 +15,8 @@ export interface AuthServer {
   readonly liveAccess: Set<string>;
   /** How the next refreshes answer, in order; the last one repeats. */
   refreshPlan: ('ok' | 'refuse' | 'drop' | 'slow')[];
+  /** While set, a refresh is held (received, not answered) until this settles. */
+  refreshGate: Promise<void> | undefined;
   /** Whether retried calls get 10001 even with a fresh token. */
   rejectEveryAccess: boolean;
   profile: 'ok' | 'fail' | 'nameless';
@@ -37,6 +39,7 @@ export async function startAuthServer(): Promise<AuthServer> {
     hits: new Map<string, number>(),
     liveAccess: new Set<string>(),
     refreshPlan: ['ok'] as AuthServer['refreshPlan'],
+    refreshGate: undefined as Promise<void> | undefined,
     rejectEveryAccess: false,
     profile: 'ok' as AuthServer['profile'],
     loginFailure: 'none' as AuthServer['loginFailure'],
@@ -106,6 +109,7 @@ export async function startAuthServer(): Promise<AuthServer> {
           state.refreshPlan.length > 1 ? state.refreshPlan.shift()! : state.refreshPlan[0]!;
         if (plan === 'drop') return req.socket.destroy();
         if (plan === 'slow') await new Promise((resolve) => setTimeout(resolve, 150));
+        if (state.refreshGate) await state.refreshGate;
         if (plan === 'refuse' || typeof refresh !== 'string' || !liveRefresh.has(refresh))
           return expired(res);
         liveRefresh.delete(refresh);

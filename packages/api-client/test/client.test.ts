@@ -59,11 +59,17 @@ describe('re-authenticating calls', () => {
   });
 
   it('lets a call started during a refresh wait for it instead of failing first', async () => {
-    server.refreshPlan = ['slow'];
+    // The server holds the refresh until the second call has started: however loaded the
+    // machine, that call starts during the refresh (a 60 ms pause did not ensure it).
+    let release!: () => void;
+    server.refreshGate = new Promise<void>((resolve) => (release = resolve));
     const c = signedIn();
     const first = getWorkout(c, 1);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await vi.waitFor(() => expect(server.count('POST /api/v1/jwt-token/refresh/')).toBe(1), {
+      timeout: 30_000,
+    });
     const late = getWorkout(c, 2);
+    release();
     expect((await first).data).toEqual({ id: 1 });
     expect((await late).data).toEqual({ id: 2 });
     expect(server.count('GET /api/v2/workouts/2/')).toBe(1);
