@@ -22,6 +22,7 @@ import { runAfterReply } from './http/afterReply.ts';
 import { fairAdmission } from './http/admission.ts';
 import { RequestLimits, requestLimits } from './http/requestLimits.ts';
 import { requestDeadlines } from './http/deadline.ts';
+import { usePasswordHashCost } from './auth/passwords.ts';
 import { Sessions } from './auth/sessions.ts';
 import { helmetOptions, staticHeaders } from './http/securityHeaders.ts';
 import type { BlobStore } from './platform/blobStore.ts';
@@ -177,6 +178,8 @@ const trustHops = (hops: number) => (_address: string, hop: number) => hop < hop
 /** Builds the server: the API under /api and, when given, the built apps on the same origin. */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { config } = options;
+  // Before anything listens: a cost below the floor stops the start with its reason.
+  usePasswordHashCost(config.passwordHashCost);
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new RequestLog(options.requestLogLevel ?? 'info'),

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { multipartBody } from '../src/testing/multipart.ts';
 import { fitFile } from './harness.ts';
+import { lineFrom } from './processes.ts';
 import { ZipFile } from 'yazl';
 import { startPostgres } from './postgres.ts';
 
@@ -83,11 +84,7 @@ function defineFaultSuite(
       };
       child.stdout!.on('data', add);
       child.stderr!.on('data', add);
-      for (let waited = 0; !output.includes('XOSS is ready at'); waited += 100) {
-        if (waited > 60_000 || child.exitCode !== null)
-          throw new Error(`server did not start: ${output}`);
-        await sleep(100);
-      }
+      await lineFrom(child, () => output, 'XOSS is ready at', 100);
       server = child;
     };
     const stop = async (signal: NodeJS.Signals) => {
@@ -282,7 +279,7 @@ function defineFaultSuite(
       });
       expect(progress.failures).toEqual([]);
       expect(await workouts(token)).toBe(before + rides);
-    }, 600_000);
+    });
   });
 }
 

@@ -11,6 +11,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { LocalBlobStore, type BlobStore } from '../src/platform/blobStore.ts';
+import { PASSWORD_HASH_FLOOR } from '../src/auth/passwords.ts';
 import { configFromEnv, type ApiConfig } from '../src/platform/config.ts';
 import { createUser } from '../src/commands/createUser.ts';
 import { dumpEmbedded, openDatabase, type Database } from '../src/platform/db/db.ts';
@@ -197,6 +198,8 @@ export async function harness(
     jwtSecret: 'test-secret-0123456789abcdef',
     // Tests sign riders in far faster than people do; the cap is tested on its own.
     passwordHashesPerSecond: 1000,
+    // argon2 at OWASP's floor, not the default's 5x (README: where CI's time goes).
+    passwordHashCost: PASSWORD_HASH_FLOOR,
     ...overrides,
   };
   const logs: string[] = [];

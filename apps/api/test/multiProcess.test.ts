@@ -13,6 +13,7 @@ import { createUser } from '../src/commands/createUser.ts';
 import { openDatabase, type Database } from '../src/platform/db/db.ts';
 import { S3BlobStore } from '../src/platform/s3BlobStore.ts';
 import { startPostgres } from './postgres.ts';
+import { lineFrom } from './processes.ts';
 
 // Several identical API processes and a worker process on one PostgreSQL (Debian's binaries)
 // and one S3-compatible server (s3rver), behind a small round-robin proxy: 100 real FIT files
@@ -119,11 +120,7 @@ describe('several API processes and a worker on one PostgreSQL and one bucket', 
     child.stdout.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (proc.output += chunk.toString()));
     const ready = worker ? 'import worker is running' : 'XOSS is ready at';
-    for (let waited = 0; !proc.output.includes(ready); waited += 100) {
-      if (waited > 90_000 || child.exitCode !== null)
-        throw new Error(`${name} did not start: ${proc.output}`);
-      await sleep(100);
-    }
+    await lineFrom(child, () => proc.output, ready, 100);
     processes.push(proc);
     if (port) upstreams.push(port);
     return proc;

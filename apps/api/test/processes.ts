@@ -52,14 +52,27 @@ export function runScript(
   };
 }
 
-/** Waits until the process prints `line` (or fails when it exits first). */
-export async function printed(proc: ApiProcess, line: string, limitMs = 90_000): Promise<void> {
-  for (let waited = 0; !proc.output().includes(line); waited += 50) {
-    if (waited > limitMs || proc.child.exitCode !== null)
-      throw new Error(`no "${line}" from the process:\n${proc.output()}`);
-    await sleep(50);
+/**
+ * Waits until `child` prints `line` (in `output()`, what it printed so far), or fails when it
+ * ends first. No wall-clock budget: a loaded machine may take minutes to start a process; one
+ * that never prints is stuck, and the test's hang guard (vitest.shared.ts) says so.
+ */
+export async function lineFrom(
+  child: ChildProcess,
+  output: () => string,
+  line: string,
+  every = 50,
+): Promise<void> {
+  while (!output().includes(line)) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`no "${line}" from the process before it ended:\n${output()}`);
+    await sleep(every);
   }
 }
+
+/** `lineFrom` for a process of `runScript`. */
+export const printed = (proc: ApiProcess, line: string): Promise<void> =>
+  lineFrom(proc.child, () => proc.output(), line);
 
 /**
  * Every row of every table of a schema, in a stable order (each table ordered by all its

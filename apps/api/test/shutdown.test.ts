@@ -15,6 +15,7 @@ import { DEMO_USER, seedDemo } from '../src/commands/seed.ts';
 import { buildServer } from '../src/server.ts';
 import { AnalysisPool } from '../src/imports/pool.ts';
 import { fitFile } from './harness.ts';
+import { lineFrom } from './processes.ts';
 
 // The demo seed of a process that only queues imports (IMPORT_JOBS=off), on a fresh
 // database with no worker yet; and a stop by SIGTERM that says nothing went wrong when
@@ -155,11 +156,7 @@ describe('stopping the server', () => {
     server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
     try {
-      for (let waited = 0; !output.includes('XOSS is ready at'); waited += 100) {
-        if (waited > 60_000 || server.exitCode !== null)
-          throw new Error(`server did not start: ${output}`);
-        await sleep(100);
-      }
+      await lineFrom(server, () => output, 'XOSS is ready at', 100);
       const login = await fetch(`${base}/api/v1/jwt-token/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -188,10 +185,7 @@ describe('stopping the server', () => {
         body: long,
         signal: abandoned.signal,
       }).catch(() => undefined);
-      for (let waited = 0; !output.includes('import job started'); waited += 20) {
-        if (waited > 30_000) throw new Error(`the long import never started: ${output}`);
-        await sleep(20);
-      }
+      await lineFrom(server, () => output, 'import job started', 20);
       abandoned.abort();
       await givenUp;
       // Stopped while two more imports are on their way and the long one runs.

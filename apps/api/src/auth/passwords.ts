@@ -10,7 +10,53 @@ const pbkdf2Async = promisify(pbkdf2);
 // time" left no core to the other riders during a burst of logins (bench: their p99 6-7x).
 // One lane takes one core for 156 ms. Hashes made with four lanes still verify (the
 // parameters are in the hash) and are rehashed with one at their next login.
-const OPTIONS = { type: argon2.argon2id, memoryCost: 65536, timeCost: 3, parallelism: 1 } as const;
+/** argon2id's cost: memory in KiB and passes over it (one lane, always). */
+export interface PasswordHashCost {
+  readonly memoryKiB: number;
+  readonly iterations: number;
+}
+
+/** The cost a server uses unless configured (`PASSWORD_HASH_MEMORY_KIB`, `PASSWORD_HASH_ITERATIONS`). */
+export const PASSWORD_HASH_COST: PasswordHashCost = { memoryKiB: 65_536, iterations: 3 };
+
+/**
+ * OWASP's argon2id floor (19 MiB, t = 2, p = 1): no setting may go below it. The test suites
+ * hash at this cost (a fifth of the default's CPU; half the API suites' CPU was argon2).
+ */
+export const PASSWORD_HASH_FLOOR: PasswordHashCost = { memoryKiB: 19_456, iterations: 2 };
+
+const optionsOf = (cost: PasswordHashCost) =>
+  ({
+    type: argon2.argon2id,
+    memoryCost: cost.memoryKiB,
+    timeCost: cost.iterations,
+    parallelism: 1,
+  }) as const;
+
+let OPTIONS = optionsOf(PASSWORD_HASH_COST);
+
+/**
+ * Sets the cost of new hashes for this process (the server does from its config at start).
+ * Hashes of another cost still verify, and are rehashed at this one at their next login.
+ * Throws on a cost below the floor, so a server never starts with one.
+ */
+export function usePasswordHashCost(cost: PasswordHashCost): void {
+  const whole = Number.isInteger(cost.memoryKiB) && Number.isInteger(cost.iterations);
+  if (
+    !whole ||
+    cost.memoryKiB < PASSWORD_HASH_FLOOR.memoryKiB ||
+    cost.iterations < PASSWORD_HASH_FLOOR.iterations ||
+    cost.memoryKiB > 4 * 1024 * 1024 ||
+    cost.iterations > 100
+  )
+    throw new Error(
+      `The password hash cost (PASSWORD_HASH_MEMORY_KIB ${cost.memoryKiB}, PASSWORD_HASH_ITERATIONS ${cost.iterations}) must be whole numbers of at least ${PASSWORD_HASH_FLOOR.memoryKiB} KiB and ${PASSWORD_HASH_FLOOR.iterations} passes (OWASP's argon2id floor), at most 4 GiB and 100 passes`,
+    );
+  const next = optionsOf(cost);
+  if (next.memoryCost === OPTIONS.memoryCost && next.timeCost === OPTIONS.timeCost) return;
+  OPTIONS = next;
+  dummy = undefined;
+}
 
 /**
  * The password as it is hashed and checked: without the white space around it (spec 5; the

@@ -6,8 +6,9 @@ import { dirname, join, resolve } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_MIN_LENGTH } from '@xoss/api-contract';
-import { hashPassword, normalizePassword } from '../auth/passwords.ts';
+import { hashPassword, normalizePassword, usePasswordHashCost } from '../auth/passwords.ts';
 import { serveBackups } from '../platform/backup.ts';
+import { configFromEnv } from '../platform/config.ts';
 import { openDatabase, type Database } from '../platform/db/db.ts';
 
 /** Creates a user; throws when the e-mail is taken or the password is too short. */
@@ -37,6 +38,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(2);
   }
   const password = process.env.XOSS_PASSWORD ?? (await text(process.stdin)).replace(/\r?\n$/, '');
+  // The server's cost for new hashes (its environment's, as the server reads it).
+  usePasswordHashCost(configFromEnv().passwordHashCost);
   const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
   const dataDir = resolve(process.env.DATA_DIR ?? join(repoRoot, 'data'));
   const dbDir = join(dataDir, 'db');

@@ -36,6 +36,11 @@ export interface ApiConfig {
   readonly passwordHashQueue: number;
   /** Password hashes started per second at most (`PASSWORD_HASHES_PER_SECOND`); beyond, 503. */
   readonly passwordHashesPerSecond: number;
+  /**
+   * argon2id's cost for new hashes (`PASSWORD_HASH_MEMORY_KIB`, `PASSWORD_HASH_ITERATIONS`):
+   * 64 MiB and 3 passes by default; never below OWASP's floor (19 MiB, 2), checked at start.
+   */
+  readonly passwordHashCost: { readonly memoryKiB: number; readonly iterations: number };
   readonly maxFitBytes: number;
   /** The largest export archive `POST /api/v2/imports/archives/` takes (4 GiB). */
   readonly maxArchiveBytes: number;
@@ -244,6 +249,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     // About half a core of argon2 (156 ms each): a burst of logins from many addresses may
     // not take more of a small server than that. 4 a second is 14,400 sign-ins an hour.
     passwordHashesPerSecond: number(env.PASSWORD_HASHES_PER_SECOND, 4),
+    passwordHashCost: {
+      memoryKiB: number(env.PASSWORD_HASH_MEMORY_KIB, 65_536),
+      iterations: number(env.PASSWORD_HASH_ITERATIONS, 3),
+    },
     maxFitBytes: number(env.MAX_FIT_BYTES, 32 * 1024 * 1024),
     maxArchiveBytes: number(env.MAX_ARCHIVE_BYTES, 4 * 1024 * 1024 * 1024),
     maxArchiveEntries: number(env.ARCHIVE_MAX_ENTRIES, 100_000),
