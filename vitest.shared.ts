@@ -1,7 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { defineProject, mergeConfig, type UserWorkspaceConfig } from 'vitest/config';
-
-/** How long a test or hook may run before it is taken for stuck (README: Tests on a loaded machine). */
-const HANG_GUARD_MS = 600_000;
+import { HANG_GUARD_MS, WAIT_GUARD_MS } from './vitest.guards.ts';
 
 /**
  * Test files run at once, in every project. Vitest 5 reads `maxWorkers` of each project, not
@@ -38,6 +37,10 @@ export function xossProject(
         // one takes seconds. A test or hook still running after this is stuck.
         testTimeout: HANG_GUARD_MS,
         hookTimeout: HANG_GUARD_MS,
+        // `expect.poll` and `vi.waitFor` (vitest.wait.ts) wait up to the wait guard, not
+        // their default second.
+        expect: { poll: { timeout: WAIT_GUARD_MS } },
+        setupFiles: [fileURLToPath(new URL('./vitest.wait.ts', import.meta.url))],
       },
     }),
     overrides,

@@ -61,4 +61,24 @@ describe('the house', () => {
       expect(folders.sort(), src).toEqual(onDisk.sort());
     }
   });
+
+  it('has no test that gives a wait a limit of its own (README: Tests on a loaded machine)', () => {
+    // A wait's limit is the wait guard (vitest.guards.ts), set once; a number here is a
+    // budget a loaded machine can miss. A page's idle callback is the page's, not a wait.
+    const ownLimit = /\btimeout:\s*[0-9]|setDefaultTimeout\(\s*[0-9]/;
+    expect(ownLimit.test(`await row.waitFor({ time${'out'}: 30_000 });`)).toBe(true);
+    const tests = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+      .split('\0')
+      .filter((file) => /\.(ts|tsx)$/.test(file))
+      .filter((file) => /\.test\.tsx?$|(^|\/)tests?\//.test(file))
+      .filter((file) => existsSync(join(root, file)));
+    const limited = tests.flatMap((file) =>
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .map((line, index) => ({ line, at: `${file}:${index + 1}` }))
+        .filter(({ line }) => ownLimit.test(line) && !line.includes('requestIdleCallback'))
+        .map(({ at }) => at),
+    );
+    expect(limited).toEqual([]);
+  });
 });

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { WAIT_GUARD_MS } from '../vitest.guards.ts';
 
 // The whole product for the apps' end-to-end tests, started the way `pnpm start` runs it: the
 // API's own process serving both built apps (and Storybook when built) on one loopback port,
@@ -169,10 +170,28 @@ async function launch(
   };
 }
 
-/** Debian's Chromium (CHROME_PATH to use another), headless, through playwright-core. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Debian's Chromium (CHROME_PATH to use another), headless, through playwright-core. Every
+ * page and context it opens waits up to the wait guard (vitest.guards.ts) for an action, a
+ * navigation or an element, not Playwright's 30 s: a story's first render took longer than
+ * that in a CI run with two other browser files beside it.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(WAIT_GUARD_MS);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.context().setDefaultTimeout(WAIT_GUARD_MS);
+    return page;
+  };
+  return browser;
 }

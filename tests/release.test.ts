@@ -72,8 +72,8 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Until Verdaccio answers or exits: a start on a loaded machine may take a while. */
 async function waitForRegistry(): Promise<void> {
-  const deadline = Date.now() + 30_000;
   for (;;) {
     try {
       if ((await fetch(`${url}-/ping`)).ok) return;
@@ -81,7 +81,6 @@ async function waitForRegistry(): Promise<void> {
       // not listening yet
     }
     if (registry?.exitCode !== null) throw new Error('Verdaccio exited at start');
-    if (Date.now() > deadline) throw new Error('Verdaccio did not answer within 30 s');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -1664,7 +1664,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect(reply.statusCode).toBe(201);
       expect(reply.json()).toMatchObject({ data: { timer_time_s: 600, other_activities: 1 } });
       // The second activity is queued after the first and lands as a ride of its own.
-      await vi.waitFor(async () => expect(await rides()).toHaveLength(2), { timeout: 20_000 });
+      await vi.waitFor(async () => expect(await rides()).toHaveLength(2));
       expect((await rides()).map((ride) => ride.timer_time_s).sort()).toEqual([600, 900]);
       // The same file again: refused as the duplicate it is; nothing more is queued.
       const again = await upload(h, '/api/v2/workouts/', rider.access, {
@@ -1690,7 +1690,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       });
       expect(multi.statusCode).toBe(201);
       expect(multi.json()).toMatchObject({ data: { other_activities: 1 } });
-      await vi.waitFor(async () => expect(await rides()).toHaveLength(4), { timeout: 20_000 });
+      await vi.waitFor(async () => expect(await rides()).toHaveLength(4));
       const names = (await rides()).map((ride) => ride.name);
       expect(names.some((name) => name.startsWith('Run'))).toBe(true);
       expect(names.some((name) => name.startsWith('Ride'))).toBe(true);

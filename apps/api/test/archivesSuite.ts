@@ -168,7 +168,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         expect(['done', 'failed', 'cancelled']).toContain(progress.status);
         return progress;
       },
-      { timeout: 60_000, interval: 200 },
+      { interval: 200 },
     );
 
   const rides = async (h: Harness, access: string) =>
@@ -377,16 +377,13 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         { archiveId: id },
         { id: crypto.randomUUID(), group: { id: String(rider.id) } },
       );
-      await vi.waitFor(
-        async () => {
-          const [row] = await h.db.query<{ next_entry: number }>(
-            'SELECT next_entry FROM archive_imports WHERE id = $1',
-            [id],
-          );
-          expect(row!.next_entry).toBe(4);
-        },
-        { timeout: 30_000 },
-      );
+      await vi.waitFor(async () => {
+        const [row] = await h.db.query<{ next_entry: number }>(
+          'SELECT next_entry FROM archive_imports WHERE id = $1',
+          [id],
+        );
+        expect(row!.next_entry).toBe(4);
+      });
       expect(await finished(h, rider.access, id)).toMatchObject({
         imported: 4,
         duplicates: 0,
@@ -421,16 +418,13 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         headers: bearer(rider.access),
       });
       expect(cancelled.json()).toMatchObject({ data: { status: 'cancelled' } });
-      await vi.waitFor(
-        async () => {
-          const [row] = await h.db.query<{ pending: number }>(
-            "SELECT count(*)::int AS pending FROM imports WHERE archive_id = $1 AND status IN ('uploading', 'queued')",
-            [longId],
-          );
-          expect(row!.pending).toBe(0);
-        },
-        { timeout: 30_000 },
-      );
+      await vi.waitFor(async () => {
+        const [row] = await h.db.query<{ pending: number }>(
+          "SELECT count(*)::int AS pending FROM imports WHERE archive_id = $1 AND status IN ('uploading', 'queued')",
+          [longId],
+        );
+        expect(row!.pending).toBe(0);
+      });
       const after = await progressOf(h, rider.access, longId);
       expect(after.status).toBe('cancelled');
       expect(after.imported).toBeLessThan(24);
@@ -534,13 +528,10 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         )) as [{ count: number }];
         expect(count).toBe(fuzz.length);
         // Nothing left: no archive in the store, no temporary file, none counted in the quota.
-        await vi.waitFor(
-          async () => {
-            expect(await h.blobs.list('archives')).toEqual([]);
-            expect(readdirSync(join(dataDir, 'tmp', 'archives'))).toEqual([]);
-          },
-          { timeout: 10_000 },
-        );
+        await vi.waitFor(async () => {
+          expect(await h.blobs.list('archives')).toEqual([]);
+          expect(readdirSync(join(dataDir, 'tmp', 'archives'))).toEqual([]);
+        });
         const stored = await h.db.query<{ stored: number }>(
           'SELECT stored_bytes::int AS stored FROM archive_imports WHERE user_id = $1',
           [rider.id],
@@ -564,7 +555,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       const longId = (await send(h, busy.access, long)).json<{ data: { id: string } }>().data.id;
       await vi.waitFor(
         async () => expect((await progressOf(h, busy.access, longId)).status).toBe('running'),
-        { timeout: 20_000, interval: 100 },
+        { interval: 100 },
       );
       const short = await zipOf([['activities/one.fit', fitFile(300, 77, 1_779_500_000)]]);
       const shortId = (await send(h, quick.access, short)).json<{ data: { id: string } }>().data.id;
@@ -600,7 +591,7 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
           );
           expect(walking.length).toBe(4);
         },
-        { timeout: 60_000, interval: 100 },
+        { interval: 100 },
       );
       const quick = await h.user();
       const short = await zipOf([['activities/one.fit', fitFile(300, 78, 1_779_600_000)]]);

@@ -55,7 +55,7 @@ it("renders a story under the sandbox, which keeps it from the site's localStora
     });
     await page.goto(`${base}/storybook/?path=/story/charts-stream-charts--two-hours`);
     const preview = page.frameLocator('iframe[src*="iframe.html"]');
-    await preview.locator('#storybook-root svg').first().waitFor({ timeout: 30_000 });
+    await preview.locator('#storybook-root svg').first().waitFor();
     const storage = await page.evaluate(() => {
       try {
         return `readable (${localStorage.length})`;

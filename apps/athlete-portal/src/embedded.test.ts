@@ -126,28 +126,23 @@ describe('the bridge in a web view', () => {
     expect(embeddedOf(client).active).toBe(true);
 
     fromApp({ type: 'language', language: 'xx-unknown' });
-    await vi.waitFor(
-      () => expect(client.session.flag('trigger_change_language')).toBe('xx-unknown'),
-      { timeout: 30_000 },
+    await vi.waitFor(() =>
+      expect(client.session.flag('trigger_change_language')).toBe('xx-unknown'),
     );
     // Spec 4: validated against the supported languages, else English.
     expect(selectPreferences(client.store.getState()).language).toBe('en-US');
 
     fromApp({ type: 'units', temperatureUnit: 'f', distanceUnit: 0 });
-    await vi.waitFor(
-      () =>
-        expect(selectPreferences(client.store.getState())).toMatchObject({
-          distanceUnit: 'km',
-          temperatureUnit: 'f',
-        }),
-      { timeout: 30_000 },
+    await vi.waitFor(() =>
+      expect(selectPreferences(client.store.getState())).toMatchObject({
+        distanceUnit: 'km',
+        temperatureUnit: 'f',
+      }),
     );
     expect(client.session.distanceUnit()).toBe('km');
 
     fromApp({ type: 'panels', serial: 'N1', panels: { version: '2.0.0', pages: [] } });
-    await vi.waitFor(() => expect(embeddedOf(client).panels?.serial).toBe('N1'), {
-      timeout: 30_000,
-    });
+    await vi.waitFor(() => expect(embeddedOf(client).panels?.serial).toBe('N1'));
     expect(embeddedOf(client).format).toBe('json');
     expect(client.session.flag('bridge_format')).toBe('json');
     expect(client.session.flag('bridge_panels')).toEqual({
@@ -156,9 +151,8 @@ describe('the bridge in a web view', () => {
     });
 
     fromApp({ type: 'switch-data', serial: 'G 7' });
-    await vi.waitFor(
-      () => expect(navigate).toHaveBeenCalledWith('/dashboard/device/list/manager?serial=G%207'),
-      { timeout: 30_000 },
+    await vi.waitFor(() =>
+      expect(navigate).toHaveBeenCalledWith('/dashboard/device/list/manager?serial=G%207'),
     );
     expect(client.session.flag('switch_data')).toBe('G 7');
 
@@ -179,9 +173,7 @@ describe('the bridge in a web view', () => {
     fromApp({ type: 'hello' });
     await started;
     fromApp({ type: 'panels', serial: 'N1', panels: '{"pages":[]}' });
-    await vi.waitFor(() => expect(first.session.flag('bridge_panels')).toBeDefined(), {
-      timeout: 30_000,
-    });
+    await vi.waitFor(() => expect(first.session.flag('bridge_panels')).toBeDefined());
 
     window.history.replaceState({}, '', '/dashboard/device/list');
     const second = newClient();

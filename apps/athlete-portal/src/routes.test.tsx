@@ -53,12 +53,8 @@ describe('athlete-portal routes', () => {
   it('sends a visitor to the site login with the way back, replacing history (spec 4)', async () => {
     const go = vi.spyOn(leave, 'to').mockImplementation(() => undefined);
     renderAt('/dashboard/workouts/list?page=2');
-    await vi.waitFor(
-      () =>
-        expect(go).toHaveBeenCalledWith(
-          '/login?redirect=%2Fdashboard%2Fworkouts%2Flist%3Fpage%3D2',
-        ),
-      { timeout: 30_000 },
+    await vi.waitFor(() =>
+      expect(go).toHaveBeenCalledWith('/login?redirect=%2Fdashboard%2Fworkouts%2Flist%3Fpage%3D2'),
     );
     go.mockRestore();
   });
@@ -77,8 +73,6 @@ describe('athlete-portal routes', () => {
     renderAt('/upload/gpxFile');
     await screen.findByRole('heading', { name: 'Upload a GPX route' });
     // The shell sets the title in an effect, which may run just after the page's heading shows.
-    await vi.waitFor(() => expect(document.title).toBe('XOSS — GPS bike computers and sensors'), {
-      timeout: 30_000,
-    });
+    await vi.waitFor(() => expect(document.title).toBe('XOSS — GPS bike computers and sensors'));
   });
 });

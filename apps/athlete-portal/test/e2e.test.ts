@@ -624,10 +624,8 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
     });
     const progress = page.getByRole('progressbar', { name: /^Uploading long-ride\.fit/ });
     await progress.waitFor();
-    await expect
-      .poll(async () => Number(await progress.getAttribute('value')), { timeout: 10_000 })
-      .toBeGreaterThan(0);
-    await page.getByText('31 workouts').waitFor({ timeout: 30_000 });
+    await expect.poll(async () => Number(await progress.getAttribute('value'))).toBeGreaterThan(0);
+    await page.getByText('31 workouts').waitFor();
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
       latency: 0,
@@ -647,7 +645,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
       mimeType: 'application/octet-stream',
       buffer: Buffer.from(whole.subarray(0, Math.floor(whole.length * 0.6))),
     });
-    await page.getByText('32 workouts').waitFor({ timeout: 30_000 });
+    await page.getByText('32 workouts').waitFor();
     // The whole file after the cut one: said plainly, with the ride it starts like, and the
     // rider's choice to import it beside it (not taken here: the list keeps 32).
     await page.locator('input[type=file]').setInputFiles({
@@ -659,7 +657,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
       .getByRole('list', { name: 'Import results' })
       .getByRole('listitem')
       .filter({ hasText: 'battery-died-whole.fit · Starts like a ride you have' });
-    await overlap.waitFor({ timeout: 30_000 });
+    await overlap.waitFor();
     await overlap.getByRole('button', { name: 'Import anyway' }).waitFor();
     await overlap.getByRole('link', { name: 'Open the ride' }).waitFor();
     await page.getByText('32 workouts').waitFor();
@@ -687,7 +685,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
       { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a ride') },
     ]);
     const results = page.getByRole('list', { name: 'Import results' });
-    await results.getByText(/^new-year\.fit · Imported/).waitFor({ timeout: 30_000 });
+    await results.getByText(/^new-year\.fit · Imported/).waitFor();
     await results.getByText(/^new-year copy\.fit · Already imported/).waitFor();
     const refused = results.getByText(/^notes\.txt · Not imported: /);
     await refused.waitFor();
@@ -1033,7 +1031,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
       .getByText(
         /^two-rides\.fit · Imported · Open the ride · 1 more activity of the file is being imported$/,
       )
-      .waitFor({ timeout: 30_000 });
+      .waitFor();
     // The second lands a little after the first (queued on its own): the list shows both.
     await expect
       .poll(
@@ -1042,7 +1040,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
           await page.getByText(/^(1|2) workouts?$/).waitFor();
           return page.getByText('2 workouts', { exact: true }).count();
         },
-        { timeout: 60_000, interval: 1000 },
+        { interval: 1000 },
       )
       .toBe(1);
     await page.getByRole('link', { name: 'Ride 2031-03-01' }).waitFor();
@@ -1159,7 +1157,7 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
       .setInputFiles([
         { name: 'export.zip', mimeType: 'application/zip', buffer: Buffer.concat(chunks) },
       ]);
-    await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('heading', { name: 'Import finished' }).waitFor();
     await page.getByText('3 of 3 activities', { exact: true }).waitFor();
     const failures = page.getByRole('list', { name: 'Activities not imported' });
     // Its own reason for the entry named like a ride whose bytes are no activity file (told

@@ -89,9 +89,7 @@ describe('public-site routes', () => {
         ).toBe(`/product/${slug}`);
     }
     expect(screen.getAllByRole('link', { name: /Buy Now/ })).toHaveLength(8);
-    await vi.waitFor(() => expect(document.title).toBe('XOSS — GPS bike computers and sensors'), {
-      timeout: 30_000,
-    });
+    await vi.waitFor(() => expect(document.title).toBe('XOSS — GPS bike computers and sensors'));
   });
 
   it('shows each product with the figures of spec 9; NAV on black', async () => {

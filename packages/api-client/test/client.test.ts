@@ -65,9 +65,7 @@ describe('re-authenticating calls', () => {
     server.refreshGate = new Promise<void>((resolve) => (release = resolve));
     const c = signedIn();
     const first = getWorkout(c, 1);
-    await vi.waitFor(() => expect(server.count('POST /api/v1/jwt-token/refresh/')).toBe(1), {
-      timeout: 30_000,
-    });
+    await vi.waitFor(() => expect(server.count('POST /api/v1/jwt-token/refresh/')).toBe(1));
     const late = getWorkout(c, 2);
     release();
     expect((await first).data).toEqual({ id: 1 });
@@ -91,9 +89,7 @@ describe('re-authenticating calls', () => {
     expect(c.session.flag('bridge_format')).toBeUndefined();
     expect(selectSession(c.store.getState()).loggedIn).toBe(false);
     // Cached data of the rider is gone from the store too.
-    await vi.waitFor(() => expect(Object.keys(c.store.getState().xossApi.queries)).toEqual([]), {
-      timeout: 30_000,
-    });
+    await vi.waitFor(() => expect(Object.keys(c.store.getState().xossApi.queries)).toEqual([]));
     // A call whose 401 comes after the session ended does not navigate a second time.
     expect((await getWorkout(c, 3)).error).toMatchObject({ status: 401 });
     expect(c.navigate).toHaveBeenCalledTimes(1);
@@ -225,26 +221,18 @@ describe('cache tags', () => {
     await layout;
 
     await c.store.dispatch(c.api.endpoints.deleteDevice.initiate({ params: { id: 2 } }));
-    await vi.waitFor(() => expect(server.count('GET /api/v2/devices/')).toBe(2), {
-      timeout: 30_000,
+    await vi.waitFor(() => expect(server.count('GET /api/v2/devices/')).toBe(2));
+    await vi.waitFor(() => {
+      const state = c.api.endpoints.listDevices.select({})(c.store.getState());
+      expect(state.data?.results.map((device) => device.id)).toEqual([1]);
     });
-    await vi.waitFor(
-      () => {
-        const state = c.api.endpoints.listDevices.select({})(c.store.getState());
-        expect(state.data?.results.map((device) => device.id)).toEqual([1]);
-      },
-      { timeout: 30_000 },
-    );
 
     const saved = { pages: [{ layout: 'large' }] };
     await c.store.dispatch(c.api.endpoints.putLayout.initiate({ params: { id: 1 }, body: saved }));
-    await vi.waitFor(
-      () => {
-        const state = c.api.endpoints.getLayout.select({ params: { id: 1 } })(c.store.getState());
-        expect(state.data).toEqual(saved);
-      },
-      { timeout: 30_000 },
-    );
+    await vi.waitFor(() => {
+      const state = c.api.endpoints.getLayout.select({ params: { id: 1 } })(c.store.getState());
+      expect(state.data).toEqual(saved);
+    });
     expect(server.count('GET /api/v2/devices/1/layout/')).toBe(2);
     list.unsubscribe();
     layout.unsubscribe();

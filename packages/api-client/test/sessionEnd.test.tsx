@@ -65,19 +65,16 @@ describe('session end under a mounted page', () => {
       </Provider>,
     );
     // The session ends: the refresh is refused, the rider is sent to /login once.
-    await vi.waitFor(() => expect(navigate).toHaveBeenCalled(), { timeout: 30_000 });
+    await vi.waitFor(() => expect(navigate).toHaveBeenCalled());
     // The cache reset after the end makes the mounted hooks subscribe again (they leave the
     // failed state and come back to it); those calls have no token and are answered here,
     // without a request.
-    await vi.waitFor(
-      () => {
-        const firstFailure = seen.indexOf(failed);
-        expect(firstFailure).toBeGreaterThanOrEqual(0);
-        expect(seen.slice(firstFailure + 1)).toContain(failed);
-        expect(screen.getByText(/^devices/).textContent).toBe(failed);
-      },
-      { timeout: 30_000 },
-    );
+    await vi.waitFor(() => {
+      const firstFailure = seen.indexOf(failed);
+      expect(firstFailure).toBeGreaterThanOrEqual(0);
+      expect(seen.slice(firstFailure + 1)).toContain(failed);
+      expect(screen.getByText(/^devices/).textContent).toBe(failed);
+    });
     await act(roundTrip);
     await act(roundTrip);
     expect(server.count('POST /api/v1/jwt-token/refresh/')).toBe(1);

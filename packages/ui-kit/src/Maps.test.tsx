@@ -37,7 +37,7 @@ describe('RouteMap', () => {
       <RouteMap track={track} tileUrl={null} marker={10} />,
     );
     const map = screen.getByRole('region', { name: 'Route map' });
-    await vi.waitFor(() => expect(map.querySelector('canvas')).not.toBeNull(), { timeout: 30_000 });
+    await vi.waitFor(() => expect(map.querySelector('canvas')).not.toBeNull());
     expect(map.getAttribute('data-marker')).toBe('10');
     rerender(<RouteMap track={track} tileUrl={null} marker={150} />);
     expect(map.getAttribute('data-marker')).toBe('150');
@@ -59,23 +59,20 @@ describe('RouteMap', () => {
       }
       return { red, white };
     };
-    const canvas = await vi.waitFor(
-      () => {
-        const found = map.querySelector<HTMLCanvasElement>('canvas.xoss-map__track');
-        expect(found).not.toBeNull();
-        expect(count(found!).red).toBeGreaterThan(200);
-        return found!;
-      },
-      { timeout: 30_000 },
-    );
+    const canvas = await vi.waitFor(() => {
+      const found = map.querySelector<HTMLCanvasElement>('canvas.xoss-map__track');
+      expect(found).not.toBeNull();
+      expect(count(found!).red).toBeGreaterThan(200);
+      return found!;
+    });
     expect(count(canvas).white).toBe(0);
     rerender(<RouteMap track={track} tileUrl={null} marker={100} />);
-    await vi.waitFor(() => expect(count(canvas).white).toBeGreaterThan(20), { timeout: 30_000 });
+    await vi.waitFor(() => expect(count(canvas).white).toBeGreaterThan(20));
   });
 
   it('says clearly when the map tiles fail to load', async () => {
     await renderIn(<RouteMap track={track} tileUrl="http://127.0.0.1:9/{z}/{x}/{y}.png" />, 'es');
-    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toBe(
+    expect((await screen.findByRole('alert', {})).textContent).toBe(
       'No se pudo cargar el mapa. Recarga la página o revisa la red',
     );
   });
@@ -115,9 +112,7 @@ describe("the map is the page's guest", () => {
     await vi.waitFor(() => expect(hint.getAttribute('data-shown')).toBe('true'));
     expect(hint.textContent).toMatch(/^Use (Ctrl|⌘) \+ scroll to zoom the map$/);
     // The hint goes by itself once the rider stops.
-    await vi.waitFor(() => expect(hint.getAttribute('data-shown')).toBe('false'), {
-      timeout: 5000,
-    });
+    await vi.waitFor(() => expect(hint.getAttribute('data-shown')).toBe('false'));
     const mac = /Mac/.test(navigator.platform);
     expect(wheel(viewport, mac ? { metaKey: true } : { ctrlKey: true })).toBe(false);
     expect(hint.getAttribute('data-shown')).toBe('false');

@@ -122,7 +122,7 @@ describe('Navbar', () => {
       false,
     );
     await page.viewport(1200, 800);
-    await vi.waitFor(() => expect(toggle.checkVisibility()).toBe(false), { timeout: 30_000 });
+    await vi.waitFor(() => expect(toggle.checkVisibility()).toBe(false));
     expect(screen.getByRole('link', { name: 'Products' }).checkVisibility()).toBe(true);
   });
 });

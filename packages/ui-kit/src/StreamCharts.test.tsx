@@ -42,13 +42,11 @@ describe('StreamCharts', () => {
     // printed or captured whole, or a panel pushed down by what is above it, is never left
     // with an empty frame.
     expect(panels()).toHaveLength(2);
-    await vi.waitFor(
-      () =>
-        expect(panels().map((panel) => panel.querySelectorAll('path').length > 0)).toEqual([
-          true,
-          true,
-        ]),
-      { timeout: 30_000 },
+    await vi.waitFor(() =>
+      expect(panels().map((panel) => panel.querySelectorAll('path').length > 0)).toEqual([
+        true,
+        true,
+      ]),
     );
     expect(window.scrollY).toBe(0);
   });
@@ -122,9 +120,8 @@ describe('StreamCharts', () => {
       (container.querySelector(selector)?.getAttribute('d') ?? '').split(/[ML]/).length;
     // About two points per pixel of an 800 px chart, not 36,000; an area also draws its base.
     // (Drawn once the panel is seen in view: the next frames.)
-    await vi.waitFor(
-      () => expect(count('.xoss-streams__panel path.visx-linepath')).toBeGreaterThan(400),
-      { timeout: 30_000 },
+    await vi.waitFor(() =>
+      expect(count('.xoss-streams__panel path.visx-linepath')).toBeGreaterThan(400),
     );
     expect(count('.xoss-streams__panel path.visx-linepath')).toBeLessThan(2 * 800);
     expect(count('.xoss-streams__panel path.visx-area-closed')).toBeLessThan(2 * 2 * 800);

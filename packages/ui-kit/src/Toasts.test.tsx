@@ -22,7 +22,7 @@ describe('Toasts', () => {
     expect(screen.getByRole('status').textContent).toContain('Save Successfully');
     expect(screen.getByRole('alert').textContent).toContain('Submit Failed');
     await expectAccessible(container);
-    await vi.waitFor(() => expect(screen.queryByRole('alert')).toBeNull(), { timeout: 2000 });
+    await vi.waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     expect(screen.getByRole('status')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByRole('status')).toBeNull();

@@ -198,7 +198,7 @@ const asked = (all: StreamsReply['streams'], names: string | null): StreamsReply
  * The intervals' table. The panels below the charts are a chunk of their own: its first
  * import in a test run compiles it, which can take more than a second on a busy machine.
  */
-const intervalsTable = () => screen.findByRole('table', { name: '1 interval' }, { timeout: 5000 });
+const intervalsTable = () => screen.findByRole('table', { name: '1 interval' });
 
 function stubApi({ streams = fullStreams, analysis = fullAnalysis, extra = {} }: Api = {}) {
   const calls: URL[] = [];

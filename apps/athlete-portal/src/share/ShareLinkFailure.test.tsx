@@ -134,9 +134,8 @@ describe('a share link that shows no ride', () => {
   it('still sends a visitor to /login for the owner’s page of a ride (no share parameter)', async () => {
     stubApi(() => failure(404, 10404));
     const { go } = open('/dashboard/workouts/share/7');
-    await vi.waitFor(
-      () => expect(go).toHaveBeenCalledWith('/login?redirect=%2Fdashboard%2Fworkouts%2Fshare%2F7'),
-      { timeout: 30_000 },
+    await vi.waitFor(() =>
+      expect(go).toHaveBeenCalledWith('/login?redirect=%2Fdashboard%2Fworkouts%2Fshare%2F7'),
     );
   });
 });
