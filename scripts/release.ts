@@ -1,7 +1,7 @@
 /**
  * The release of the published packages (docs/packages.md):
  *
- *   node scripts/release.ts            version, build, publish (`pnpm release`)
+ *   node scripts/release.ts            version, commit, build, publish (`pnpm release`)
  *   node scripts/release.ts version    `changeset version`, then the API baselines (`pnpm version-packages`)
  *   node scripts/release.ts publish    `changeset publish` of what is built; extra arguments go to it
  *
@@ -11,8 +11,11 @@
  * passed on to it here; the publish step names the registry before it starts.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pendingChangesets, snapshot } from './apiBreaks.ts';
+import { writeDependentsChangesets } from './dependentBumps.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -30,12 +33,30 @@ export function publishEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return registry && !env.pnpm_config_registry ? { ...env, pnpm_config_registry: registry } : env;
 }
 
-function version(): void {
+/**
+ * The files of the packages and changesets that differ from the last commit (`git status`):
+ * a publish tags the commit it runs on, so it must hold the versions it publishes.
+ */
+export function uncommittedReleaseFiles(at: string): string[] {
+  return execFileSync('git', ['status', '--porcelain', '--', 'packages', '.changeset'], {
+    cwd: at,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.slice(3));
+}
+
+/** Whether `version` changed anything (false when nothing was pending). */
+function version(): boolean {
   // Nothing pending: the versions are already committed (a release after `pnpm version-packages`).
   if (pendingChangesets(root).length === 0) {
     console.log('No pending changesets: publishing the versions as they are.');
-    return;
+    return false;
   }
+  // A dependent of a release that leaves its range gets a breaking bump of its own.
+  for (const { name, bump, because } of writeDependentsChangesets(root))
+    console.log(`${name}: ${bump}, as it depends on ${because.join(' and ')}`);
   run('pnpm', ['exec', 'changeset', 'version']);
   const written = snapshot(root);
   // Changesets writes CHANGELOG.md as it likes; the repository's Prettier check must pass.
@@ -44,9 +65,29 @@ function version(): void {
     `Versioned. Review and commit package.json, CHANGELOG.md and the removed changesets` +
       (written.length ? `, with the API baselines:\n  ${written.join('\n  ')}` : '.'),
   );
+  return true;
+}
+
+/** Commits what `version` wrote, so the tags of the publish point at the release's commit. */
+function commitVersions(): void {
+  const versions = readdirSync(join(root, 'packages'))
+    .map((folder) => join(root, 'packages', folder, 'package.json'))
+    .filter((file) => existsSync(file))
+    .map((file) => JSON.parse(readFileSync(file, 'utf8')) as { name: string; version: string })
+    .map(({ name, version: at }) => `${name}@${at}`);
+  run('git', ['add', '--all', '--', 'packages', '.changeset']);
+  run('git', ['commit', '--quiet', '--message', `Release ${versions.join(', ')}`]);
 }
 
 function publish(extra: string[]): void {
+  // Tags go on the commit the publish runs on: it must hold what is published.
+  const uncommitted = extra.includes('--no-git-tag') ? [] : uncommittedReleaseFiles(root);
+  if (uncommitted.length > 0) {
+    console.error(
+      `Commit the release first: its tags would point at a commit without these changes:\n  ${uncommitted.join('\n  ')}`,
+    );
+    process.exit(1);
+  }
   const env = publishEnv(process.env);
   const registry = execFileSync('pnpm', ['config', 'get', 'registry'], {
     cwd: root,
@@ -62,7 +103,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (step === 'version') version();
   else if (step === 'publish') publish(extra);
   else if (step === undefined) {
-    version();
+    if (version()) commitVersions();
     run('pnpm', ['turbo', 'run', 'build', '--filter=./packages/*', '--output-logs=errors-only']);
     publish([]);
   } else {

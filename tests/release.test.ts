@@ -214,12 +214,32 @@ describe('a release installed by another team', () => {
     expect(published).toContain(`Publishing to ${url}`);
     for (const name of packages) {
       const document = (await metadata(`@xoss%2f${name}`)) as {
-        versions: Record<string, { dependencies?: Record<string, string> }>;
+        versions: Record<
+          string,
+          Record<string, unknown> & { dependencies?: Record<string, string> }
+        >;
       };
       const manifest = document.versions[version(name)];
       expect(manifest, name).toBeDefined();
       // pnpm turned the workspace ranges into real ones.
       expect(JSON.stringify(manifest!.dependencies ?? {})).not.toContain('workspace:');
+      // Where it comes from, where to ask, what it runs on, what a bundler may drop.
+      const about = manifest as {
+        repository?: { type?: string; directory?: string };
+        homepage?: string;
+        bugs?: { url?: string };
+        engines?: { node?: string };
+      };
+      expect(about.repository, name).toMatchObject({ type: 'git', directory: `packages/${name}` });
+      expect(about.homepage ?? '', name).toMatch(/^https:\/\//);
+      expect(about.bugs?.url ?? '', name).toMatch(/^https:\/\//);
+      expect(about.engines?.node ?? '', name).toMatch(/^>=\d+\.\d+/);
+      expect(manifest!.sideEffects, name).toBeDefined();
+      // The published entry points name built files only: the workspace's condition for
+      // its own TypeScript sources stays at home.
+      const exports = JSON.stringify(manifest!.exports);
+      expect(exports, name).not.toContain('@xoss/source');
+      expect(exports, name).not.toMatch(/\.tsx?"/);
     }
   });
 
