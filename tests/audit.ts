@@ -118,16 +118,22 @@ const CHECKS = `(() => {
 })()`;
 
 /**
- * Settles once the browser has been idle twice and has drawn a frame: what a page draws when
- * idle (chart panels more than a screen below the window, `useInView` in ui-kit) and the
- * render that follows are done, however busy the machine.
+ * Settles once every chart panel has drawn its plot (ui-kit's panels say so in `data-drawn`:
+ * one more than a screen below the window draws when the browser is idle), then the browser
+ * has been idle twice and has drawn a frame, however busy the machine. An idle callback's
+ * timeout alone was not enough: on a loaded machine it came before a panel's own idle turn,
+ * and the audit took a chart about to be drawn for a blank one.
  */
 const SETTLED = `new Promise((done) => {
   const idle = (next) =>
     typeof requestIdleCallback === 'function'
       ? requestIdleCallback(next, { timeout: 3000 })
       : setTimeout(next, 200);
-  idle(() => idle(() => requestAnimationFrame(() => done(true))));
+  const drawn = () => {
+    if (document.querySelector('main [data-drawn="false"]')) setTimeout(drawn, 50);
+    else idle(() => idle(() => requestAnimationFrame(() => done(true))));
+  };
+  drawn();
 })`;
 
 /** What is wrong with the page as it stands, once settled (an empty list when nothing). */

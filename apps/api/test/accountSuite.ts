@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Sessions } from '../src/auth/sessions.ts';
 import { PASSWORD, bearer, suiteHarnesses, type DatabaseFactory, type Harness } from './harness.ts';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -96,7 +97,10 @@ const listSessions = async (h: Harness, access: string) => {
 function outbox(dir: string): { file: string; text: string }[] {
   let files: string[];
   try {
-    files = readdirSync(dir).sort();
+    // The mails, as a relay reads them: not a hidden one being written.
+    files = readdirSync(dir)
+      .filter((file) => file.endsWith('.eml'))
+      .sort();
   } catch {
     return [];
   }
@@ -426,6 +430,41 @@ export function defineAccountSuite(makeFactory: () => Promise<DatabaseFactory>):
         headers: bearer(rider.access),
       });
       expect(malformed.statusCode).toBe(400);
+    });
+
+    it("keeps the caller's session when its access token expires while the request runs", async () => {
+      const h = await make();
+      const rider = await h.user('boundary@example.com');
+      const other = await signIn(h, rider.email, { 'user-agent': FIREFOX });
+      // Forced: the clock passes the access token's life between its check and the handler
+      // (a loaded machine, a token a second from its end). A second check of the token in the
+      // handler found it expired, named no session, and signed the caller out with the rest.
+      // Called below with the instance as `this`.
+      // eslint-disable-next-line @typescript-eslint/unbound-method
+      const verify = Sessions.prototype.verify;
+      const spy = vi.spyOn(Sessions.prototype, 'verify').mockImplementation(async function (
+        this: Sessions,
+        header,
+      ) {
+        const verified = await verify.call(this, header);
+        h.clock += 11 * 60_000;
+        return verified;
+      });
+      try {
+        const listed = await listSessions(h, rider.access);
+        expect(listed.filter((session) => session.current)).toHaveLength(1);
+        h.clock -= 11 * 60_000;
+        const others = await h.server.inject({
+          method: 'POST',
+          url: '/api/v2/athlete/sessions/sign-out-others/',
+          headers: bearer(rider.access),
+        });
+        expect(others.json<Envelope>().data).toEqual({ signed_out: 1 });
+      } finally {
+        spy.mockRestore();
+      }
+      expect(await refreshStatus(h, other.refresh)).toBe(401);
+      expect(await refreshStatus(h, rider.refresh)).toBe(200);
     });
 
     it("never shows or ends another rider's sessions", async () => {

@@ -42,10 +42,18 @@ describe('StreamCharts', () => {
     // printed or captured whole, or a panel pushed down by what is above it, is never left
     // with an empty frame.
     expect(panels()).toHaveLength(2);
+    // Each says whether it has drawn (`data-drawn`, what tests and captures wait for), and
+    // says so only with its plot there.
+    const states = () =>
+      panels().map((panel) => [
+        panel.getAttribute('data-drawn'),
+        panel.querySelectorAll('path').length > 0,
+      ]);
+    expect(states().every(([drawn, paths]) => drawn === 'true' || paths === false)).toBe(true);
     await vi.waitFor(() =>
-      expect(panels().map((panel) => panel.querySelectorAll('path').length > 0)).toEqual([
-        true,
-        true,
+      expect(states()).toEqual([
+        ['true', true],
+        ['true', true],
       ]),
     );
     expect(window.scrollY).toBe(0);

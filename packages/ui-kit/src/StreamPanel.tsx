@@ -126,7 +126,12 @@ export function StreamPanel({
     (marker) => marker.index >= range[0] && marker.index <= range[1],
   );
   return (
-    <figure className="xoss-streams__panel" ref={figure}>
+    <figure
+      className="xoss-streams__panel"
+      ref={figure}
+      // Whether its plot is drawn yet: a test (or a capture) waits for what it shows.
+      data-drawn={plotted && seen}
+    >
       <figcaption>
         <span>{stream.label}</span>
         <output>

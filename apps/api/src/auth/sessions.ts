@@ -473,6 +473,18 @@ export class Sessions {
    * process stops, and no longer.
    */
   async authenticate(header: string | undefined): Promise<number> {
+    return (await this.verify(header)).userId;
+  }
+
+  /**
+   * The rider an access token names and its session (refresh family; none for a token signed
+   * before sessions were named), checked as `authenticate` does. A route reads the session
+   * from this one check: checked again later, a token that expired meanwhile named none, and
+   * "sign out every other session" signed out the caller's own with the rest.
+   */
+  async verify(
+    header: string | undefined,
+  ): Promise<{ readonly userId: number; readonly session: string | undefined }> {
     // The scheme is case-insensitive (RFC 9110 11.1).
     const match = /^Bearer +([A-Za-z0-9_.-]+)$/i.exec(header ?? '');
     if (!match) throw tokenInvalid('Authentication credentials were not provided');
@@ -495,7 +507,7 @@ export class Sessions {
     );
     if (!user?.active || user.token_version !== claims.tv || user.ended)
       throw tokenInvalid('Token invalid');
-    return userId;
+    return { userId, session: family };
   }
 
   /**
@@ -509,18 +521,6 @@ export class Sessions {
     const check = await verifyJwt(token, this.#keys, this.seconds());
     if (!check.ok || check.value.token_type !== 'refresh') return undefined;
     const family = check.value.fam;
-    return typeof family === 'string' && UUID.test(family) ? family : undefined;
-  }
-
-  /**
-   * The session (refresh family) of a bearer access token that `authenticate` accepted, or
-   * undefined for a token signed before access tokens named their session.
-   */
-  async sessionOf(header: string | undefined): Promise<string | undefined> {
-    const match = /^Bearer +([A-Za-z0-9_.-]+)$/i.exec(header ?? '');
-    if (!match) return undefined;
-    const check = await verifyJwt(match[1]!, this.#keys, this.seconds());
-    const family = check.ok ? check.value.fam : undefined;
     return typeof family === 'string' && UUID.test(family) ? family : undefined;
   }
 

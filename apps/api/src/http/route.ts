@@ -11,11 +11,19 @@ import type { Services } from '../services.ts';
  */
 export const verifiedRiders = new WeakMap<FastifyRequest, number | undefined>();
 
+/** The session the verified access token named, by request (`Context.session`). */
+const verifiedSessions = new WeakMap<FastifyRequest, string | undefined>();
+
 type Parsed<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
 export interface Context<N extends EndpointName> {
   /** The signed-in user (always set unless the endpoint is public; maybe set when it is). */
   readonly userId: number | undefined;
+  /**
+   * The session (refresh family) of the access token verified for this request, when it
+   * names one: read from that check, never from a second one the token may fail by then.
+   */
+  readonly session: string | undefined;
   readonly params: Parsed<(typeof endpoints)[N] extends { params: infer P } ? P : undefined>;
   readonly query: Parsed<(typeof endpoints)[N] extends { query: infer Q } ? Q : undefined>;
   readonly body: Parsed<(typeof endpoints)[N] extends { body: infer B } ? B : undefined>;
@@ -51,14 +59,14 @@ export function route<N extends EndpointName>(
     // token is a 401, whatever its content type.
     onRequest: async (request) => {
       const authorization = request.headers.authorization;
-      users.set(
-        request,
+      const verified =
         endpoint.access === 'public'
           ? authorization
-            ? await sessions.authenticate(authorization).catch(() => undefined)
+            ? await sessions.verify(authorization).catch(() => undefined)
             : undefined
-          : await sessions.authenticate(authorization),
-      );
+          : await sessions.verify(authorization);
+      users.set(request, verified?.userId);
+      verifiedSessions.set(request, verified?.session);
     },
     handler: async (request, reply) => {
       const userId = users.get(request);
@@ -69,6 +77,7 @@ export function route<N extends EndpointName>(
       };
       const context = {
         userId,
+        session: verifiedSessions.get(request),
         params: schemas.params ? parse(schemas.params, request.params, 'id') : undefined,
         query: schemas.query ? parse(schemas.query, request.query, 'query') : undefined,
         body:

@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import type { DistanceUnitSetting } from '@xoss/data-fields';
 import type { AnalysisResult } from '../analysis/analyse.ts';
 import type * as figureTasks from '../analysis/figuresWorker.ts';
-import { ThreadClock } from './threadClock.ts';
+import { hasThreadClock, ThreadClock } from './threadClock.ts';
 
 /** What an analysis needs besides the file. */
 export interface AnalysisOptions {
@@ -99,7 +99,8 @@ function cpuBudget(ms: number, wallFactor = WALL_FACTOR) {
     () => {
       const cpu = clock.cpuMs();
       const wall = performance.now() - started;
-      if (cpu !== undefined ? cpu >= ms : wall >= ms) spent = 'cpu';
+      // Before the job's thread starts it (`cpu` undefined), only the wall budget runs.
+      if (cpu !== undefined ? cpu >= ms : !hasThreadClock && wall >= ms) spent = 'cpu';
       else if (wall >= ms * wallFactor) spent = 'wall';
       if (spent) control.abort(new Error(`the job's ${spent} budget ran out`));
     },

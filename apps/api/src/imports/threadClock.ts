@@ -20,6 +20,13 @@ function cpuNs(task: number | 'thread-self'): number | undefined {
   }
 }
 
+/**
+ * Whether this system has a clock per thread (Linux). Where it has, a job whose thread has
+ * not written its cell yet has not started: no CPU spent, whatever the wall clock says (a
+ * thread a loaded machine took over a second to start was once refused as too costly).
+ */
+export const hasThreadClock = cpuNs('thread-self') !== undefined;
+
 /** In the worker, as a job starts: writes the thread's id and CPU time into the job's cell. */
 export function startThreadClock(cell: ClockCell | undefined): void {
   if (!cell) return;

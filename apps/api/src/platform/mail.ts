@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Job, PgBoss } from 'pg-boss';
@@ -75,7 +75,17 @@ export class Mailer {
       dir,
       `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`,
     );
-    await writeFile(file, built.message as Buffer, { mode: 0o600, flag: 'wx' });
+    // Whole or not at all: written beside it under a hidden name, then renamed, so whoever
+    // reads the outbox (a relay, a test) never finds a mail half written, and a full disk
+    // leaves no stub of one.
+    const partial = join(dir, `.${basename(file)}.partial`);
+    try {
+      await writeFile(partial, built.message as Buffer, { mode: 0o600, flag: 'wx' });
+      await rename(partial, file);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
     this.#log.info({ file }, `SMTP_URL is not set: mail written to ${file}`);
     return file;
   }

@@ -83,18 +83,16 @@ export function authRoutes(
     await resets.confirm(body.token, body.password, request.ip);
     return {};
   });
-  route(app, services, 'changePassword', async ({ userId, body, request }) => {
-    const current = await sessions.sessionOf(request.headers.authorization);
+  route(app, services, 'changePassword', async ({ userId, session, body, request }) => {
     await sessions.changePassword(
       userId!,
-      current,
+      session,
       { current: body.current_password, next: body.new_password },
       request.ip,
     );
     return {};
   });
-  route(app, services, 'listSessions', async ({ userId, request }) => {
-    const current = await sessions.sessionOf(request.headers.authorization);
+  route(app, services, 'listSessions', async ({ userId, session: current }) => {
     return (await sessions.listSessions(userId!)).map((session) => ({
       id: session.family,
       browser: browserName(session.userAgent),
@@ -110,10 +108,8 @@ export function authRoutes(
     if (signedOut === 0) throw notFound('Session');
     return { signed_out: signedOut };
   });
-  route(app, services, 'signOutOtherSessions', async ({ userId, request }) => ({
-    signed_out: await sessions.signOut(userId!, {
-      except: await sessions.sessionOf(request.headers.authorization),
-    }),
+  route(app, services, 'signOutOtherSessions', async ({ userId, session }) => ({
+    signed_out: await sessions.signOut(userId!, { except: session }),
   }));
 
   const own = async (userId: number | undefined, id: number) => {
