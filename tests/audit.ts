@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 // crawl's languages): no script error, charts that have data draw it, no table column
 // narrower than its longest unbreakable piece of text, touch targets far enough apart (WCAG
 // 2.2 target size, 2.5.8: 24 px, or a 24 px circle around a smaller one touching no other
-// target), and no sideways scrolling. Each check runs in the page (a string: the tests have no DOM types).
+// target), no figure split from its unit across two lines, and no sideways scrolling. Each check runs in the page (a string: the tests have no DOM types).
 
 /** Script errors and console errors of a page, from now on (network failures left out). */
 export function watchErrors(page: Page): () => string[] {
@@ -54,11 +54,11 @@ const CHECKS = `(() => {
     const style = getComputedStyle(cell);
     const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     probe.style.font = style.font;
-    // A line may break at a space, after a hyphen not followed by a digit (not in 2024-05-01)
+    // A line may break at a space (not a no-break space: a figure and its unit), after a hyphen not followed by a digit (not in 2024-05-01)
     // and beside any Chinese, Japanese or Korean character, as browsers break them: those
     // are the pieces that must fit.
     const pieces = (cell.innerText || '')
-      .split(/\\s+/)
+      .split(/[ \\t\\n\\r]+/)
       .flatMap((word) => word.split(/(?<=-)(?!\\d)|(?<=[\\u3000-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef])|(?=[\\u3000-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef])/));
     for (const word of pieces) {
       if (!word) continue;
@@ -109,6 +109,23 @@ const CHECKS = `(() => {
         problems.push('target "' + name(a.element) + '" (' + Math.round(a.box.width) + 'x' + Math.round(a.box.height) + ') crowds "' + name(b.element) + '"');
         break;
       }
+    }
+  }
+
+  // A figure and its unit on one line ("254.61 km", "219 W", "27,5 km/h"): each such text is
+  // measured where it stands, and a figure whose pieces sit on two lines is named.
+  const figure = /\\d[\\d.,\\u00a0\\u202f]*[ \\u00a0\\u202f]?(?:km\\/h|km|mi|mph|m|ft|bpm|W\\/kg|W|kJ|kcal|rpm|h|min)(?![\\p{L}\\/])/gu;
+  const walker = document.createTreeWalker(document.querySelector('main') || document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent || '';
+    if (!/\\d/.test(text) || !node.parentElement || !visible(node.parentElement)) continue;
+    for (const match of text.matchAll(figure)) {
+      if (!/[ \\u00a0\\u202f]/.test(match[0])) continue;
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].filter((box) => box.width > 0).map((box) => Math.round(box.top)));
+      if (tops.size > 1) problems.push('"' + match[0] + '" splits from its unit across lines');
     }
   }
 

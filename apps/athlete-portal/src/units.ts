@@ -26,7 +26,7 @@ export function useUnits(locale: string) {
     plain: (value: number | null | undefined, label: string, digits = 0) =>
       value === null || value === undefined
         ? '—'
-        : `${number(digits).format(value)} ${label}`.trim(),
+        : `${number(digits).format(value)}\u00a0${label}`.trim(),
     /** Metres in km or mi (charts of totals). */
     distanceFactor: distanceInUserUnit(1, unit).value,
     distanceUnit: distanceInUserUnit(1, unit).unit,

@@ -63,16 +63,18 @@ describe('temperature unit', () => {
 describe('figures in the user unit', () => {
   it('are written with their unit, to the digits asked, or up to them', () => {
     expect(formatInUserUnit('distance', 42_700, 0, { locale: 'en-US', digits: 2 })).toBe(
-      '42.70 km',
+      '42.70\u00a0km',
     );
-    expect(formatInUserUnit('distance', 42_700, 1, { locale: 'en-US', digits: 1 })).toBe('26.5 mi');
-    expect(formatInUserUnit('speed', 10, 'km', { locale: 'de', digits: 1 })).toBe('36,0 km/h');
+    expect(formatInUserUnit('distance', 42_700, 1, { locale: 'en-US', digits: 1 })).toBe(
+      '26.5\u00a0mi',
+    );
+    expect(formatInUserUnit('speed', 10, 'km', { locale: 'de', digits: 1 })).toBe('36,0\u00a0km/h');
     expect(formatInUserUnit('elevation', 1000, 'mi', { locale: 'en-US', digits: 0 })).toBe(
-      '3,281 ft',
+      '3,281\u00a0ft',
     );
     expect(
       formatInUserUnit('distance', 13_000, 0, { locale: 'en-US', digits: 1, upTo: true }),
-    ).toBe('13 km');
+    ).toBe('13\u00a0km');
   });
 
   it('write a dash for no value', () => {

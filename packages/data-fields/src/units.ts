@@ -134,5 +134,6 @@ export function formatInUserUnit(
     });
     numberFormats.set(key, format);
   }
-  return `${format.format(converted.value)} ${converted.unit}`;
+  // A no-break space: a figure never wraps away from its unit (as Intl's own unit style).
+  return `${format.format(converted.value)}\u00a0${converted.unit}`;
 }

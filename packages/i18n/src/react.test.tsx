@@ -108,7 +108,7 @@ describe('MoreMessages', () => {
   it("adds a page's part of the catalogue under the app's, in the provider's language", async () => {
     const view = render(<Page language="de" />);
     expect((await screen.findByText(/Geschätzte Importdauer: 1 h 5 min/)).textContent).toBe(
-      'Geschätzte Importdauer: 1 h 5 min / Menü',
+      'Geschätzte Importdauer: 1\u00a0h 5\u00a0min / Menü',
     );
     // The app's own part is not replaced: both texts come from one provider each.
     expect(screen.getByText('Menü').tagName).toBe('P');

@@ -75,9 +75,10 @@ export function useSportName() {
 }
 
 export function formatDate(iso: string, locale: string) {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(iso),
-  );
+  // On one line wherever it stands (a list's date column wrapped it to four).
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })
+    .format(new Date(iso))
+    .replace(/ /g, '\u00a0');
 }
 
 /** A ride's durations in lists and summaries: `h:mm:ss` always, to the nearest second. */

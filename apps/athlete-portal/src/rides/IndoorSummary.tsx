@@ -51,7 +51,9 @@ export function IndoorSummary() {
         return (
           <>
             <h1>{workout.name}</h1>
-            <table className="xoss-table">
+            {/* A label above its value on a phone: a long German label beside a date held on
+                one line was wider than 360 px. */}
+            <table className="xoss-table" data-stack>
               <caption>
                 <Message id="workouts.summary" />
               </caption>

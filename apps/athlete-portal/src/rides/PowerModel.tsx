@@ -38,7 +38,7 @@ export function ModelSection({ model }: { model: Model }) {
     maximumFractionDigits: 1,
     minimumFractionDigits: 1,
   });
-  const watts = (value: number | null) => (value === null ? '—' : `${Math.round(value)} W`);
+  const watts = (value: number | null) => (value === null ? '—' : `${Math.round(value)}\u00a0W`);
   return (
     <section className="portal__card" aria-labelledby="power-model">
       <h2 id="power-model">{t('workouts.model.title')}</h2>
@@ -71,7 +71,7 @@ export function ModelSection({ model }: { model: Model }) {
               <div>
                 <dt>{t('workouts.model.wPrime')}</dt>
                 <dd>
-                  {data.w_prime_j === null ? '—' : `${kilo.format(data.w_prime_j / 1000)} kJ`}
+                  {data.w_prime_j === null ? '—' : `${kilo.format(data.w_prime_j / 1000)}\u00a0kJ`}
                 </dd>
               </div>
               <div>
@@ -121,9 +121,9 @@ export function ModelHistory() {
           {points.map((point) => (
             <tr key={point.date}>
               <th scope="row">{month.format(new Date(`${point.date.slice(0, 10)}T00:00:00Z`))}</th>
-              <td data-label={t('workouts.model.cp')}>{Math.round(point.cp_w!)} W</td>
+              <td data-label={t('workouts.model.cp')}>{`${Math.round(point.cp_w!)}\u00a0W`}</td>
               <td data-label={t('workouts.model.wPrime')}>
-                {point.w_prime_j === null ? '—' : `${kilo.format(point.w_prime_j / 1000)} kJ`}
+                {point.w_prime_j === null ? '—' : `${kilo.format(point.w_prime_j / 1000)}\u00a0kJ`}
               </td>
             </tr>
           ))}

@@ -347,11 +347,13 @@ describe('the ride page’s analysis', () => {
     });
     const panel = panelOf('W′ balance')!;
     expect(panel.querySelector('figcaption')!.textContent).toContain(
-      'CP 250 W · W′ 20.0 kJ (from your FTP)',
+      'CP 250\u00a0W · W′ 20.0\u00a0kJ (from your FTP)',
     );
-    expect(panel.querySelector('.xoss-streams__marker text')?.textContent).toBe('lowest 14.0 kJ');
+    expect(panel.querySelector('.xoss-streams__marker text')?.textContent).toBe(
+      'lowest 14.0\u00a0kJ',
+    );
     expect(figure('Matches burnt')).toBe('1');
-    expect(figure('Aerobic decoupling')).toBe('3.4 %');
+    expect(figure('Aerobic decoupling')).toBe('3.4\u00a0%');
     expect(figure('Efficiency factor (EF)')).toBe('1.67');
   });
 
@@ -363,7 +365,15 @@ describe('the ride page’s analysis', () => {
     const cells = within(table)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
-    expect(cells).toEqual(['0:03:00', '0:02:00', '350 W', '352 W', '160 bpm', '92 rpm', '14.0 kJ']);
+    expect(cells).toEqual([
+      '0:03:00',
+      '0:02:00',
+      '350\u00a0W',
+      '352\u00a0W',
+      '160\u00a0bpm',
+      '92\u00a0rpm',
+      '14.0\u00a0kJ',
+    ]);
     const range = () => document.querySelector('.xoss-streams__range')?.textContent;
     expect(range()).toBe('0:00 – 10:00');
     fireEvent.click(within(table).getByRole('button', { name: 'Zoom to interval 1' }));
@@ -414,7 +424,15 @@ describe('the ride page’s analysis', () => {
       within(table)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual(['1.80 km', '60 m', '3.3 %', '1,200 m/h', '0:03:00', '300 W', '—']);
+    ).toEqual([
+      '1.80\u00a0km',
+      '60\u00a0m',
+      '3.3\u00a0%',
+      '1,200\u00a0m/h',
+      '0:03:00',
+      '300\u00a0W',
+      '—',
+    ]);
     const band = () => panelOf('Elevation')?.querySelector('.xoss-streams__band');
     await waitFor(() => expect(band()).toBeTruthy());
     expect(band()!.getAttribute('data-active')).toBe('false');
@@ -464,7 +482,7 @@ describe('the ride page’s analysis', () => {
       const shown = document.querySelector('[data-estimated-ftp]');
       expect(shown?.getAttribute('data-estimated-ftp')).toBe(source);
       expect(shown?.textContent).toBe(
-        `Intervals measured against an estimated FTP of 231 W ${note}.`,
+        `Intervals measured against an estimated FTP of 231\u00a0W ${note}.`,
       );
       await waitFor(() => expect(panelOf('W′ balance')).toBeTruthy());
       expect(panelOf('W′ balance')!.querySelector('figcaption')!.textContent).toContain(title);
@@ -500,10 +518,10 @@ describe('the power curve page’s model', () => {
     renderSignedIn('/dashboard/workouts/powerCurve/7');
     const figures = await screen.findByTestId('model-figures');
     expect([...figures.querySelectorAll('dd')].map((dd) => dd.textContent)).toEqual([
-      '262 W',
-      '18.4 kJ',
-      '980 W',
-      '268 W',
+      '262\u00a0W',
+      '18.4\u00a0kJ',
+      '980\u00a0W',
+      '268\u00a0W',
     ]);
     const legend = document.querySelector('.xoss-curve__legend')!;
     expect(legend.textContent).toContain('Model');
@@ -524,7 +542,7 @@ describe('the power curve page’s model', () => {
       within(history)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual(['262 W', '18.4 kJ']);
+    ).toEqual(['262\u00a0W', '18.4\u00a0kJ']);
     // Heart rate and pace curves are asked for when chosen.
     fireEvent.change(screen.getByLabelText('Curve'), { target: { value: 'pace' } });
     await screen.findByRole('img', { name: /Pace curve/ });
@@ -613,7 +631,7 @@ describe('the training pages’ analysis', () => {
     const link = await screen.findByRole('link', { name: 'Morning ride' });
     expect(link.getAttribute('href')).toBe('/dashboard/workouts/share/7');
     const row = link.closest('tr')!;
-    expect(within(row).getAllByRole('cell')[0]!.textContent).toBe('1.80 km');
+    expect(within(row).getAllByRole('cell')[0]!.textContent).toBe('1.80\u00a0km');
   });
 });
 

@@ -50,7 +50,7 @@ export function RideIntervals({
     {
       label: t('workouts.analysis.wBalEnd'),
       cell: (row: Interval) =>
-        row.w_bal_end_j === null ? '—' : `${kilo.format(row.w_bal_end_j / 1000)} kJ`,
+        row.w_bal_end_j === null ? '—' : `${kilo.format(row.w_bal_end_j / 1000)}\u00a0kJ`,
     },
   ];
   return (
@@ -160,11 +160,11 @@ export function useClimbColumns(): Column<Climb>[] {
     { label: t('workouts.analysis.gain'), cell: (climb: Climb) => units.elevation(climb.gain_m) },
     {
       label: t('workouts.analysis.grade'),
-      cell: (climb: Climb) => `${number(1).format(climb.avg_grade_pct)} %`,
+      cell: (climb: Climb) => `${number(1).format(climb.avg_grade_pct)}\u00a0%`,
     },
     {
       label: t('workouts.analysis.vam'),
-      cell: (climb: Climb) => `${number(0).format(climb.vam_m_h)} m/h`,
+      cell: (climb: Climb) => `${number(0).format(climb.vam_m_h)}\u00a0m/h`,
     },
     { label: t('measure.time'), cell: (climb: Climb) => formatDuration(climb.duration_s) },
     { label: t('measure.powerAvg'), cell: (climb: Climb) => units.plain(climb.avg_power_w, 'W') },

@@ -121,7 +121,7 @@ describe('correcting a ride', () => {
 
     // The file's FTP for this ride.
     fireEvent.click(
-      screen.getByRole('button', { name: "Use the file's FTP (315 W) for this ride" }),
+      screen.getByRole('button', { name: "Use the file's FTP (315\u00a0W) for this ride" }),
     );
     await waitFor(() => expect(patches.at(-1)).toEqual({ ftp_choice: 'file' }));
 

@@ -62,13 +62,13 @@ const NOTE = /Lap figures are the device's own/;
 describe('the lap table beside the summary', () => {
   it("says why a one-lap ride's 174 W differs from the summary's 171 W", async () => {
     await show(ride([{ ...lap, power_avg: 174 }]));
-    expect(screen.getByRole('table', { name: /^1 lap/ }).textContent).toContain('174 W');
+    expect(screen.getByRole('table', { name: /^1 lap/ }).textContent).toContain('174\u00a0W');
     expect(screen.getByText(NOTE)).toBeDefined();
   });
 
   it('says nothing when the lap reads as the summary does', async () => {
     await show(ride([lap]));
-    expect(screen.getByRole('table', { name: /^1 lap/ }).textContent).toContain('171 W');
+    expect(screen.getByRole('table', { name: /^1 lap/ }).textContent).toContain('171\u00a0W');
     expect(screen.queryByText(NOTE)).toBeNull();
   });
 

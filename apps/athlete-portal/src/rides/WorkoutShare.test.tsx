@@ -341,7 +341,7 @@ describe('the figures of a ride', () => {
       term.nextElementSibling?.textContent,
     ]);
     const np = figures.findIndex(([term]) => term === 'Normalized power (NP)');
-    expect(figures[np]).toEqual(['Normalized power (NP)', '212 W']);
+    expect(figures[np]).toEqual(['Normalized power (NP)', '212\u00a0W']);
     expect(figures[np + 1]).toEqual(['Intensity factor (IF)', '0.85']);
     expect(figures[np + 2]).toEqual(['Training stress score (TSS)', '4.2']);
   });

@@ -163,17 +163,19 @@ export function WorkoutsList() {
 
   return (
     <>
-      <h1>
-        <Message id="workouts.title" />
-      </h1>
-      <p className="portal__actions">
-        <Link className="xoss-button" to="/dashboard/workouts/shared">
-          <Message id="shared.title" />
-        </Link>
-        <Link className="xoss-button" to="/dashboard/workouts/archive">
-          <Message id="workouts.importArchive" />
-        </Link>
-      </p>
+      <div className="portal__page-head">
+        <h1>
+          <Message id="workouts.title" />
+        </h1>
+        <p className="portal__actions">
+          <Link className="xoss-button" to="/dashboard/workouts/shared">
+            <Message id="shared.title" />
+          </Link>
+          <Link className="xoss-button" to="/dashboard/workouts/archive">
+            <Message id="workouts.importArchive" />
+          </Link>
+        </p>
+      </div>
       <section
         className="portal__drop"
         aria-labelledby={`${inputId}-label`}
@@ -295,10 +297,12 @@ export function WorkoutsList() {
             </EmptyState>
           ) : (
             <>
-              <p>{t('workouts.count', { count: data.count })}</p>
-              <CompareLink picked={compare.picked} />
+              <div className="portal__list-head">
+                <p>{t('workouts.count', { count: data.count })}</p>
+                <CompareLink picked={compare.picked} />
+              </div>
               <div className="portal__table-wrap">
-                <table className="xoss-table" data-stack>
+                <table className="xoss-table" data-stack data-density="compact">
                   <caption className="xoss-visually-hidden">{t('workouts.title')}</caption>
                   <thead>
                     <tr>

@@ -93,7 +93,7 @@ export function useAnalysisFigures(analysis: WorkoutAnalysis | undefined): [Mess
   if (analysis.decoupling_pct !== null)
     figures.push([
       'workouts.analysis.decoupling',
-      `${number(1).format(analysis.decoupling_pct)} %`,
+      `${number(1).format(analysis.decoupling_pct)}\u00a0%`,
     ]);
   if (analysis.efficiency_factor !== null)
     figures.push(['workouts.analysis.ef', number(2).format(analysis.efficiency_factor)]);

@@ -129,9 +129,9 @@ function FtpSection() {
                             timeZone: 'UTC',
                           }).format(startOfDay(row.from))}
                     </th>
-                    <td data-label="FTP">{row.ftp === null ? '—' : `${row.ftp} W`}</td>
+                    <td data-label="FTP">{row.ftp === null ? '—' : `${row.ftp}\u00a0W`}</td>
                     <td data-label={t('training.history.maxHr')}>
-                      {row.max_hr === null ? '—' : `${row.max_hr} bpm`}
+                      {row.max_hr === null ? '—' : `${row.max_hr}\u00a0bpm`}
                     </td>
                   </tr>
                 ))}

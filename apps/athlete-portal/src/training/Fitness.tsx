@@ -62,7 +62,7 @@ function EfficiencyTrend({ from, to }: { from: string; to: string }) {
                   window={TREND_RIDES}
                   pointLabel={t('training.ridePoint')}
                   meanLabel={mean}
-                  format={(value) => `${number(1).format(value)} %`}
+                  format={(value) => `${number(1).format(value)}\u00a0%`}
                 />
               ) : null}
               {data.pending > 0 ? (

@@ -54,7 +54,7 @@ export function useFigures() {
           : totals.tss;
   const format = (metric: Metric) => (v: number) =>
     metric === 'time'
-      ? `${number(1).format(v)} h`
+      ? `${number(1).format(v)}\u00a0h`
       : metric === 'distance'
         ? `${number(0).format(v)} ${units.distanceUnit}`
         : metric === 'climbing'
