@@ -77,7 +77,17 @@ export async function createApp(
   const db = await openDatabase(
     options.databaseUrl
       ? { databaseUrl: options.databaseUrl }
-      : { dataDir: join(options.dataDir, 'db') },
+      : {
+          dataDir: join(options.dataDir, 'db'),
+          // A crashed database thread is started again on its folder; the log says so.
+          onThreadRestart: (error, restarted) => {
+            const message = restarted
+              ? 'the database thread stopped: started again on its folder'
+              : 'the database thread stopped';
+            if (late.log) late.log.error({ err: error }, message);
+            else console.error(message, error);
+          },
+        },
   ).catch(async (error: unknown) => {
     await backups?.close();
     throw error;

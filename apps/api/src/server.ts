@@ -46,6 +46,7 @@ import { ImportJobs } from './imports/importJobs.ts';
 import { ArchiveImports } from './imports/archives.ts';
 import { archiveRoutes } from './routes/archives.ts';
 import { StorageHealth, storageFullError, storageFullPart } from './platform/storageHealth.ts';
+import { DatabaseThreadRestarted } from './platform/db/pgliteThread.ts';
 import { ApiMetrics, metricsRoutes } from './platform/metrics.ts';
 import { Readiness, readyRoute } from './platform/readiness.ts';
 import { athleteDataRoutes } from './routes/athleteData.ts';
@@ -395,6 +396,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         });
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return sendError(reply, error.code, error.message, error.errors, error.existingId);
+    }
+    // The embedded database's thread crashed under this request and is starting again.
+    if (error instanceof DatabaseThreadRestarted) {
+      request.log.warn({ err: error }, 'the database restarted under a request');
+      reply.header('retry-after', '2');
+      return sendError(reply, ErrorCode.Unavailable, error.message);
     }
     // A full disk (or quota) is the server's trouble, not the rider's: try again later. The
     // database says so with SQLSTATE 53100 (disk_full).

@@ -58,6 +58,9 @@ class PgliteDatabase implements Database {
   dump(): Promise<Blob> {
     return this.#db.dump();
   }
+  crashThread(): Promise<void> {
+    return this.#db.crashThread();
+  }
   usage(): DatabaseUsage {
     const pending = this.#db.pending;
     return { total: 1, idle: pending === 0 ? 1 : 0, waiting: Math.max(0, pending - 1) };
@@ -120,6 +123,11 @@ export interface OpenOptions {
    * or another list (a migration that fails part way). All of `migrations.ts` by default.
    */
   readonly migrations?: number | readonly string[];
+  /**
+   * Told when the embedded database's thread crashed: started again on its folder
+   * (`restarted`), or given up on (`pgliteThread.ts`).
+   */
+  readonly onThreadRestart?: (error: Error, restarted: boolean) => void;
 }
 
 /** Opens the database and brings its schema up to date. */
@@ -136,6 +144,7 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
       await PgliteThread.start({
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
         ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+        ...(options.onThreadRestart ? { onRestart: options.onThreadRestart } : {}),
       }),
     );
   }
@@ -160,6 +169,12 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
  */
 export function migrateDatabase(db: Database, count = migrations.length): Promise<void> {
   return migrate(db, migrations.slice(0, count));
+}
+
+/** Ends an embedded database's thread as a crash would (tests, the soak bench). */
+export function crashEmbeddedThread(db: Database): Promise<void> {
+  if (!(db instanceof PgliteDatabase)) throw new Error('Only the embedded database has a thread');
+  return db.crashThread();
 }
 
 /** Dumps an embedded database (tests clone a migrated template from it). */

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
-import { openDatabase } from './db.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { crashEmbeddedThread, openDatabase } from './db.ts';
+import { DatabaseThreadRestarted, PgliteThread } from './pgliteThread.ts';
 
 /**
  * What V8 says of its WebAssembly code GC (`--trace-wasm-code-gc`) in a process of its own
@@ -101,5 +102,52 @@ describe('the embedded database on its own thread', () => {
     // process ends cleanly.
     expect(ours.crashed).toBe(false);
     expect(ours.output).not.toContain('[wasm-gc]');
+  });
+
+  it('starts a crashed thread again on its folder: the data kept, the call under way refused to retry, LISTEN back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xoss-db-crash-'));
+    const told: [string, boolean][] = [];
+    const thread = await PgliteThread.start({
+      dataDir: dir,
+      onRestart: (error, restarted) => told.push([error.message, restarted]),
+    });
+    try {
+      await thread.query('CREATE TABLE kept (id int PRIMARY KEY)');
+      await thread.query('INSERT INTO kept VALUES (1)');
+      const heard: string[] = [];
+      await thread.listen('news', (payload) => heard.push(payload));
+      // Forced: a transaction is open on the thread when it dies.
+      let crashed!: () => void;
+      const crash = new Promise<void>((resolve) => (crashed = resolve));
+      const cut = thread.transaction(async (query) => {
+        await query('INSERT INTO kept VALUES (2)');
+        crashed();
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await query('INSERT INTO kept VALUES (3)');
+      });
+      await crash;
+      await thread.crashThread();
+      await expect(cut).rejects.toBeInstanceOf(DatabaseThreadRestarted);
+      // The next call waits for the new thread and sees what was committed, and only that.
+      expect((await thread.query('SELECT id FROM kept ORDER BY id')).rows).toEqual([{ id: 1 }]);
+      await thread.query("SELECT pg_notify('news', 'after the crash')");
+      await vi.waitFor(() => expect(heard).toEqual(['after the crash']));
+      expect(told).toEqual([['The database thread stopped (1)', true]]);
+    } finally {
+      await thread.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives up on a thread in memory: there is no folder to open again', async () => {
+    const told: boolean[] = [];
+    const db = await openDatabase({
+      migrations: 1,
+      onThreadRestart: (_, restarted) => told.push(restarted),
+    });
+    await crashEmbeddedThread(db);
+    await expect(db.query('SELECT 1')).rejects.toThrow('The database thread stopped (1)');
+    expect(told).toEqual([false]);
+    await db.close();
   });
 });

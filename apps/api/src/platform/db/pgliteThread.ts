@@ -74,40 +74,148 @@ function compiledPglite() {
   return compiled;
 }
 
+/**
+ * A call the embedded database's thread was running or was about to run when the thread
+ * stopped (a crash), while it is started again on the same data folder: a statement or
+ * transaction cut short is rolled back by the database's recovery (only a commit the thread
+ * had finished but not yet answered stays), and the same call a moment later works. The API
+ * answers it with 503 and Retry-After.
+ */
+export class DatabaseThreadRestarted extends Error {
+  override readonly name = 'DatabaseThreadRestarted';
+}
+
+/** At most this many restarts of a crashed database thread in `RESTART_WINDOW_MS`. */
+const RESTARTS_MAX = 5;
+const RESTART_WINDOW_MS = 10 * 60_000;
+
+export interface PgliteThreadOptions {
+  /** The data folder (none: in memory, and a thread that stops is not started again). */
+  readonly dataDir?: string;
+  /** A dump to start from (tests). */
+  readonly loadDataDir?: Blob;
+  /** Told each time a crashed thread is started again, or given up on. */
+  readonly onRestart?: (error: Error, restarted: boolean) => void;
+}
+
 export class PgliteThread {
-  readonly #worker: Worker;
+  #worker: Worker | undefined;
+  readonly #options: PgliteThreadOptions;
   readonly #pending = new Map<
     number,
     { resolve: (value: unknown) => void; reject: (error: Error) => void }
   >();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
+  /** Threads that stopped: their late 'error' or 'exit' events are not news. */
+  readonly #gone = new WeakSet<Worker>();
   #next = 1;
   #closed: Error | undefined;
+  #closing = false;
+  /** A crashed thread's successor starting: calls wait for it. */
+  #starting: Promise<void> | undefined;
+  /** Which thread a transaction began on: one begun on a crashed thread cannot go on. */
+  #generation = 0;
+  readonly #restarts: number[] = [];
 
-  private constructor(worker: Worker) {
-    this.#worker = worker;
+  private constructor(options: PgliteThreadOptions) {
+    this.#options = options;
   }
 
-  static async start(options: { dataDir?: string; loadDataDir?: Blob }): Promise<PgliteThread> {
-    const loadDataDir = options.loadDataDir ? await options.loadDataDir.arrayBuffer() : undefined;
+  static async start(options: PgliteThreadOptions): Promise<PgliteThread> {
+    const thread = new PgliteThread(options);
+    await thread.#spawn(options.loadDataDir);
+    return thread;
+  }
+
+  async #spawn(load?: Blob): Promise<void> {
+    const loadDataDir = load ? await load.arrayBuffer() : undefined;
     const { module, bundle } = await compiledPglite();
     const worker = new Worker(new URL('./pgliteWorker.ts', import.meta.url), {
       workerData: {
-        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        ...(this.#options.dataDir ? { dataDir: this.#options.dataDir } : {}),
         ...(loadDataDir ? { loadDataDir } : {}),
         module,
         bundle,
       },
       transferList: loadDataDir ? [loadDataDir] : [],
     });
-    const thread = new PgliteThread(worker);
+    this.#worker = worker;
+    this.#generation += 1;
     await new Promise<void>((resolve, reject) => {
-      thread.#pending.set(0, { resolve: () => resolve(), reject });
-      worker.on('message', (reply: Reply) => thread.#receive(reply));
-      worker.on('error', (error: Error) => thread.#fail(error));
-      worker.on('exit', (code) => thread.#fail(new Error(`The database thread stopped (${code})`)));
+      this.#pending.set(0, { resolve: () => resolve(), reject });
+      worker.on('message', (reply: Reply) => this.#receive(reply));
+      worker.on('error', (error: Error) => this.#stopped(worker, error));
+      worker.on('exit', (code) =>
+        this.#stopped(worker, new Error(`The database thread stopped (${code})`)),
+      );
     });
-    return thread;
+  }
+
+  /**
+   * A thread ended. Closed on purpose, in memory, or crashing again and again: everything
+   * waiting fails, later calls too. Otherwise (a crash, with a data folder) what it was
+   * running fails as `DatabaseThreadRestarted` and a new thread opens the same folder
+   * (PostgreSQL's recovery replays its log, as after a power cut); calls meanwhile wait.
+   */
+  #stopped(worker: Worker, error: Error): void {
+    if (this.#gone.has(worker)) return;
+    this.#gone.add(worker);
+    if (worker !== this.#worker) return;
+    if (this.#starting) {
+      // A successor that died while starting: its start fails, and `#restart` decides.
+      const ready = this.#pending.get(0);
+      this.#pending.delete(0);
+      ready?.reject(error);
+      return;
+    }
+    const restart =
+      !this.#closing && !this.#closed && this.#options.dataDir !== undefined && this.#mayRestart();
+    this.#options.onRestart?.(error, restart);
+    if (!restart) {
+      this.#fail(error);
+      return;
+    }
+    const lost = new DatabaseThreadRestarted(
+      'The database stopped and is starting again; please try again',
+      { cause: error },
+    );
+    for (const pending of this.#pending.values()) pending.reject(lost);
+    this.#pending.clear();
+    this.#starting = this.#restart()
+      .catch((failure: unknown) => this.#fail(failure instanceof Error ? failure : lost))
+      .finally(() => (this.#starting = undefined));
+  }
+
+  /** Whether another restart is allowed now (at most `RESTARTS_MAX` in the window); counts it. */
+  #mayRestart(): boolean {
+    const now = Date.now();
+    while (this.#restarts.length > 0 && this.#restarts[0]! < now - RESTART_WINDOW_MS)
+      this.#restarts.shift();
+    if (this.#restarts.length >= RESTARTS_MAX) return false;
+    this.#restarts.push(now);
+    return true;
+  }
+
+  async #restart(): Promise<void> {
+    for (;;) {
+      try {
+        await this.#spawn();
+        break;
+      } catch (error) {
+        if (this.#closing || !this.#mayRestart()) throw error;
+        this.#options.onRestart?.(error instanceof Error ? error : new Error(String(error)), true);
+      }
+    }
+    // What was listened to is listened to again.
+    for (const channel of this.#listeners.keys()) await this.#send({ op: 'listen', channel });
+  }
+
+  /**
+   * Ends the thread at once, as a crash would (`Worker.terminate`): for the tests and the
+   * soak bench, which show that the server goes on.
+   */
+  async crashThread(): Promise<void> {
+    await this.#worker?.terminate();
   }
 
   /** Calls sent to the thread and not answered yet (the running one included), for `/metrics`. */
@@ -127,7 +235,7 @@ export class PgliteThread {
     else pending.reject(fromWire(reply.error));
   }
 
-  /** The thread is gone (closed or crashed): everything waiting fails, later calls too. */
+  /** The thread is gone for good (closed, or not started again): every call fails. */
   #fail(error: Error): void {
     this.#closed ??= error;
     for (const pending of this.#pending.values()) pending.reject(error);
@@ -136,10 +244,15 @@ export class PgliteThread {
 
   #call<T>(request: RequestBody): Promise<T> {
     if (this.#closed) return Promise.reject(this.#closed);
+    if (this.#starting) return this.#starting.then(() => this.#call<T>(request));
+    return this.#send<T>(request);
+  }
+
+  #send<T>(request: RequestBody): Promise<T> {
     const id = this.#next++;
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#worker.postMessage({ ...request, id });
+      this.#worker!.postMessage({ ...request, id });
     });
   }
 
@@ -164,11 +277,24 @@ export class PgliteThread {
   /** Runs `work` in one transaction; other statements wait until it ends. */
   async transaction<T>(work: (query: PgliteThread['query']) => Promise<T>): Promise<T> {
     const tx = await this.#call<number>({ op: 'begin' });
+    const generation = this.#generation;
+    // A transaction of a thread that crashed is gone with it: none of it was committed.
+    const same = () => {
+      if (this.#generation !== generation)
+        throw new DatabaseThreadRestarted(
+          'The database stopped and is starting again; please try again',
+        );
+    };
     let result: T;
     try {
-      result = await work((sql, params) => this.query(sql, params, tx));
+      result = await work(async (sql, params) => {
+        same();
+        return this.query(sql, params, tx);
+      });
+      same();
     } catch (error) {
-      await this.#call({ op: 'end', tx, commit: false }).catch(() => undefined);
+      if (this.#generation === generation)
+        await this.#call({ op: 'end', tx, commit: false }).catch(() => undefined);
       throw error;
     }
     await this.#call({ op: 'end', tx, commit: true });
@@ -197,14 +323,18 @@ export class PgliteThread {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    const exited = new Promise<void>((resolve) => this.#worker.once('exit', () => resolve()));
+    this.#closing = true;
+    await this.#starting;
+    if (this.#closed) return;
+    const worker = this.#worker!;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     await this.#call({ op: 'close' });
     this.#fail(new Error('The database is closed'));
     // The thread ends by itself once its database is closed and its port too. Cut short
     // only if it does not: terminating a thread whose WebAssembly code V8 may still be
     // compiling or freeing in the background once crashed the whole process (a V8 check on
     // its JIT pages, SIGTRAP) in a test run that opened and closed many databases.
-    const cut = setTimeout(() => void this.#worker.terminate(), 5_000);
+    const cut = setTimeout(() => void worker.terminate(), 5_000);
     await exited;
     clearTimeout(cut);
   }
