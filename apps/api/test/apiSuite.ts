@@ -53,14 +53,14 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           payload: { email, password },
         });
       const ok = await login('  ana@example.com ', PASSWORD);
-      expect(ok.statusCode).toBe(200);
+      expect(ok.statusCode, ok.body).toBe(200);
       expect(ok.json()).toMatchObject({ code: 0, msg: 'success', data: { id: String(rider.id) } });
       const wrong = await login('ana@example.com', 'nope');
       const unknown = await login('nobody@example.com', 'nope');
       await h.db.query('UPDATE users SET active = false WHERE id = $1', [rider.id]);
       const inactive = await login('ana@example.com', PASSWORD);
       for (const reply of [wrong, unknown, inactive]) {
-        expect(reply.statusCode).toBe(401);
+        expect(reply.statusCode, reply.body).toBe(401);
         expect(reply.json()).toEqual({
           code: 10301,
           msg: 'wrong_credentials',
@@ -105,7 +105,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         });
       for (let i = 0; i < 3; i++) expect((await login('bad')).statusCode).toBe(401);
       const limited = await login(PASSWORD);
-      expect(limited.statusCode).toBe(429);
+      expect(limited.statusCode, limited.body).toBe(429);
       expect(limited.json()).toMatchObject({ code: 10302 });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect(h.logs.join('')).toContain('login.rateLimited');
@@ -126,7 +126,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         url: '/api/v1/jwt-token/',
         payload: { email: 'y@example.com', password: 'x' },
       });
-      expect(third.statusCode).toBe(429);
+      expect(third.statusCode, third.body).toBe(429);
     });
 
     it('stores argon2id hashes, accepts long passwords of any characters as typed, and upgrades legacy pbkdf2 hashes', async () => {
@@ -190,12 +190,12 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       };
       for (const token of [none, tampered, rider.refresh, hs(noExp), 'garbage']) {
         const reply = await me(token);
-        expect(reply.statusCode).toBe(401);
+        expect(reply.statusCode, reply.body).toBe(401);
         expect(reply.json()).toMatchObject({ code: 10001, detail: 'Token invalid' });
       }
       h.clock += (h.config.accessTtlS + 1) * 1000;
       const expired = await me(rider.access);
-      expect(expired.statusCode).toBe(401);
+      expect(expired.statusCode, expired.body).toBe(401);
       expect(expired.json()).toMatchObject({ code: 10001, detail: 'Token expired' });
       expect(
         (await h.server.inject({ method: 'GET', url: `/api/v2/athlete/${rider.id}/` })).json(),
@@ -212,14 +212,14 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           payload: { refresh: token },
         });
       const first = await refresh(rider.refresh);
-      expect(first.statusCode).toBe(200);
+      expect(first.statusCode, first.body).toBe(200);
       const b = first.json<{ data: { access: string; refresh: string } }>().data;
       expect(b.refresh).not.toBe(rider.refresh);
       // The answer was lost (the tab navigated mid-refresh): the client still holds A and
       // presents it again a few seconds later. It gets B again, not a second live pair.
       h.clock += 3_000;
       const again = await refresh(rider.refresh);
-      expect(again.statusCode).toBe(200);
+      expect(again.statusCode, again.body).toBe(200);
       expect(again.json<{ data: typeof b }>().data).toEqual(b);
       h.clock += 60_000;
       const c = (await refresh(b.refresh)).json<{ data: { refresh: string } }>().data;
@@ -227,7 +227,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect((await refresh(rider.refresh)).statusCode).toBe(401);
       h.clock += 60_000;
       const reuse = await refresh(b.refresh); // B again, long after it was used: theft
-      expect(reuse.statusCode).toBe(401);
+      expect(reuse.statusCode, reuse.body).toBe(401);
       expect(reuse.json()).toMatchObject({ code: 10001 });
       expect((await refresh(c.refresh)).statusCode).toBe(401); // the whole family is revoked
       expect(h.logs.join('')).toContain('refresh.reuse');
@@ -254,7 +254,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         url: '/api/v1/jwt-token/refresh/',
         payload: { refresh: next },
       });
-      expect(rotated.statusCode).toBe(200);
+      expect(rotated.statusCode, rotated.body).toBe(200);
       // One token row per rotation: the first login, the pair the ten shared, the last.
       const rows = await h.db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM refresh_tokens WHERE user_id = $1',
@@ -292,7 +292,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         url: '/api/v1/jwt-token/logout/',
         payload: { refresh: rider.refresh },
       });
-      expect(logout.statusCode).toBe(200);
+      expect(logout.statusCode, logout.body).toBe(200);
       expect(
         (
           await h.server.inject({
@@ -383,7 +383,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           headers: { 'content-type': type },
           payload: 'serial=X',
         });
-        expect(reply.statusCode).toBe(401);
+        expect(reply.statusCode, reply.body).toBe(401);
       }
     });
 
@@ -404,14 +404,14 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         headers: json,
         payload: '{"__proto__":{"admin":true}}',
       });
-      expect(proto.statusCode).toBe(400);
+      expect(proto.statusCode, proto.body).toBe(400);
       const extra = await h.server.inject({
         method: 'PATCH',
         url: `/api/v2/athlete/${rider.id}/`,
         headers: json,
         payload: { id: 5, owner_id: 9 },
       });
-      expect(extra.statusCode).toBe(400);
+      expect(extra.statusCode, extra.body).toBe(400);
       expect(extra.json()).toMatchObject({
         code: 10400,
         errors: [{ path: expect.any(String) as string }],
@@ -464,7 +464,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         ['GET', `/api/v2/routebooks/${route.data.id}/gpx/`],
       ] as const) {
         const reply = await h.server.inject({ method, url, headers: bearer(b.access) });
-        expect(reply.statusCode).toBe(404);
+        expect(reply.statusCode, reply.body).toBe(404);
       }
       expect(
         (
@@ -496,7 +496,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         url: '/api/v2/devices/',
         headers: bearer(rider.access),
       });
-      expect(reply.statusCode).toBe(500);
+      expect(reply.statusCode, reply.body).toBe(500);
       const body = reply.json<{ code: number; detail: string }>();
       expect(body.code).toBe(10500);
       expect(reply.body).not.toMatch(/devices|relation|SELECT|at .*\.ts/);
@@ -573,7 +573,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         (await get('/api/v2/workouts/totals/?sport_type=5')).json<{ data: unknown }>().data,
       ).toEqual({ count: 0, distance_m: 0, moving_time_s: 0, elevation_gain_m: 0 });
       const bad = await get('/api/v2/workouts/totals/?from=yesterday');
-      expect(bad.statusCode).toBe(400);
+      expect(bad.statusCode, bad.body).toBe(400);
       expect(bad.json<{ code: number }>().code).toBe(10400);
       expect(
         (await h.server.inject({ method: 'GET', url: '/api/v2/workouts/totals/' })).statusCode,
@@ -588,7 +588,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'a.fit',
         bytes,
       });
-      expect(first.statusCode).toBe(201);
+      expect(first.statusCode, first.body).toBe(201);
       const id = first.json<{ data: { id: number } }>().data.id;
       // The device's lap (the simulator's file writes one for the whole ride).
       const laps = first.json<{
@@ -602,7 +602,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'copy.fit',
         bytes,
       });
-      expect(again.statusCode).toBe(409);
+      expect(again.statusCode, again.body).toBe(409);
       expect(again.json()).toMatchObject({
         code: 10409,
         existing_id: id,
@@ -629,7 +629,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         headers: bearer(rider.access),
         payload: { name: 'Gravel loop', sport_type: 1, notes: 'Windy; new tyres.' },
       });
-      expect(patched.statusCode).toBe(200);
+      expect(patched.statusCode, patched.body).toBe(200);
       expect(patched.json()).toMatchObject({
         data: { name: 'Gravel loop', sport_type: 1, notes: 'Windy; new tyres.' },
       });
@@ -647,14 +647,14 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         url: `/api/v2/workouts/${id}/fit/`,
         headers: bearer(rider.access),
       });
-      expect(original.statusCode).toBe(200);
+      expect(original.statusCode, original.body).toBe(200);
       expect(new Uint8Array(original.rawPayload)).toEqual(bytes);
       // The curve offers to compare with the past years the rider rode, and only those.
       const old = await upload(h, '/api/v2/workouts/', rider.access, {
         filename: 'old.fit',
         bytes: fitFile(600, 33, Date.UTC(2024, 5, 1) / 1000),
       });
-      expect(old.statusCode).toBe(201);
+      expect(old.statusCode, old.body).toBe(201);
       const curve = await h.server.inject({
         method: 'GET',
         url: `/api/v2/workouts/${id}/power-curve/`,
@@ -673,7 +673,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'a.fit',
         bytes,
       });
-      expect(back.statusCode).toBe(201);
+      expect(back.statusCode, back.body).toBe(201);
     });
 
     it('refuses settings out of bounds, thresholds from a future date and a From after To, each with its reason', async () => {
@@ -704,7 +704,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect((await patch({ settings: { ftp: null, max_hr: null } })).statusCode).toBe(200);
       const tomorrow = new Date(h.clock + 86_400_000).toISOString().slice(0, 10);
       const future = await patch({ settings: { ftp: 250 }, thresholds_from: tomorrow });
-      expect(future.statusCode).toBe(400);
+      expect(future.statusCode, future.body).toBe(400);
       expect(future.json<{ detail: string }>().detail).toMatch(/future/);
       for (const url of [
         '/api/v2/workouts/?from=2026-03-01&to=2026-02-01',
@@ -715,7 +715,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           url,
           headers: bearer(rider.access),
         });
-        expect(backwards.statusCode).toBe(400);
+        expect(backwards.statusCode, backwards.body).toBe(400);
         expect(backwards.json<{ errors: { message: string }[] }>().errors).toEqual([
           { path: 'from', message: 'The From date is after the To date' },
         ]);
@@ -738,7 +738,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         { filename: 'Morning.FIT', bytes: fitFile(1200, 7) },
         { name: 'Morning' },
       );
-      expect(reply.statusCode).toBe(201);
+      expect(reply.statusCode, reply.body).toBe(201);
       const workout = reply.json<{
         data: {
           id: number;
@@ -984,7 +984,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           filename: `r${ride.seed}.fit`,
           bytes: fitFile(ride.seconds, ride.seed, ride.start),
         });
-        expect(reply.statusCode).toBe(201);
+        expect(reply.statusCode, reply.body).toBe(201);
         ids.push(reply.json<{ data: { id: number } }>().data.id);
       }
       // Another rider's ride in the same periods counts for them only.
@@ -1222,7 +1222,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       const whole = (await send('whole.fit', good)).json<Detail>().data;
       expect(whole.damage).toBeNull();
       const cut = await send('cut.fit', good.subarray(0, Math.floor(good.length * 0.5)));
-      expect(cut.statusCode).toBe(201);
+      expect(cut.statusCode, cut.body).toBe(201);
       const cutRide = cut.json<Detail>().data;
       expect(cutRide.damage).toMatchObject({ code: 'dataSize' });
       expect(cutRide.damage!.read_time_s).toBeGreaterThan(600);
@@ -1234,7 +1234,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect(crc.summary.timer_time_s).toBe(whole.summary.timer_time_s);
       // The same ride as gzip is the same file: already imported, whatever its wrapping.
       const wrapped = await send('ride.fit.gz', gzipSync(good));
-      expect(wrapped.statusCode).toBe(409);
+      expect(wrapped.statusCode, wrapped.body).toBe(409);
       expect(wrapped.json()).toMatchObject({
         existing_id: whole.id,
         errors: [{ path: 'file', message: 'workouts.duplicate' }],
@@ -1258,7 +1258,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       }));
       const tcx = `<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity Sport="Biking"><Id>x</Id><Lap StartTime="${points[0]!.time}"><TotalTimeSeconds>600</TotalTimeSeconds><Track>${points.map((p, i) => `<Trackpoint><Time>${p.time}</Time><Position><LatitudeDegrees>${p.lat}</LatitudeDegrees><LongitudeDegrees>8</LongitudeDegrees></Position><DistanceMeters>${i * 33.4}</DistanceMeters></Trackpoint>`).join('')}</Track></Lap></Activity></Activities></TrainingCenterDatabase>`;
       const tcxRide = await send('ride.tcx', new TextEncoder().encode(tcx));
-      expect(tcxRide.statusCode).toBe(201);
+      expect(tcxRide.statusCode, tcxRide.body).toBe(201);
       expect(tcxRide.json<Detail>().data).toMatchObject({
         file_format: 'tcx',
         sport_type: 2,
@@ -1266,7 +1266,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       });
       const gpx = `<gpx version="1.1"><trk><trkseg>${points.map((p) => `<trkpt lat="${p.lat}" lon="8"><ele></ele><time>${p.time}</time></trkpt>`).join('')}</trkseg></trk></gpx>`;
       const gpxRide = await send('ride.gpx.gz', gzipSync(new TextEncoder().encode(gpx)));
-      expect(gpxRide.statusCode).toBe(201);
+      expect(gpxRide.statusCode, gpxRide.body).toBe(201);
       expect(gpxRide.json<Detail>().data.file_format).toBe('gpx.gz');
       // Without "keep", the GPX of a ride already here (the same times and track, another
       // wrapping) is that ride: already imported, not an overlap.
@@ -1276,7 +1276,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           gpx.replace('<gpx version="1.1">', '<gpx version="1.1" creator="another app">'),
         ),
       });
-      expect(again.statusCode).toBe(409);
+      expect(again.statusCode, again.body).toBe(409);
       expect(again.json()).toMatchObject({
         errors: [{ path: 'file', message: 'workouts.duplicate' }],
       });
@@ -1284,10 +1284,10 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         again.json<{ existing_id: number }>().existing_id,
       );
       const route = await send('route.gpx', new TextEncoder().encode(demoGpx(1, 300, false)));
-      expect(route.statusCode).toBe(415);
+      expect(route.statusCode, route.body).toBe(415);
       expect(route.json<{ detail: string }>().detail).toContain('planned route');
       const bomb = await send('bomb.fit.gz', gzipSync(new Uint8Array(80 * 1024 * 1024)));
-      expect(bomb.statusCode).toBe(415);
+      expect(bomb.statusCode, bomb.body).toBe(415);
       expect(bomb.json<{ detail: string }>().detail).toContain('larger than');
     });
 
@@ -1327,7 +1327,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           filename: 'moxy.fit',
           bytes,
         });
-        expect(reply.statusCode).toBe(201);
+        expect(reply.statusCode, reply.body).toBe(201);
         const ride = reply.json<{
           data: {
             id: number;
@@ -1382,7 +1382,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           headers: auth,
           payload: { shared: true, share_heart_rate: false },
         });
-        expect(shared.statusCode).toBe(200);
+        expect(shared.statusCode, shared.body).toBe(200);
         const shareId = shared.json<{ data: { share_id: string } }>().data.share_id;
         const visitor = (
           await h.server.inject({
@@ -1466,7 +1466,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         url: `/api/v2/workouts/${plain.id}/range/?from=10&to=5`,
         headers: auth,
       });
-      expect(bad.statusCode).toBe(400);
+      expect(bad.statusCode, bad.body).toBe(400);
     }); // several imports: past 5 s when this 2-core machine is shared
 
     it('scores the load of a ride without power from its heart rate against the max heart rate it uses', async () => {
@@ -1524,7 +1524,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'ride.fit',
         bytes: new Uint8Array(bytes),
       });
-      expect(imported.statusCode).toBe(201);
+      expect(imported.statusCode, imported.body).toBe(201);
       const ride = imported.json<{
         data: {
           id: number;
@@ -1539,7 +1539,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           url: `/api/v2/workouts/${ride.id}/range/?from=${lap.start_s}&to=${lap.start_s + lap.elapsed_time_s}`,
           headers: bearer(rider.access),
         });
-        expect(reply.statusCode).toBe(200);
+        expect(reply.statusCode, reply.body).toBe(200);
         const { summary } = reply.json<{ data: { summary: { power_avg: number } } }>().data;
         expect(Math.abs(summary.power_avg - lap.power_avg)).toBeLessThanOrEqual(
           lap.power_avg * 0.03,
@@ -1565,7 +1565,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           {},
           language ? { 'accept-language': language } : {},
         );
-        expect(reply.statusCode).toBe(201);
+        expect(reply.statusCode, reply.body).toBe(201);
         return reply.json<{ data: { name: string } }>().data.name;
       };
       // A pool swim (no positions, so "indoor"), a run, and a ride.
@@ -1585,14 +1585,14 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'whole.fit',
         bytes: fitFile(1800, 5),
       });
-      expect(whole.statusCode).toBe(201);
+      expect(whole.statusCode, whole.body).toBe(201);
       const wholeId = whole.json<{ data: { id: number } }>().data.id;
       // The same ride cut short (the first ten minutes): other bytes, the same start.
       const cut = await upload(h, '/api/v2/workouts/', rider.access, {
         filename: 'cut.fit',
         bytes: fitFile(600, 5),
       });
-      expect(cut.statusCode).toBe(409);
+      expect(cut.statusCode, cut.body).toBe(409);
       expect(cut.json()).toMatchObject({
         code: 10409,
         existing_id: wholeId,
@@ -1603,7 +1603,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'other.fit',
         bytes: fitFile(600, 6),
       });
-      expect(other.statusCode).toBe(201);
+      expect(other.statusCode, other.body).toBe(201);
       // The rider chooses to keep both.
       const kept = await upload(
         h,
@@ -1612,7 +1612,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         { filename: 'cut.fit', bytes: fitFile(600, 5) },
         { overlap: 'keep' },
       );
-      expect(kept.statusCode).toBe(201);
+      expect(kept.statusCode, kept.body).toBe(201);
     });
 
     it('answers no distance (null, shown "—") for a trainer ride that records no speed, distance or position', async () => {
@@ -1629,7 +1629,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'trainer.fit',
         bytes: encodeFit(activityFromStreams(trainer, { startTime: 1_790_000_000, sport: 2 })),
       });
-      expect(reply.statusCode).toBe(201);
+      expect(reply.statusCode, reply.body).toBe(201);
       expect(reply.json()).toMatchObject({
         data: {
           distance_m: null,
@@ -1662,7 +1662,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'chained.fit',
         bytes: chained,
       });
-      expect(reply.statusCode).toBe(201);
+      expect(reply.statusCode, reply.body).toBe(201);
       expect(reply.json()).toMatchObject({ data: { timer_time_s: 600, other_activities: 1 } });
       // The second activity is queued after the first and lands as a ride of its own.
       await vi.waitFor(async () => expect(await rides()).toHaveLength(2));
@@ -1672,7 +1672,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'chained.fit',
         bytes: chained,
       });
-      expect(again.statusCode).toBe(409);
+      expect(again.statusCode, again.body).toBe(409);
       // A TCX file with two <Activity> elements (a run and a ride of the corpus).
       const tcx = (name: string) =>
         readFileSync(
@@ -1689,7 +1689,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'two.tcx',
         bytes: new TextEncoder().encode(both),
       });
-      expect(multi.statusCode).toBe(201);
+      expect(multi.statusCode, multi.body).toBe(201);
       expect(multi.json()).toMatchObject({ data: { other_activities: 1 } });
       await vi.waitFor(async () => expect(await rides()).toHaveLength(4));
       const names = (await rides()).map((ride) => ride.name);
@@ -1715,7 +1715,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         {},
         { 'idempotency-key': 'upload-0001' },
       );
-      expect(failed.statusCode).toBe(500);
+      expect(failed.statusCode, failed.body).toBe(500);
       expect(failed.body).not.toContain('connection terminated');
       expect(await h.db.query('SELECT id FROM workouts')).toEqual([]);
       expect(await h.db.query('SELECT workout_id FROM workout_streams')).toEqual([]);
@@ -1766,7 +1766,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'full.fit',
         bytes,
       });
-      expect(failed.statusCode).toBe(503);
+      expect(failed.statusCode, failed.body).toBe(503);
       expect(failed.json()).toMatchObject({ code: 10503 });
       expect(failed.body).not.toContain('ENOSPC');
       expect(await h.db.query('SELECT id FROM workouts')).toEqual([]);
@@ -1777,7 +1777,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'full.fit',
         bytes,
       });
-      expect(retried.statusCode).toBe(201);
+      expect(retried.statusCode, retried.body).toBe(201);
       expect(await h.db.query('SELECT id FROM workouts')).toHaveLength(1);
     });
 
@@ -1789,7 +1789,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         filename: 'a.fit',
         bytes: fitFile(1200),
       });
-      expect(reply.statusCode).toBe(413);
+      expect(reply.statusCode, reply.body).toBe(413);
       expect(reply.json()).toMatchObject({
         code: 10413,
         detail: expect.stringContaining('quota') as string,
@@ -1852,10 +1852,10 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         headers: auth,
         payload: { name: 'Work', latitude: work[0], longitude: work[1], radius_m: 250 },
       });
-      expect(created.statusCode).toBe(201);
+      expect(created.statusCode, created.body).toBe(201);
       const visitor = (url: string) => h.server.inject({ method: 'GET', url });
       const detail = await visitor(`/api/v2/share/workouts/${shareId}/`);
-      expect(detail.statusCode).toBe(200);
+      expect(detail.statusCode, detail.body).toBe(200);
       // Nothing of the account: no e-mail, no user or workout id, no device values.
       expect(detail.body).not.toContain(rider.email);
       const shared = detail.json<{ data: Record<string, unknown> }>().data;
@@ -1915,7 +1915,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       ).toBeGreaterThanOrEqual(1000);
       // The preview picture is a PNG made on the server.
       const preview = await visitor(`/api/v2/share/workouts/${shareId}/preview.png`);
-      expect(preview.statusCode).toBe(200);
+      expect(preview.statusCode, preview.body).toBe(200);
       expect(preview.headers['content-type']).toBe('image/png');
       expect([...preview.rawPayload.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
     });
@@ -2068,12 +2068,12 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       expect(door.summary.distance_m).toBe(0);
       // The picture is revalidated on every use, so a stopped share's is gone at once.
       const preview = await visitor(`/api/v2/share/workouts/${shareId}/preview.png`);
-      expect(preview.statusCode).toBe(200);
+      expect(preview.statusCode, preview.body).toBe(200);
       expect(preview.headers['cache-control']).toBe('private, no-cache');
       const again = await visitor(`/api/v2/share/workouts/${shareId}/preview.png`, {
         'if-none-match': String(preview.headers.etag),
       });
-      expect(again.statusCode).toBe(304);
+      expect(again.statusCode, again.body).toBe(304);
       await h.server.inject({
         method: 'PATCH',
         url: `/api/v2/workouts/${imported.id}/`,
@@ -2083,7 +2083,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       const stopped = await visitor(`/api/v2/share/workouts/${shareId}/preview.png`, {
         'if-none-match': String(preview.headers.etag),
       });
-      expect(stopped.statusCode).toBe(404);
+      expect(stopped.statusCode, stopped.body).toBe(404);
     });
 
     it('refuses a privacy zone beyond the most a rider may keep', async () => {
@@ -2104,7 +2104,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
       const refused = replies.filter((reply) => reply.statusCode !== 201);
       expect(refused).toHaveLength(5);
       for (const reply of refused) {
-        expect(reply.statusCode).toBe(400);
+        expect(reply.statusCode, reply.body).toBe(400);
         expect(reply.json<{ detail: string }>().detail).toContain(String(MAX_PRIVACY_ZONES));
       }
     });
@@ -2174,7 +2174,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         headers: auth,
         payload: { serial: 'navp-0042', model: 'NAV+' },
       });
-      expect(bound.statusCode).toBe(201);
+      expect(bound.statusCode, bound.body).toBe(201);
       const device = bound.json<{
         data: { id: number; serial: string; firmware_version: string };
       }>().data;
@@ -2215,7 +2215,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         headers: auth,
         payload: { ...layout.data, extra_member: 'kept' },
       });
-      expect(saved.statusCode).toBe(200);
+      expect(saved.statusCode, saved.body).toBe(200);
       expect(saved.json<{ data: { extra_member: string } }>().data.extra_member).toBe('kept');
       const broken = { ...layout.data, pages: [{ ...layout.data.pages[0], items: [999999] }] };
       const refused = await h.server.inject({
@@ -2224,7 +2224,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         headers: auth,
         payload: broken,
       });
-      expect(refused.statusCode).toBe(400);
+      expect(refused.statusCode, refused.body).toBe(400);
       expect(refused.json<{ errors: unknown[] }>().errors.length).toBeGreaterThan(0);
 
       expect(
@@ -2265,7 +2265,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         { filename: '../../etc/passwd.gpx', bytes: gpx },
         { title: 'Bay loop', description: '<b>nice</b>' },
       );
-      expect(created.statusCode).toBe(201);
+      expect(created.statusCode, created.body).toBe(201);
       const route = created.json<{
         data: {
           id: number;
@@ -2303,7 +2303,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
           { filename: 'evil.gpx', bytes: new TextEncoder().encode(attack) },
           { title: 'Evil' },
         );
-        expect(reply.statusCode).toBe(415);
+        expect(reply.statusCode, reply.body).toBe(415);
         expect(reply.body).not.toContain('passwd');
       }
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -2337,7 +2337,7 @@ export function defineApiSuite(makeFactory: () => Promise<DatabaseFactory>): voi
         url: regions.data[0]!.download_url,
         headers: { range: 'bytes=100-199' },
       });
-      expect(part.statusCode).toBe(206);
+      expect(part.statusCode, part.body).toBe(206);
       expect(part.headers['content-range']).toBe('bytes 100-199/5000');
       expect([...part.rawPayload]).toEqual([...bytes.subarray(100, 200)]);
       expect(

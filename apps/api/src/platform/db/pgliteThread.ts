@@ -168,8 +168,12 @@ export class PgliteThread {
       ready?.reject(error);
       return;
     }
-    const restart =
-      !this.#closing && !this.#closed && this.#options.dataDir !== undefined && this.#mayRestart();
+    // Closed on purpose: its end is no news.
+    if (this.#closing || this.#closed) {
+      this.#fail(error);
+      return;
+    }
+    const restart = this.#options.dataDir !== undefined && this.#mayRestart();
     this.#options.onRestart?.(error, restart);
     if (!restart) {
       this.#fail(error);
