@@ -279,7 +279,7 @@ describe('a release installed by another team', () => {
     },
   );
 
-  it('ships dist, types, README, CHANGELOG and licence, and no tests, stories or fixtures', () => {
+  it('ships dist, types, README, API report, CHANGELOG and licence, and no tests, stories or fixtures', () => {
     for (const name of packages) {
       const files = filesUnder(join(consumer, 'node_modules/@xoss', name));
       expect(files, name).toEqual(
@@ -287,6 +287,8 @@ describe('a release installed by another team', () => {
           'dist/index.js',
           'dist/index.d.ts',
           'README.md',
+          // What the README links for every export's type.
+          'api-report.md',
           'CHANGELOG.md',
           'LICENSE',
         ]),
