@@ -1,11 +1,14 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { get } from 'node:http';
@@ -15,6 +18,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bumped } from '../scripts/dependentBumps.ts';
 
 // The release as another team meets it (docs/packages.md): every package published by the
 // release command's publish step to a real npm registry (Verdaccio, on a loopback port with
@@ -52,6 +56,8 @@ let registry: ChildProcess | undefined;
 let url: string;
 let consumer: string;
 let published: string;
+/** The npm user config holding the publisher's token for the registry. */
+let userconfig: string;
 
 /** An environment without any registry setting of the machine's. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -162,7 +168,7 @@ beforeAll(async () => {
     body: JSON.stringify({ name: 'release', password: 'release-test-only' }),
   });
   const { token } = (await user.json()) as { token: string };
-  const userconfig = join(work, 'publisher.npmrc');
+  userconfig = join(work, 'publisher.npmrc');
   writeFileSync(userconfig, `//127.0.0.1:${port}/:_authToken=${token}\n`);
 
   // The release command's publish step, told the registry the npm way; no git tags here.
@@ -347,5 +353,107 @@ describe('a release installed by another team', () => {
     const code = result.outputFiles[0]!.text;
     expect(code).not.toMatch(/react|from\s*["']ol|zod/i);
     console.log(`@xoss/data-fields in a browser bundle: ${(code.length / 1000).toFixed(1)} kB`);
+  });
+});
+
+describe('the next release, as `pnpm release` makes it', () => {
+  // A clone of this commit (the workspace's dependencies linked in, not installed again), a
+  // breaking change of @xoss/i18n pending, and `node scripts/release.ts` with no step:
+  // version, commit, build, publish, to the registry above; then the team updates.
+  let clone: string;
+  let output: string;
+  const at = (name: string) =>
+    (
+      JSON.parse(readFileSync(join(clone, 'packages', name, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+  const git = (...args: string[]) => run('git', args, clone).trim();
+
+  beforeAll(() => {
+    clone = join(work, 'clone');
+    run('git', ['clone', '--quiet', root, clone], work);
+    symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'));
+    for (const name of packages)
+      if (existsSync(join(root, 'packages', name, 'node_modules')))
+        cpSync(
+          join(root, 'packages', name, 'node_modules'),
+          join(clone, 'packages', name, 'node_modules'),
+          { recursive: true, verbatimSymlinks: true },
+        );
+    writeFileSync(
+      join(clone, '.changeset', 'release-test-i18n.md'),
+      "---\n'@xoss/i18n': minor\n---\n\nBREAKING: a message id renamed (the release test's change).\n",
+    );
+    const identity = { name: 'Release test', email: 'release-test@example.com' };
+    git('config', 'user.name', identity.name);
+    git('config', 'user.email', identity.email);
+    git('add', '--all');
+    git('commit', '--quiet', '--message', 'A breaking change of @xoss/i18n');
+    output = run(
+      process.execPath,
+      ['scripts/release.ts'],
+      clone,
+      cleanEnv({ NPM_CONFIG_REGISTRY: url, NPM_CONFIG_USERCONFIG: userconfig }),
+    );
+  });
+
+  it('gives a dependent of a breaking release a breaking bump of its own, not a patch', () => {
+    const i18n = at('i18n');
+    expect(i18n).toBe(bumped(version('i18n'), 'minor'));
+    // ui-kit depends on i18n: its own minor, with the reason in its changelog.
+    expect(at('ui-kit')).toBe(bumped(version('ui-kit'), 'minor'));
+    const log = readFileSync(join(clone, 'packages/ui-kit/CHANGELOG.md'), 'utf8');
+    expect(log).toContain(`BREAKING: depends on @xoss/i18n ${i18n}`);
+    expect(output).toContain('@xoss/ui-kit: minor, as it depends on');
+  });
+
+  it("commits the versions and tags that commit, the release's own", () => {
+    expect(git('log', '-1', '--format=%s')).toMatch(/^Release @xoss\/activity-files@/);
+    expect(git('status', '--porcelain')).toBe('');
+    const tags = git('tag', '--points-at', 'HEAD').split('\n');
+    expect(tags).toEqual(
+      expect.arrayContaining([`@xoss/i18n@${at('i18n')}`, `@xoss/ui-kit@${at('ui-kit')}`]),
+    );
+    // Each one the version of this commit; none left on the commit before.
+    for (const tag of tags)
+      expect(packages.map((name) => `@xoss/${name}@${at(name)}`)).toContain(tag);
+    expect(git('tag', '--points-at', 'HEAD~1')).toBe('');
+  });
+
+  it('reaches a team that updates, and not one that stays on the old range', async () => {
+    const document = (await metadata('@xoss%2fui-kit')) as {
+      versions: Record<string, { dependencies?: Record<string, string> }>;
+    };
+    expect(document.versions[at('ui-kit')]?.dependencies?.['@xoss/i18n']).toBe(`^${at('i18n')}`);
+    // The caret of the first release keeps the team on it: no breaking release unasked.
+    run(
+      'npm',
+      ['update', '--no-audit', '--no-fund', '--loglevel=error', '@xoss/ui-kit', '@xoss/i18n'],
+      consumer,
+    );
+    const installed = (name: string) =>
+      (
+        JSON.parse(
+          readFileSync(join(consumer, 'node_modules/@xoss', name, 'package.json'), 'utf8'),
+        ) as { version: string }
+      ).version;
+    expect(installed('ui-kit')).toBe(version('ui-kit'));
+    // Asked for, the new release comes with the i18n it needs, and imports.
+    run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        `@xoss/ui-kit@${at('ui-kit')}`,
+        `@xoss/i18n@${at('i18n')}`,
+      ],
+      consumer,
+    );
+    expect(installed('ui-kit')).toBe(at('ui-kit'));
+    expect(installed('i18n')).toBe(at('i18n'));
+    run(process.execPath, ['--input-type=module', '-e', "await import('@xoss/ui-kit')"], consumer);
   });
 });
