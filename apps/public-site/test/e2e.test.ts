@@ -550,14 +550,10 @@ describe('public site end to end (Chromium, CSP enforced)', () => {
 
       // Without SMTP the mail is a file in the data folder's outbox, written after the reply.
       const outbox = join(product.dataDir, 'outbox');
-      let mails: string[] = [];
-      for (let tries = 0; mails.length === 0 && tries < 100; tries += 1) {
-        mails = (await readdir(outbox).catch(() => [] as string[])).filter((name) =>
-          name.endsWith('.eml'),
-        );
-        if (mails.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(mails).toHaveLength(1);
+      const written = async () =>
+        (await readdir(outbox).catch(() => [] as string[])).filter((name) => name.endsWith('.eml'));
+      await expect.poll(written, { interval: 100 }).toHaveLength(1);
+      const mails = await written();
       // Quoted-printable soft breaks and escapes undone.
       const mail = (await readFile(join(outbox, mails.sort().at(-1)!), 'utf8'))
         .replace(/=\r?\n/g, '')
