@@ -456,12 +456,14 @@ export class ArchiveImports {
         WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
       [row.id, JSON.stringify(error)],
     );
-    await blobs.delete(row.file_key).catch(() => undefined);
+    // Logged with the status, before the clean-up: whoever sees the archive failed finds the
+    // line (a test read the log while the zip was still being deleted, on a loaded machine).
     if (failed)
       log.warn(
         { archiveId: row.id, userId: row.user_id, code: error.code, reason: error.message },
         'archive import failed',
       );
+    await blobs.delete(row.file_key).catch(() => undefined);
   }
 
   async #run(job: JobWithMetadata<unknown>): Promise<void> {
