@@ -4,7 +4,6 @@ import { readFile, rename, writeFile as writeFileNow, type writeFile } from 'nod
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { activityFromStreams, encodeFit } from '@xoss/activity-files';
 import { simulateRide } from '@xoss/workout-stats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -203,12 +202,11 @@ export async function harness(
     ...overrides,
   };
   const logs: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs.push(chunk.toString());
-      done();
-    },
-  });
+  // A plain destination, not a Writable: each line is in `logs` when the log call returns.
+  // A Writable buffers a line written while it is still handling the one before and hands
+  // it over a tick later, so a test that read the log right after what it waited for could
+  // miss the line (an archive's failure, on a loaded machine).
+  const stream = { write: (line: string) => void logs.push(line) };
   const state = { clock: Date.UTC(2026, 10, 1) };
   const server = await buildServer({
     db,
