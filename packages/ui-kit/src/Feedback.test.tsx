@@ -32,6 +32,18 @@ describe('Loading before the language is here', () => {
     await expectAccessible(container);
   });
 
+  it('shows the progress bar and an empty state without a provider too', async () => {
+    const { container } = render(
+      <>
+        <RouteProgress active />
+        <EmptyState />
+      </>,
+    );
+    expect(screen.getByRole('progressbar', { name: 'Loading…' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Nothing here yet' })).toBeTruthy();
+    await expectAccessible(container);
+  });
+
   it('is the documented fallback of XossIntlProvider while its first language loads', async () => {
     render(
       <XossIntlProvider language="de" fallback={<Loading />}>

@@ -1,16 +1,28 @@
 import type { ReactNode } from 'react';
 import { Message, useHasIntl, useT } from '@xoss/i18n/react';
 
-/** The route progress bar: runs while `active`, then completes and fades. */
+/**
+ * The route progress bar: runs while `active`, then completes and fades. Like `Loading`, it
+ * works without an `XossIntlProvider` (a plain English label): a fallback may show it.
+ */
 export function RouteProgress({ active }: { readonly active: boolean }) {
+  // Whether a provider is above never changes for a mounted component: one of the two stays.
+  return useHasIntl() ? (
+    <TranslatedProgress active={active} />
+  ) : (
+    <ProgressBar active={active} label="Loading…" />
+  );
+}
+
+function TranslatedProgress({ active }: { readonly active: boolean }) {
   const t = useT();
+  return <ProgressBar active={active} label={t('common.loading')} />;
+}
+
+/** One element whether running or not, so its width and opacity transition between the two. */
+function ProgressBar({ active, label }: { readonly active: boolean; readonly label: string }) {
   return active ? (
-    <div
-      className="xoss-progress"
-      data-state="loading"
-      role="progressbar"
-      aria-label={t('common.loading')}
-    />
+    <div className="xoss-progress" data-state="loading" role="progressbar" aria-label={label} />
   ) : (
     <div className="xoss-progress" data-state="idle" aria-hidden="true" />
   );
@@ -39,11 +51,15 @@ export interface EmptyStateProps {
   readonly action?: ReactNode;
 }
 
-/** An empty list or page: what is missing and how to fill it. */
+/**
+ * An empty list or page: what is missing and how to fill it. Without a `title` it says
+ * "Nothing here yet", in the reader's language under an `XossIntlProvider`, else in English.
+ */
 export function EmptyState({ title, children, action }: EmptyStateProps) {
+  const hasIntl = useHasIntl();
   return (
     <div className="xoss-empty xoss-root">
-      <h2>{title ?? <Message id="common.empty" />}</h2>
+      <h2>{title ?? (hasIntl ? <Message id="common.empty" /> : 'Nothing here yet')}</h2>
       {children ? <p>{children}</p> : null}
       {action}
     </div>
