@@ -2,9 +2,9 @@
 // Fair share (`pnpm bench`): on a server with the default request limits and `TRUST_PROXY`
 // on, four riders each load a portal page a second (10 requests at once: their list and
 // rides) and two more import one-hour rides back to back, for PHASE_SECONDS alone, then under
-// each attack in turn: one rider's flood, login bursts from many addresses, the largest legal
+// each attack in turn: one rider's flood, one rider's flood of the longest fitness chart, login bursts from many addresses, the largest legal
 // imports in a loop, anonymous share requests on a ride with the most privacy zones. The run
-// fails if the riders' p99 grows more than 3x or one of their requests fails.
+// fails if the riders' p99 grows more than 2x (issue #53) or one of their requests fails.
 //
 // The server has the main thread to itself, as it would in production: the riders run in one
 // worker thread and each attack in another, so neither the riders' nor the attacker's
@@ -25,6 +25,8 @@ import { MAX_PRIVACY_ZONES } from '../src/share/store.ts';
 import { multipartBody } from '../src/testing/multipart.ts';
 
 const SECONDS = Number(process.env.PHASE_SECONDS ?? 10);
+/** The most the other riders' p99 may grow under an attack, times quiet's. */
+const LIMIT = 2;
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -77,6 +79,24 @@ const oneRiderFlood: Attack = async ({ base, token }, end, count) => {
   });
   for (const [status, stats] of Object.entries(result.statusCodeStats ?? {}))
     for (let i = 0; i < (stats.count ?? 0); i++) count('flood', Number(status));
+};
+
+/**
+ * One rider's token on 200 connections asking for the longest fitness chart (20 years of
+ * days, the most one call may ask for), as fast as the server answers: the costliest read a
+ * rider may send, over and over.
+ */
+const fitnessFlood: Attack = async ({ base, token }, end, count) => {
+  const to = new Date().toISOString().slice(0, 10);
+  const from = `${Number(to.slice(0, 4)) - 20}${to.slice(4)}`;
+  const result = await autocannon({
+    url: `${base}/api/v2/training/fitness/?from=${from}&to=${to}`,
+    headers: { authorization: `Bearer ${token}` },
+    connections: 200,
+    duration: Math.max(1, Math.round((end - performance.now()) / 1000)),
+  });
+  for (const [status, stats] of Object.entries(result.statusCodeStats ?? {}))
+    for (let i = 0; i < (stats.count ?? 0); i++) count('fitness flood', Number(status));
 };
 
 /** Bursts of 300 logins, each from an address of its own (`TRUST_PROXY`), every 2 s. */
@@ -172,6 +192,7 @@ const maxPrivacyZoneShares: Attack = async ({ base, zonedShare }, end, count) =>
 
 const attacks = {
   flood: ["one rider's flood (200 connections, one token)", oneRiderFlood],
+  fitness: ["one rider's flood of the 20-year fitness chart (200 connections)", fitnessFlood],
   logins: ['login bursts from many addresses (TRUST_PROXY, X-Forwarded-For)', loginBursts],
   largest: ['largest legal imports in a loop', largestLegalImports],
   shares: ['anonymous share requests, ride with the most privacy zones', maxPrivacyZoneShares],
@@ -445,13 +466,13 @@ async function main() {
       const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
       const reads = ratio(attacked.readP99, quiet.readP99);
       const imports = ratio(attacked.importP99, quiet.importP99);
-      const within = reads <= 3 && imports <= 3 && attacked.errors === 0;
+      const within = reads <= LIMIT && imports <= LIMIT && attacked.errors === 0;
       ok &&= within;
       lines.push(
         row(
           attacks[name][0],
           attacked,
-          ` ${reads.toFixed(1)}x, ${imports.toFixed(1)}x: ${within ? 'within 3x' : 'OVER 3x'} |`,
+          ` ${reads.toFixed(1)}x, ${imports.toFixed(1)}x: ${within ? `within ${LIMIT}x` : `OVER ${LIMIT}x`} |`,
         ),
       );
       notes.push(

@@ -434,7 +434,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   requestLimits(app, limits, (token) => services.sessions.refreshFamily(token));
   // Then a few requests start per turn of the loop, so new connections are accepted in time;
   // riders (and addresses) take turns.
-  fairAdmission(app, config.requestsPerTurn, undefined, config.anonymousInFlight);
+  fairAdmission(
+    app,
+    config.requestsPerTurn,
+    undefined,
+    config.anonymousInFlight,
+    config.riderInFlight,
+  );
   runAfterReply(app);
   metrics.watchQueue(imports);
   metricsRoutes(app, metrics, config.metricsToken, (ip) => securityLog('metrics.refused', { ip }));

@@ -45,6 +45,33 @@ export function defineFairShareSuite(
       expectLimited(await list(flooder.access));
     });
 
+    it("counts a year of the fitness chart as one request: a rider's 20-year charts are refused after the allowance's twentieth", async () => {
+      const h = await make(small);
+      const rider = await h.user();
+      const fitness = (query: string) =>
+        h.server.inject({
+          url: `/api/v2/training/fitness/?${query}`,
+          headers: bearer(rider.access),
+        });
+      // 20 requests' worth: a year of days counts one, 7,320 days (20 years) count 20.
+      const year = await Promise.all(
+        Array.from({ length: 5 }, () => fitness('from=2025-01-01&to=2026-01-01')),
+      );
+      expect(statuses(year)).toEqual([200, 200, 200, 200, 200]);
+      // 5 spent; two years count 2 each: 7 more fit (19 spent), the eighth does not.
+      const twoYears = await Promise.all(
+        Array.from({ length: 8 }, () => fitness('from=2024-01-01&to=2026-01-01')),
+      );
+      expect(count(statuses(twoYears), 200)).toBe(7);
+      expectLimited(twoYears.find((reply) => reply.statusCode === 429)!);
+      // A fresh rider: the longest chart (all time, no `from`) counts as 20 years, once.
+      const other = await h.user();
+      const allTime = () =>
+        h.server.inject({ url: '/api/v2/training/fitness/', headers: bearer(other.access) });
+      expect((await allTime()).statusCode).toBe(200);
+      expectLimited(await allTime());
+    });
+
     it('limits logins per address, across many X-Forwarded-For addresses, and still serves a rider', async () => {
       const h = await make({ ...small, trustProxy: 1 });
       const rider = await h.user();

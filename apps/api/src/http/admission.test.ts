@@ -199,12 +199,68 @@ describe('fair admission', () => {
     expect(most).toBe(2);
   });
 
+  it("keeps at most RIDER_IN_FLIGHT of one rider's requests in progress, while another rider and a visitor start at once", async () => {
+    const app = Fastify();
+    apps.push(() => app.close());
+    fairAdmission(app, 8, undefined, Infinity, 3);
+    let flooding = 0;
+    let most = 0;
+    const othersStarted: number[] = [];
+    const release: (() => void)[] = [];
+    app.get('/:who', async (request, reply) => {
+      const who = (request.params as { who: string }).who;
+      if (who !== 'flooder') {
+        othersStarted.push(flooding);
+        return reply.send('ok');
+      }
+      flooding += 1;
+      most = Math.max(most, flooding);
+      // Held until the test lets it go: the cap must keep the rider's others waiting.
+      await new Promise<void>((resolve) => release.push(resolve));
+      flooding -= 1;
+      return reply.send('ok');
+    });
+    await app.ready();
+    const flood = Array.from({ length: 20 }, () =>
+      app.inject({ url: '/flooder', headers: { authorization: tokenOf('1') } }),
+    );
+    // Wait until the first three hold their places.
+    while (release.length < 3) await new Promise((resolve) => setImmediate(resolve));
+    const [rider, visitor] = await Promise.all([
+      app.inject({ url: '/rider', headers: { authorization: tokenOf('2') } }),
+      app.inject({ url: '/visitor', remoteAddress: '198.51.100.7' }),
+    ]);
+    expect([rider.statusCode, visitor.statusCode]).toEqual([200, 200]);
+    // Both started while three of the flooder's were in progress and seventeen waited.
+    expect(othersStarted).toEqual([3, 3]);
+    // A request given back lets the next of the rider's start, never more than three at once.
+    while (release.length > 0 || flooding > 0) {
+      release.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const replies = await Promise.all(flood);
+    expect(replies.every((reply) => reply.statusCode === 200)).toBe(true);
+    expect(most).toBe(3);
+  });
+
+  it("starts the next key allowed and keeps a held key's place", () => {
+    const queue = new FairQueue<string>();
+    queue.push({ kind: 'rider', id: '1' }, 'held');
+    queue.push({ kind: 'rider', id: '2' }, 'free');
+    const notOne = ({ id }: { id: string }) => id !== '1';
+    expect(queue.hasReady(notOne)).toBe(true);
+    expect(queue.shift(notOne)).toBe('free');
+    expect(queue.hasReady(notOne)).toBe(false);
+    expect(queue.shift(notOne)).toBeUndefined();
+    expect(queue.shift()).toBe('held');
+  });
+
   it('skips a kind that may not start and keeps its items for later', () => {
     const queue = new FairQueue<string>();
     queue.push({ kind: 'address', id: 'a' }, 'visit');
     queue.push({ kind: 'rider', id: '1' }, 'read');
-    expect(queue.shift((kind) => kind === 'rider')).toBe('read');
-    expect(queue.shift((kind) => kind === 'rider')).toBeUndefined();
+    expect(queue.shift(({ kind }) => kind === 'rider')).toBe('read');
+    expect(queue.shift(({ kind }) => kind === 'rider')).toBeUndefined();
     expect(queue.waiting('address')).toBe(1);
     expect(queue.shift()).toBe('visit');
   });

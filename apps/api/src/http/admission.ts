@@ -52,22 +52,33 @@ export class FairQueue<T> {
     return this.#count[kind];
   }
 
-  /** The next item in turn, of a kind `allowed` lets start (all kinds by default). */
-  shift(allowed: (kind: QueueKey['kind']) => boolean = () => true): T | undefined {
+  /**
+   * The next item in turn whose key `allowed` lets start (all by default): the kinds
+   * alternate, and within a kind the first key allowed (a key held back keeps its place).
+   */
+  shift(allowed: (key: QueueKey) => boolean = () => true): T | undefined {
     if (this.size === 0) return undefined;
     const other = this.#nextKind === 'rider' ? 'address' : 'rider';
-    const ready = (candidate: QueueKey['kind']) =>
-      this.#keys[candidate].size > 0 && allowed(candidate);
-    const kind = ready(this.#nextKind) ? this.#nextKind : ready(other) ? other : undefined;
-    if (kind === undefined) return undefined;
-    this.#nextKind = kind === 'rider' ? 'address' : 'rider';
-    const waiting = this.#keys[kind];
-    const [id, own] = waiting.entries().next().value as [string, T[]];
-    const item = own.shift()!;
-    waiting.delete(id);
-    if (own.length > 0) waiting.set(id, own);
-    this.#count[kind] -= 1;
-    return item;
+    for (const kind of [this.#nextKind, other] as const) {
+      const waiting = this.#keys[kind];
+      for (const [id, own] of waiting) {
+        if (!allowed({ kind, id })) continue;
+        this.#nextKind = kind === 'rider' ? 'address' : 'rider';
+        const item = own.shift()!;
+        waiting.delete(id);
+        if (own.length > 0) waiting.set(id, own);
+        this.#count[kind] -= 1;
+        return item;
+      }
+    }
+    return undefined;
+  }
+
+  /** Whether an item waits whose key `allowed` lets start. */
+  hasReady(allowed: (key: QueueKey) => boolean): boolean {
+    for (const kind of ['rider', 'address'] as const)
+      for (const id of this.#keys[kind].keys()) if (allowed({ kind, id })) return true;
+    return false;
   }
 }
 
@@ -89,13 +100,18 @@ export function fairAdmission(
   app: FastifyInstance,
   perTurn: number,
   keyOf: (request: FastifyRequest) => QueueKey = queueKeyOf,
-  /** Requests without a token in progress at once (`ANONYMOUS_IN_FLIGHT`). */
+  /** Requests without a token in progress at once, all addresses together (`ANONYMOUS_IN_FLIGHT`). */
   anonymousInFlight = Infinity,
+  /** One rider's requests in progress at once (`RIDER_IN_FLIGHT`). */
+  riderInFlight = Infinity,
 ): void {
   const waiting = new FairQueue<() => void>();
   let scheduled = false;
   let anonymous = 0;
-  const allowed = (kind: QueueKey['kind']) => kind === 'rider' || anonymous < anonymousInFlight;
+  /** Requests in progress by rider (a rider with none is not kept). */
+  const riders = new Map<string, number>();
+  const allowed = ({ kind, id }: QueueKey) =>
+    kind === 'rider' ? (riders.get(id) ?? 0) < riderInFlight : anonymous < anonymousInFlight;
   const admitSome = () => {
     scheduled = false;
     for (let started = 0; started < perTurn; started++) {
@@ -104,10 +120,9 @@ export function fairAdmission(
       start();
     }
     // An immediate queued while immediates run waits for the next turn: the loop polls
-    // (accepts, reads) in between. Anonymous requests held by their cap wait for one of
-    // theirs to finish instead.
-    if (waiting.size > waiting.waiting('address') || (waiting.size > 0 && allowed('address')))
-      schedule();
+    // (accepts, reads) in between. Requests held by a cap wait for one of their own (or of
+    // all anonymous ones) to finish instead, which schedules again.
+    if (waiting.size > 0 && waiting.hasReady(allowed)) schedule();
   };
   const schedule = () => {
     if (scheduled) return;
@@ -119,14 +134,18 @@ export function fairAdmission(
     waiting.push(key, () => {
       // Answered meanwhile (its deadline's 503) or abandoned by the client: no work to start.
       if (reply.sent || request.raw.destroyed) return;
-      if (key.kind === 'address') {
-        anonymous += 1;
-        // However it ends (sent, failed, connection gone), its place is given back once.
-        reply.raw.once('close', () => {
-          anonymous -= 1;
-          schedule();
-        });
-      }
+      if (key.kind === 'address') anonymous += 1;
+      else riders.set(key.id, (riders.get(key.id) ?? 0) + 1);
+      // However it ends (sent, failed, connection gone), its place is given back once.
+      reply.raw.once('close', () => {
+        if (key.kind === 'address') anonymous -= 1;
+        else {
+          const left = riders.get(key.id)! - 1;
+          if (left > 0) riders.set(key.id, left);
+          else riders.delete(key.id);
+        }
+        schedule();
+      });
       done();
     });
     schedule();

@@ -1,4 +1,4 @@
-import { ErrorCode, routes } from '@xoss/api-contract';
+import { ErrorCode, FITNESS_MAX_DAYS, routes } from '@xoss/api-contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   RateLimiterMemory,
@@ -48,6 +48,30 @@ const sessionRoutes = new Set([
 /** Probes of the load balancer: a 429 there would take a healthy process out of rotation. */
 const exempt = new Set([`GET ${routes.health.path}`, `GET ${routes.ready.path}`]);
 const routeOf = (request: FastifyRequest) => `${request.method} ${request.routeOptions.url ?? ''}`;
+
+/** Days a year of the fitness chart counts for: one request's worth of the limit a year. */
+const DAYS_A_POINT = 366;
+const fitnessRoute = `${routes.trainingFitness.method} ${routes.trainingFitness.path}`;
+const dayNumber = (day: unknown) =>
+  typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(day) / 86_400_000 : NaN;
+
+/**
+ * What a request counts against its rider's limit: 1, but a year of the fitness chart
+ * counts 1 (its reply is a row a day: 20 years are 7,300 rows, 460 kB and about 30 ms of
+ * CPU, where a ride's page is a few ms). A chart without `from` (all time) counts as the
+ * longest. So one rider's flood of the longest chart gets about one a second, not 20.
+ */
+export function requestCost(request: FastifyRequest): number {
+  if (routeOf(request) !== fitnessRoute) return 1;
+  const query = request.query as { from?: unknown; to?: unknown } | undefined;
+  const days =
+    query?.from === undefined
+      ? FITNESS_MAX_DAYS
+      : dayNumber(query.to ?? new Date().toISOString().slice(0, 10)) - dayNumber(query.from);
+  // A range the route refuses (400) costs what any request costs.
+  if (!(days > 0 && days <= FITNESS_MAX_DAYS)) return 1;
+  return Math.max(1, Math.ceil(days / DAYS_A_POINT));
+}
 
 const tooMany = (ms: number) => {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
@@ -189,14 +213,15 @@ export class RequestLimits {
   }
 
   /**
-   * Counts one request of `rider:<id>`, `session:<family>` (a refresh or log-out, at a
-   * rider's rate) or `address:<ip>`; over the limit, a 429 (10302).
+   * Counts a request of `rider:<id>`, `session:<family>` (a refresh or log-out, at a
+   * rider's rate) or `address:<ip>`, as `points` requests (`requestCost`); over the limit,
+   * a 429 (10302).
    */
-  async consume(key: string): Promise<void> {
+  async consume(key: string, points = 1): Promise<void> {
     const [kind, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
     const limiter = kind === 'address' ? this.#address : this.#rider;
     try {
-      await limiter.consume(kind === 'session' ? key : id);
+      await limiter.consume(kind === 'session' ? key : id, points);
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       if (this.blockedMs(key) === 0) {
@@ -294,7 +319,7 @@ export function requestLimits(
     const verified =
       signedInRoutes.has(routeOf(request)) || verifiedRiders.get(request) !== undefined;
     const key = verified ? `rider:${rider}` : `address:${request.ip}`;
-    limits.consume(key).then(
+    limits.consume(key, requestCost(request)).then(
       () => done(null, payload),
       (error: Error) => done(error),
     );

@@ -83,6 +83,8 @@ export interface ApiConfig {
   readonly requestsPerTurn: number;
   /** Requests without a token (share links, logins, pages) in progress at once; the rest wait. */
   readonly anonymousInFlight: number;
+  /** One signed-in rider's requests in progress at once; the rider's others wait. */
+  readonly riderInFlight: number;
   /** Requests per second one signed-in rider may make, averaged over the window below. */
   readonly requestsPerRider: number;
   /** Requests per second from one address without a valid token, averaged the same way. */
@@ -279,6 +281,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     // limit: together they could keep the database and the CPU busy with work signed-in
     // riders wait behind. Riders are not capped; anonymous work gets this many at a time.
     anonymousInFlight: number(env.ANONYMOUS_IN_FLIGHT, 8),
+    // One rider's flood of a costly read (the 20-year fitness chart, 30 ms of CPU each) had
+    // every one of its 200 connections in progress: the others' requests queued behind them
+    // in the database and the loop (bench/fairShare.ts: their p99 18x quiet). A portal page
+    // asks about 10 at once; the few beyond the cap start as the first ones end.
+    riderInFlight: number(env.RIDER_IN_FLIGHT, 6),
     // 200 and 100 requests per 10 s: a portal page is about 10 requests, a sync 32 uploads.
     requestsPerRider: number(env.REQUESTS_PER_RIDER, 20),
     requestsPerAddress: number(env.REQUESTS_PER_ADDRESS, 10),

@@ -1,6 +1,6 @@
 // HTTP for the training pages (log, fitness, bests, FTP estimate): ranges checked, days
 // and periods summed; storage is in ../training/store.ts.
-import { ErrorCode, type Effort, type PeriodTotals } from '@xoss/api-contract';
+import { ErrorCode, FITNESS_MAX_DAYS, type Effort, type PeriodTotals } from '@xoss/api-contract';
 import { addDays, dayOf, daysBetween, mondayOf } from '@xoss/workout-stats';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http/envelope.ts';
@@ -22,8 +22,6 @@ import {
 } from '../training/store.ts';
 import { analysisRoutes } from './analysis.ts';
 
-/** The longest fitness chart: 20 years of days. */
-const FITNESS_MAX_DAYS = 7_320;
 /** The longest training log: two months (a month calendar needs six weeks). */
 const LOG_MAX_DAYS = 62;
 /** The share of the best 20-minute power the `twenty` rule takes as FTP. */

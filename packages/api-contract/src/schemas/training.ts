@@ -3,6 +3,9 @@ import { dayRange, wholeInUrl } from './query.ts';
 
 // --- Training over time --------------------------------------------------------------------
 
+/** The longest fitness chart a call may ask for, in days (20 years). */
+export const FITNESS_MAX_DAYS = 7_320;
+
 /** Fitness chart: omit `from` for all time (from the first ride), `to` for up to today. */
 export const fitnessQuerySchema = z.strictObject({
   from: dayRange.from.optional(),
