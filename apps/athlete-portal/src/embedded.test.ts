@@ -187,6 +187,33 @@ describe('the bridge in a web view', () => {
     });
   });
 
+  it("keeps the pair the tab rotated since the app's hello, and takes another session's", async () => {
+    const token = (claims: object) =>
+      `h.${btoa(JSON.stringify(claims)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')}.s`;
+    const appsPair = { access: 'A0', refresh: token({ fam: 'f1', iat: 100, jti: 'r0' }) };
+    window.history.replaceState({}, '', '/?inXossApp=1');
+    const first = newClient();
+    const started = startEmbedded({ window, client: first, navigate: () => undefined });
+    fromApp({ type: 'hello', ...appsPair });
+    await started;
+    expect(first.session.tokens()).toEqual(appsPair);
+    // The portal refreshed: a later pair of the same session.
+    const rotated = { access: 'A1', refresh: token({ fam: 'f1', iat: 104, jti: 'r1' }) };
+    first.session.setTokens(rotated);
+
+    // The web view reloads; the app sends its first hello again.
+    const second = newClient();
+    const again = startEmbedded({ window, client: second, navigate: () => undefined });
+    fromApp({ type: 'hello', ...appsPair });
+    await again;
+    expect(second.session.tokens()).toEqual(rotated);
+
+    // The app signed in again (another session): its pair replaces the tab's.
+    const other = { access: 'B0', refresh: token({ fam: 'f2', iat: 90, jti: 'r2' }) };
+    fromApp({ type: 'hello', ...other });
+    await vi.waitFor(() => expect(second.session.tokens()).toEqual(other));
+  });
+
   it('goes on without the hello when the app is silent', async () => {
     vi.useFakeTimers();
     window.history.replaceState({}, '', '/?inXossApp=1');

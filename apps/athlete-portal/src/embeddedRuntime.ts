@@ -14,6 +14,36 @@ import {
 export const HELLO_TIMEOUT_MS = 1500;
 const IN_APP_KEY = 'xoss_in_app';
 
+/** A token's `fam` (its session) and `iat` claims, read without verifying; else undefined. */
+function sessionClaims(token: string): { fam: string; iat: number } | undefined {
+  try {
+    const payload = token.split('.')[1] ?? '';
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as {
+      fam?: unknown;
+      iat?: unknown;
+    };
+    return typeof claims.fam === 'string' && typeof claims.iat === 'number'
+      ? { fam: claims.fam, iat: claims.iat }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the tab already holds a later pair of the session the app hands over: the portal
+ * rotated the app's refresh token since the app's first hello (a reload of the web view sends
+ * the same hello again). Taking the app's older pair then would present a rotated token, a
+ * reuse, and sign the rider out everywhere.
+ */
+function holdsLaterPair(held: string | undefined, offered: string): boolean {
+  if (held === undefined) return false;
+  const [mine, theirs] = [sessionClaims(held), sessionClaims(offered)];
+  return (
+    mine !== undefined && theirs !== undefined && mine.fam === theirs.fam && mine.iat >= theirs.iat
+  );
+}
+
 export interface EmbeddedRuntimeOptions {
   readonly window: Window;
   readonly client: XossClient;
@@ -53,7 +83,11 @@ export async function startEmbedded({
   const apply = (message: HostMessage) => {
     switch (message.type) {
       case 'hello':
-        if (message.access && message.refresh) {
+        if (
+          message.access &&
+          message.refresh &&
+          !holdsLaterPair(session.tokens()?.refresh, message.refresh)
+        ) {
           session.setTokens({ access: message.access, refresh: message.refresh });
           store.dispatch(sessionSlice.actions.loggedIn(session.user() ?? null));
         }

@@ -1120,6 +1120,9 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
     // Logged out, the old password is refused and the new one lets the rider in.
     await page.getByRole('button', { name: /Log Out/ }).click();
     await page.getByRole('link', { name: 'Log In' }).first().waitFor();
+    // The portal then leaves for the site's login page by itself (a second later, a full
+    // page load): a navigation of ours meanwhile would be aborted by it, as a loaded CI showed.
+    await page.waitForURL((url) => url.pathname === '/login');
     await page.goto(`${base}/login`);
     await page.getByLabel('E-mail').fill(demo.email);
     await page.getByLabel('Password').fill(demo.password);
