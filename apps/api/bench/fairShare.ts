@@ -4,7 +4,8 @@
 // rides) and two more import one-hour rides back to back, for PHASE_SECONDS alone, then under
 // each attack in turn: one rider's flood, one rider's flood of the longest fitness chart, login bursts from many addresses, the largest legal
 // imports in a loop, anonymous share requests on a ride with the most privacy zones. The run
-// fails if the riders' p99 grows more than 2x (issue #53) or one of their requests fails.
+// fails if the riders' p99 grows more than 2x under one rider's flood (issue #53), 3x under
+// the others, or one of their requests fails.
 //
 // The server has the main thread to itself, as it would in production: the riders run in one
 // worker thread and each attack in another, so neither the riders' nor the attacker's
@@ -25,8 +26,11 @@ import { MAX_PRIVACY_ZONES } from '../src/share/store.ts';
 import { multipartBody } from '../src/testing/multipart.ts';
 
 const SECONDS = Number(process.env.PHASE_SECONDS ?? 10);
-/** The most the other riders' p99 may grow under an attack, times quiet's. */
-const LIMIT = 2;
+/**
+ * The most the other riders' p99 may grow under an attack, times quiet's: 2x under one
+ * rider's flood (issue #53), 3x under the attacks of many addresses or the largest imports.
+ */
+const limitOf = (attack: AttackName) => (attack === 'flood' || attack === 'fitness' ? 2 : 3);
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -466,13 +470,14 @@ async function main() {
       const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
       const reads = ratio(attacked.readP99, quiet.readP99);
       const imports = ratio(attacked.importP99, quiet.importP99);
-      const within = reads <= LIMIT && imports <= LIMIT && attacked.errors === 0;
+      const limit = limitOf(name);
+      const within = reads <= limit && imports <= limit && attacked.errors === 0;
       ok &&= within;
       lines.push(
         row(
           attacks[name][0],
           attacked,
-          ` ${reads.toFixed(1)}x, ${imports.toFixed(1)}x: ${within ? `within ${LIMIT}x` : `OVER ${LIMIT}x`} |`,
+          ` ${reads.toFixed(1)}x, ${imports.toFixed(1)}x: ${within ? `within ${limit}x` : `OVER ${limit}x`} |`,
         ),
       );
       notes.push(
