@@ -17,7 +17,7 @@ import {
   type RideFacts,
 } from './rideAnalysis.ts';
 import type { WorkoutRow } from '../rides/rows.ts';
-import { packCurve, readStreams, unpackCurve } from '../rides/streams.ts';
+import { packCurve, readCurves, readStreams, unpackCurve } from '../rides/streams.ts';
 
 /** W' of a ride whose CP is its FTP (no model): GoldenCheetah's default, 20 kJ. */
 const DEFAULT_W_PRIME_J = 20_000;
@@ -307,14 +307,9 @@ export async function extraCurves(
     ...(kinds.includes('heart_rate') && curves.heart_rate ? { heart_rate: curves.heart_rate } : {}),
     ...(kinds.includes('pace') && curves.pace ? { pace: curves.pace } : {}),
   });
-  const [kept] = await services.db.query<{
-    heart_rate: Uint8Array | null;
-    pace: Uint8Array | null;
-    extra_at: Date | null;
-  }>('SELECT heart_rate, pace, extra_at FROM workout_curves WHERE workout_id = $1', [row.id]);
-  if (kept?.extra_at) {
-    const heartRate = unpackCurve(kept.heart_rate);
-    const pace = unpackCurve(kept.pace);
+  const kept = await readCurves(services.db, row.id);
+  if (kept?.extra) {
+    const { heart_rate: heartRate, pace } = kept;
     return pick({ ...(heartRate ? { heart_rate: heartRate } : {}), ...(pace ? { pace } : {}) });
   }
   let pending = computing.get(row.id);

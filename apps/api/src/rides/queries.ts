@@ -149,13 +149,6 @@ export async function deleteWorkoutRow(
 }
 
 /** A ride's packed power and speed curves (null where it has none). */
-export async function workoutCurves(db: Queryable, id: number) {
-  const [curves] = await db.query<{ power: Uint8Array | null; speed: Uint8Array | null }>(
-    'SELECT power, speed FROM workout_curves WHERE workout_id = $1',
-    [id],
-  );
-  return { power: curves?.power ?? null, speed: curves?.speed ?? null };
-}
 
 /** The years the rider has rides in (the year rows of the per-period best curves), newest first. */
 export async function yearsWithRides(db: Queryable, userId: number | undefined): Promise<number[]> {

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalBlobStore, type BlobStore } from '../platform/blobStore.ts';
 import { openDatabase } from '../platform/db/db.ts';
-import { StreamsCache, forgetStreams, packStreams, readStreams, unpackStreams } from './streams.ts';
+import {
+  StreamsCache,
+  forgetStreams,
+  packCurve,
+  packStreams,
+  readCurves,
+  readStreams,
+  unpackStreams,
+} from './streams.ts';
 
 const column = (length: number, start = 0) => Float64Array.from({ length }, (_, i) => start + i);
 
@@ -84,6 +92,55 @@ describe('streams storage', () => {
     forgetStreams(db, 1);
     await readStreams(source, 1);
     expect(reads).toBe(2);
+  });
+
+  it("keeps a ride's curves in memory, and reads them again once the ride is analysed again or deleted", async () => {
+    const db = await openDatabase();
+    try {
+      // Two processes on one database: each wrapper has a cache of its own.
+      const one = { query: db.query.bind(db) };
+      const two = { query: db.query.bind(db) };
+      const [user] = await db.query<{ id: number }>(
+        "INSERT INTO users (uuid, email, username, password_hash) VALUES (gen_random_uuid(), 'k@x.co', 'k', 'x') RETURNING id",
+      );
+      const [ride] = await db.query<{ id: number }>(
+        `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
+           timer_time_s, summary, device_summary, file_key, file_bytes)
+         VALUES ($1, 'r', 2, now(), false, 0, 0, 0, 0, '{}', '{}', 'workouts/k.fit', 1) RETURNING id`,
+        [user!.id],
+      );
+      const id = ride!.id;
+      expect(await readCurves(one, id)).toBeUndefined();
+      await db.query('INSERT INTO workout_curves (workout_id, power) VALUES ($1, $2)', [
+        id,
+        packCurve(Float64Array.of(300, 250)),
+      ]);
+      const first = await readCurves(one, id);
+      expect([...first!.power!]).toEqual([300, 250]);
+      expect(first!.extra).toBe(false);
+      // Read again: the same arrays, from memory.
+      expect((await readCurves(one, id))!.power).toBe(first!.power);
+      // Process two writes the heart-rate curve (the background analysis): one reads it.
+      await db.query(
+        'UPDATE workout_curves SET heart_rate = $2, extra_at = now() WHERE workout_id = $1',
+        [id, packCurve(Float64Array.of(170, 165))],
+      );
+      const second = await readCurves(one, id);
+      expect(second!.extra).toBe(true);
+      expect([...second!.heart_rate!]).toEqual([170, 165]);
+      expect(second!.pace).toBeNull();
+      // A correction analyses the ride again: its new power curve, not the kept one.
+      await db.query('UPDATE workout_curves SET power = $2 WHERE workout_id = $1', [
+        id,
+        packCurve(Float64Array.of(280, 240)),
+      ]);
+      expect([...(await readCurves(one, id))!.power!]).toEqual([280, 240]);
+      expect([...(await readCurves(two, id))!.power!]).toEqual([280, 240]);
+      await db.query('DELETE FROM workouts WHERE id = $1', [id]);
+      expect(await readCurves(one, id)).toBeUndefined();
+    } finally {
+      await db.close();
+    }
   });
 
   it('never serves a ride deleted or rewritten by another process from its memory', async () => {

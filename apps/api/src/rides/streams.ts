@@ -188,3 +188,73 @@ async function loadStreams(
 export function forgetStreams(db: Queryable, workoutId: number): void {
   caches.get(db)?.delete(workoutId);
 }
+
+/** A ride's kept curves (one value a second of duration, read-only: shared between requests). */
+export interface KeptCurves {
+  readonly power: Float64Array | null;
+  readonly speed: Float64Array | null;
+  readonly heart_rate: Float64Array | null;
+  readonly pace: Float64Array | null;
+  /** Whether the heart-rate and pace curves were computed (`extra_at`), even if empty. */
+  readonly extra: boolean;
+}
+
+const curveCaches = new WeakMap<object, StreamsCache>();
+/** About forty curves of the largest legal ride (400,000 s, 3.2 MB each). */
+const CURVES_CACHE_BYTES = 128 * 1024 * 1024;
+/** Marks, in a cached entry, curves whose heart-rate and pace curves were computed. */
+const EXTRA_MARK = 'extra';
+
+/**
+ * A workout's kept curves, `undefined` when it has none. A curve holds a value per second of
+ * duration: the largest legal ride's four are 13 MB, which a read from the database took
+ * 30-45 ms of every power-curve call. They change only when the ride is analysed again, so
+ * each database keeps its recent ones in memory (as `readStreams` does), checked against
+ * the row's version (`xmin`) by one small query on every read.
+ */
+export async function readCurves(
+  db: Queryable,
+  workoutId: number,
+): Promise<KeptCurves | undefined> {
+  let cache = curveCaches.get(db);
+  if (!cache) curveCaches.set(db, (cache = new StreamsCache(CURVES_CACHE_BYTES)));
+  const [current] = await db.query<{ stamp: string }>(
+    'SELECT xmin::text AS stamp FROM workout_curves WHERE workout_id = $1',
+    [workoutId],
+  );
+  if (!current) {
+    cache.delete(workoutId);
+    return undefined;
+  }
+  let kept = cache.stampOf(workoutId) === current.stamp ? cache.get(workoutId) : undefined;
+  if (!kept) {
+    const [row] = await db.query<{
+      stamp: string;
+      power: Uint8Array | null;
+      speed: Uint8Array | null;
+      heart_rate: Uint8Array | null;
+      pace: Uint8Array | null;
+      extra: boolean;
+    }>(
+      `SELECT xmin::text AS stamp, power, speed, heart_rate, pace, extra_at IS NOT NULL AS extra
+         FROM workout_curves WHERE workout_id = $1`,
+      [workoutId],
+    );
+    if (!row) return undefined;
+    const entry: StoredStreams = {};
+    for (const name of ['power', 'speed', 'heart_rate', 'pace'] as const) {
+      const curve = unpackCurve(row[name]);
+      if (curve) entry[name] = curve;
+    }
+    if (row.extra) entry[EXTRA_MARK] = new Float64Array(0);
+    cache.set(workoutId, entry, row.stamp);
+    kept = entry;
+  }
+  return {
+    power: kept.power ?? null,
+    speed: kept.speed ?? null,
+    heart_rate: kept.heart_rate ?? null,
+    pace: kept.pace ?? null,
+    extra: kept[EXTRA_MARK] !== undefined,
+  };
+}

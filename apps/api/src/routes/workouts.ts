@@ -15,7 +15,7 @@ import { deadlineSignal } from '../http/deadline.ts';
 import { route } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { comparisonCurves, removeRideFromBestCurves } from '../analysis/bestCurves.ts';
-import { forgetStreams, unpackCurve } from '../rides/streams.ts';
+import { forgetStreams, readCurves } from '../rides/streams.ts';
 import { addToDay, dayOf, lockRider, rideDelta } from '../training/days.ts';
 import { forgetPreview } from '../share/previewCache.ts';
 import { pageReply, readUpload, safeFileName, sendAttachment } from './common.ts';
@@ -29,7 +29,6 @@ import {
   type WorkoutEdit,
   unshareAll,
   workoutByIdempotencyKey,
-  workoutCurves,
   workoutTotals,
   yearsWithRides,
 } from '../rides/queries.ts';
@@ -186,9 +185,9 @@ export function workoutRoutes(app: FastifyInstance, services: Services): void {
 
   route(app, services, 'powerCurve', async ({ userId, params, query }) => {
     const row = await ownWorkout(services, userId, params.id);
-    const curves = await workoutCurves(db, row.id);
-    const power = unpackCurve(curves.power);
-    const speed = unpackCurve(curves.speed);
+    const curves = await readCurves(db, row.id);
+    const power = curves?.power ?? null;
+    const speed = curves?.speed ?? null;
     // Each period's best curves are kept on import and delete (`bestCurves.ts`): a
     // comparison reads a row per period, never the rider's whole history.
     let comparison = null;
