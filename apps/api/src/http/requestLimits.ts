@@ -61,7 +61,7 @@ const dayNumber = (day: unknown) =>
  * CPU, where a ride's page is a few ms). A chart without `from` (all time) counts as the
  * longest. So one rider's flood of the longest chart gets about one a second, not 20.
  */
-export function requestCost(request: FastifyRequest): number {
+function requestCost(request: FastifyRequest): number {
   if (routeOf(request) !== fitnessRoute) return 1;
   const query = request.query as { from?: unknown; to?: unknown } | undefined;
   const days =
