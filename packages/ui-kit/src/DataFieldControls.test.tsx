@@ -41,7 +41,7 @@ describe('FieldPicker', () => {
     available,
     slotSize,
   }: {
-    available?: readonly string[];
+    available?: readonly FieldKey[];
     slotSize?: SlotSize;
   }) {
     const [value, setValue] = useState<FieldKey | null>(null);

@@ -52,8 +52,8 @@ export interface FieldPickerProps {
   /** The selected field. */
   readonly value: FieldKey | null;
   readonly onChange: (key: FieldKey) => void;
-  /** Fields the device offers; others are shown disabled (all 49 by default). */
-  readonly available?: readonly string[];
+  /** Fields the device offers (`DeviceProfile.fields`); others are shown disabled (all 49 by default). */
+  readonly available?: readonly FieldKey[];
   /** Hide unavailable fields instead of disabling them. */
   readonly hideUnavailable?: boolean;
   /** Charts and gauges need a Large slot: pass the slot's size to disable them elsewhere. */
