@@ -1,3 +1,4 @@
+// Over 500 lines: one bench, its riders and its five attacks, each run in a thread of this file.
 /// <reference types="node" />
 // Fair share (`pnpm bench`): on a server with the default request limits and `TRUST_PROXY`
 // on, four riders each load a portal page a second (10 requests at once: their list and
