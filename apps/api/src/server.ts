@@ -431,13 +431,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Handlers overrunning their deadline get 503 / 10503, with or without a body.
   requestDeadlines(app, config.handlerTimeoutMs);
   // Requests over their rider's or address's limit get 429 before they wait for a turn.
-  requestLimits(app, limits, (token) => services.sessions.refreshFamily(token));
+  const signedRider = (authorization: string | undefined) =>
+    services.sessions.signedRider(authorization);
+  requestLimits(app, limits, (token) => services.sessions.refreshFamily(token), signedRider);
   // Then a few requests start per turn of the loop, so new connections are accepted in time;
   // riders (and addresses) take turns.
   fairAdmission(
     app,
     config.requestsPerTurn,
-    undefined,
+    signedRider,
     config.anonymousInFlight,
     config.riderInFlight,
   );

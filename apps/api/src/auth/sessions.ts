@@ -6,7 +6,7 @@ import { ErrorCode } from '@xoss/api-contract';
 import type { ApiConfig } from '../platform/config.ts';
 import type { Database, Queryable } from '../platform/db/db.ts';
 import { ApiError } from '../http/envelope.ts';
-import { jwtKeys, signJwt, verifyJwt, type JwtKeys } from './jwt.ts';
+import { bearerRider, jwtKeys, signJwt, verifyJwt, type JwtKeys } from './jwt.ts';
 import { HashingBusy, HashingGate, type Reservation } from './hashingGate.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { SharedLimiter } from './rateLimit.ts';
@@ -508,6 +508,16 @@ export class Sessions {
     if (!user?.active || user.token_version !== claims.tv || user.ended)
       throw tokenInvalid('Token invalid');
     return { userId, session: family };
+  }
+
+  /**
+   * The rider a bearer token's signature vouches for (ours, any type, expired or not), or
+   * none: where the request waits its turn (`http/admission.ts`), so a forged token naming a
+   * rider queues under its address and never takes that rider's places. The route still
+   * checks the token whole (`verify`).
+   */
+  signedRider(header: string | undefined): string | undefined {
+    return bearerRider(header, this.#keys);
   }
 
   /**

@@ -1,9 +1,14 @@
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FairQueue, fairAdmission } from './admission.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bearerRider, jwtKeys, signJwt } from '../auth/jwt.ts';
+import { FairQueue, fairAdmission, type RiderOf } from './admission.ts';
 import { requestDeadlines } from './deadline.ts';
+
+const keys = jwtKeys('the secret of the admission tests, long enough');
+/** Where a request waits, as the server decides it: the rider a signature of ours vouches for. */
+const riderOf: RiderOf = (authorization) => bearerRider(authorization, keys);
 
 /** Busy for `ms` of CPU, as a request on the embedded database is. */
 const busy = (ms: number) => {
@@ -29,7 +34,7 @@ const get = (port: number, path: string, agent: Agent | false) =>
  */
 async function servedBeforeLastNewcomer(perTurn: number | undefined): Promise<number> {
   const app = Fastify();
-  if (perTurn !== undefined) fairAdmission(app, perTurn);
+  if (perTurn !== undefined) fairAdmission(app, perTurn, riderOf);
   let served = 0;
   app.get('/busy', (_request, reply) => {
     busy(2);
@@ -81,7 +86,7 @@ describe('fair admission', () => {
     const app = Fastify();
     apps.push(() => app.close());
     requestDeadlines(app, 50);
-    fairAdmission(app, 1);
+    fairAdmission(app, 1, riderOf);
     let started = 0;
     app.get('/', (_request, reply) => {
       started += 1;
@@ -97,7 +102,7 @@ describe('fair admission', () => {
   it('starts requests in the order they arrived', async () => {
     const app = Fastify();
     apps.push(() => app.close());
-    fairAdmission(app, 2);
+    fairAdmission(app, 2, riderOf);
     const order: number[] = [];
     app.get('/:n', (request, reply) => {
       order.push(Number((request.params as { n: string }).n));
@@ -108,14 +113,17 @@ describe('fair admission', () => {
     expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
-  /** A token naming rider `sub` (unsigned: only where a request waits depends on it). */
-  const tokenOf = (sub: string) =>
-    `Bearer e30.${Buffer.from(JSON.stringify({ sub })).toString('base64url')}.c2ln`;
+  /** Signed bearer tokens of riders 1, 2 and 5 (the routes here do not check them). */
+  const tokens = new Map<string, string>();
+  beforeAll(async () => {
+    for (const sub of ['1', '2', '5']) tokens.set(sub, `Bearer ${await signJwt({ sub }, keys)}`);
+  });
+  const tokenOf = (sub: string) => tokens.get(sub)!;
 
   it('starts a newcomer within the first few slots while one rider has 200 requests waiting', async () => {
     const app = Fastify();
     apps.push(() => app.close());
-    fairAdmission(app, 1);
+    fairAdmission(app, 1, riderOf);
     const order: string[] = [];
     app.get('/:who', (request, reply) => {
       order.push((request.params as { who: string }).who);
@@ -162,7 +170,7 @@ describe('fair admission', () => {
   it('keeps at most ANONYMOUS_IN_FLIGHT requests without a token in progress, while riders start at once', async () => {
     const app = Fastify();
     apps.push(() => app.close());
-    fairAdmission(app, 8, undefined, 2);
+    fairAdmission(app, 8, riderOf, 2);
     let anonymous = 0;
     let most = 0;
     const riderStarted: number[] = [];
@@ -202,7 +210,7 @@ describe('fair admission', () => {
   it("keeps at most RIDER_IN_FLIGHT of one rider's requests in progress, while another rider and a visitor start at once", async () => {
     const app = Fastify();
     apps.push(() => app.close());
-    fairAdmission(app, 8, undefined, Infinity, 3);
+    fairAdmission(app, 8, riderOf, Infinity, 3);
     let flooding = 0;
     let most = 0;
     const othersStarted: number[] = [];
@@ -241,6 +249,55 @@ describe('fair admission', () => {
     const replies = await Promise.all(flood);
     expect(replies.every((reply) => reply.statusCode === 200)).toBe(true);
     expect(most).toBe(3);
+  });
+
+  it("queues a forged token naming a rider under its address, never in the rider's places", async () => {
+    const app = Fastify();
+    apps.push(() => app.close());
+    fairAdmission(app, 8, riderOf, Infinity, 3);
+    const release: (() => void)[] = [];
+    const riderStarted: number[] = [];
+    app.get('/:who', async (request, reply) => {
+      if ((request.params as { who: string }).who === 'rider') {
+        riderStarted.push(1);
+        return reply.send('ok');
+      }
+      await new Promise<void>((resolve) => release.push(resolve));
+      return reply.send('ok');
+    });
+    await app.ready();
+    // Rider 1's id under another key's signature, and unsigned with the right length.
+    const otherKey = `Bearer ${await signJwt({ sub: '1' }, jwtKeys('not the server secret, same length'))}`;
+    const [head, body, signature] = tokenOf('1').slice('Bearer '.length).split('.');
+    const claims = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8')) as object;
+    const stolenSignature = `Bearer ${head}.${Buffer.from(JSON.stringify({ ...claims, sub: '1', x: 1 })).toString('base64url')}.${signature}`;
+    expect([otherKey, stolenSignature].map(riderOf)).toEqual([undefined, undefined]);
+    const forged = Array.from({ length: 10 }, (_, n) =>
+      app.inject({
+        url: '/forger',
+        remoteAddress: '203.0.113.66',
+        headers: { authorization: n % 2 ? otherKey : stolenSignature },
+      }),
+    );
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    while (release.length < 3) await turn();
+    const rider = app.inject({ url: '/rider', headers: { authorization: tokenOf('1') } });
+    // Admission starts work turn by turn of the loop: fifty turns are many times what a
+    // request not held back needs. Keyed by the token's claim, the forgeries would hold all
+    // three of rider 1's places and the rider would wait for them.
+    for (let n = 0; n < 50 && riderStarted.length === 0; n++) await turn();
+    expect(riderStarted).toHaveLength(1);
+    // All ten forgeries are in progress at once, as one address's.
+    expect(release.length).toBe(10);
+    expect((await rider).statusCode).toBe(200);
+    const settled = Promise.all(forged);
+    let done = false;
+    void settled.then(() => (done = true));
+    while (!done) {
+      release.shift()?.();
+      await turn();
+    }
+    expect((await settled).every((reply) => reply.statusCode === 200)).toBe(true);
   });
 
   it("starts the next key allowed and keeps a held key's place", () => {

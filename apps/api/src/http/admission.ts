@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { claimedRider } from './requestLimits.ts';
 
 /** Who a waiting request belongs to: a signed-in rider, or an address without a token. */
 export interface QueueKey {
@@ -8,14 +7,23 @@ export interface QueueKey {
 }
 
 /**
- * The key a request waits under: the rider its bearer token names (`sub`, read without
- * verifying: only where it queues depends on it, the route still checks the token), else its
- * address (`request.ip`, which honours `TRUST_PROXY`).
+ * The rider a request's `Authorization` header is vouched for by: the server passes one that
+ * checks the token's signature (`Sessions.signedRider`), never one that trusts its claims,
+ * or a flood of forged tokens naming a rider would take that rider's places.
  */
-function queueKeyOf(request: FastifyRequest): QueueKey {
-  const rider = claimedRider(request.headers.authorization);
-  return rider ? { kind: 'rider', id: rider } : { kind: 'address', id: request.ip };
-}
+export type RiderOf = (authorization: string | undefined) => string | undefined;
+
+/**
+ * The key a request waits under: the rider its signed bearer token names (the route still
+ * checks the token whole: expiry, session, version), else its address (`request.ip`, which
+ * honours `TRUST_PROXY`): a forged or foreign token waits with its address.
+ */
+const queueKeyOf =
+  (riderOf: RiderOf) =>
+  (request: FastifyRequest): QueueKey => {
+    const rider = riderOf(request.headers.authorization);
+    return rider ? { kind: 'rider', id: rider } : { kind: 'address', id: request.ip };
+  };
 
 /**
  * Waiting work, taken fairly: riders and addresses take turns (round robin between the two
@@ -84,7 +92,7 @@ export class FairQueue<T> {
 
 /**
  * Fair admission: at most `perTurn` requests start their work in one turn of the event loop,
- * the others wait their turn in a `FairQueue` (by rider or address, `keyOf`).
+ * the others wait their turn in a `FairQueue` (by the rider `riderOf` vouches for, else address).
  *
  * Why: libuv accepts one new connection per turn of the loop (since libuv 1.45 it no longer
  * accepts in a loop). A request on the embedded database runs whole inside the turn that
@@ -99,12 +107,13 @@ export class FairQueue<T> {
 export function fairAdmission(
   app: FastifyInstance,
   perTurn: number,
-  keyOf: (request: FastifyRequest) => QueueKey = queueKeyOf,
+  riderOf: RiderOf,
   /** Requests without a token in progress at once, all addresses together (`ANONYMOUS_IN_FLIGHT`). */
   anonymousInFlight = Infinity,
   /** One rider's requests in progress at once (`RIDER_IN_FLIGHT`). */
   riderInFlight = Infinity,
 ): void {
+  const keyOf = queueKeyOf(riderOf);
   const waiting = new FairQueue<() => void>();
   let scheduled = false;
   let anonymous = 0;

@@ -8,27 +8,9 @@ import {
 } from 'rate-limiter-flexible';
 import type { ApiConfig } from '../platform/config.ts';
 import type { Database } from '../platform/db/db.ts';
+import type { RiderOf } from './admission.ts';
 import { ApiError } from './envelope.ts';
 import { fastifyPath, verifiedRiders } from './route.ts';
-
-/**
- * The rider id a bearer token claims (its `sub`), read WITHOUT checking the signature.
- * Good enough to queue a request with its rider's others (http/admission.ts) and to refuse one of
- * a rider already over the limit; never to count a request against a rider: a forged token
- * could then spend someone else's allowance. Counting waits for the route's authentication.
- */
-export function claimedRider(authorization: string | undefined): string | undefined {
-  if (!authorization || authorization.length > 4096) return undefined;
-  const match = /^Bearer +[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+$/i.exec(authorization);
-  if (!match) return undefined;
-  try {
-    const claims = JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8')) as unknown;
-    const sub = (claims as { sub?: unknown } | null)?.sub;
-    return typeof sub === 'string' && /^[1-9]\d{0,11}$/.test(sub) ? sub : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Routes that run only for a signed-in rider (their onRequest hook verified the token). */
 const signedInRoutes = new Set(
@@ -273,6 +255,11 @@ export function requestLimits(
   app: FastifyInstance,
   limits: RequestLimits,
   refreshFamily: (token: unknown) => Promise<string | undefined>,
+  /**
+   * The rider a bearer token's signature vouches for (`Sessions.signedRider`): a request
+   * with such a token answers for its rider; one with a forged token for its address.
+   */
+  riderOf: RiderOf,
 ): void {
   /** Refuses a request of `key` known to be over its limit (its 429 held up to a second). */
   const refuseBlocked = async (key: string) => {
@@ -290,10 +277,11 @@ export function requestLimits(
     // Counted once its body's refresh token is read (preHandler below).
     if (sessionRoutes.has(routeOf(request))) return;
     const address = `address:${request.ip}`;
-    const rider = claimedRider(request.headers.authorization);
-    // A request with a token answers for its rider, not for strangers flooding its address
-    // (an office, a carrier's NAT): its token is checked by the route, and a forged one
-    // (401) then counts against the address.
+    const rider = riderOf(request.headers.authorization);
+    // A request with a token of ours answers for its rider, not for strangers flooding its
+    // address (an office, a carrier's NAT); the route checks the rest of the token (expiry,
+    // session), and one it refuses (401) then counts against the address. A forged token
+    // answers for its address from the start.
     await refuseBlocked(rider ? `rider:${rider}` : address);
     // With a token, the count waits until the route has checked it (preParsing below).
     if (!rider) await limits.consume(address);
@@ -310,7 +298,7 @@ export function requestLimits(
   });
   // After the route's own onRequest hook (authentication) and before the body is read.
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    const rider = claimedRider(request.headers.authorization);
+    const rider = riderOf(request.headers.authorization);
     if (!rider || !request.url.startsWith('/api/') || exempt.has(routeOf(request)))
       return done(null, payload);
     // Reaching here on a signed-in route means the token was verified: its `sub` is the
@@ -325,12 +313,13 @@ export function requestLimits(
     );
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    // A token refused (401) was never counted against a rider: it counts for its address,
-    // before the client has its answer (so its next request sees the count).
+    // A token of ours refused (401: expired, ended) was never counted against a rider: it
+    // counts for its address, before the client has its answer (so its next request sees
+    // the count). A forged one was counted on arrival.
     if (
       reply.statusCode === 401 &&
       request.url.startsWith('/api/') &&
-      claimedRider(request.headers.authorization)
+      riderOf(request.headers.authorization)
     )
       await limits.consume(`address:${request.ip}`).catch(() => undefined);
     return payload;
