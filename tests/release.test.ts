@@ -118,6 +118,10 @@ function run(command: string, args: string[], cwd: string, env = cleanEnv()): st
   }
 }
 
+/** npm `install` or `update` in the consumer's project, quietly (no audit, no funding notes). */
+const npmIn = (cwd: string, command: 'install' | 'update', specs: string[]) =>
+  run('npm', [command, '--no-audit', '--no-fund', '--loglevel=error', ...specs], cwd);
+
 const version = (name: string) =>
   (
     JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8')) as {
@@ -188,19 +192,11 @@ beforeAll(async () => {
   );
   writeFileSync(join(consumer, '.npmrc'), `@xoss:registry=${url}\n`);
   const started = Date.now();
-  run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      ...packages.map((name) => `@xoss/${name}@${version(name)}`),
-      '@types/react@19',
-      '@types/react-dom@19',
-    ],
-    consumer,
-  );
+  npmIn(consumer, 'install', [
+    ...packages.map((name) => `@xoss/${name}@${version(name)}`),
+    '@types/react@19',
+    '@types/react-dom@19',
+  ]);
   console.log(`npm install of the seven packages and their peers: ${Date.now() - started} ms`);
   for (const file of examples)
     copyFileSync(join(root, 'docs/examples', file), join(consumer, 'examples', file));
@@ -429,11 +425,7 @@ describe('the next release, as `pnpm release` makes it', () => {
     };
     expect(document.versions[at('ui-kit')]?.dependencies?.['@xoss/i18n']).toBe(`^${at('i18n')}`);
     // The caret of the first release keeps the team on it: no breaking release unasked.
-    run(
-      'npm',
-      ['update', '--no-audit', '--no-fund', '--loglevel=error', '@xoss/ui-kit', '@xoss/i18n'],
-      consumer,
-    );
+    npmIn(consumer, 'update', ['@xoss/ui-kit', '@xoss/i18n']);
     const installed = (name: string) =>
       (
         JSON.parse(
@@ -442,18 +434,7 @@ describe('the next release, as `pnpm release` makes it', () => {
       ).version;
     expect(installed('ui-kit')).toBe(version('ui-kit'));
     // Asked for, the new release comes with the i18n it needs, and imports.
-    run(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        `@xoss/ui-kit@${at('ui-kit')}`,
-        `@xoss/i18n@${at('i18n')}`,
-      ],
-      consumer,
-    );
+    npmIn(consumer, 'install', [`@xoss/ui-kit@${at('ui-kit')}`, `@xoss/i18n@${at('i18n')}`]);
     expect(installed('ui-kit')).toBe(at('ui-kit'));
     expect(installed('i18n')).toBe(at('i18n'));
     run(process.execPath, ['--input-type=module', '-e', "await import('@xoss/ui-kit')"], consumer);

@@ -74,34 +74,42 @@ interface AttackData {
 type Count = (what: string, status: number) => void;
 type Attack = (data: AttackData, end: number, count: Count) => Promise<void>;
 
-/** One rider's token on 200 connections, as fast as the server answers. */
-const oneRiderFlood: Attack = async ({ base, token }, end, count) => {
+/** One rider's token on 200 connections asking for `path`, as fast as the server answers. */
+async function flood(
+  { base, token }: AttackData,
+  path: string,
+  end: number,
+  count: Count,
+  what: string,
+): Promise<void> {
   const result = await autocannon({
-    url: `${base}/api/v2/workouts/`,
+    url: `${base}${path}`,
     headers: { authorization: `Bearer ${token}` },
     connections: 200,
     duration: Math.max(1, Math.round((end - performance.now()) / 1000)),
   });
   for (const [status, stats] of Object.entries(result.statusCodeStats ?? {}))
-    for (let i = 0; i < (stats.count ?? 0); i++) count('flood', Number(status));
-};
+    for (let i = 0; i < (stats.count ?? 0); i++) count(what, Number(status));
+}
+
+/** One rider's flood of the rides list. */
+const oneRiderFlood: Attack = (data, end, count) =>
+  flood(data, '/api/v2/workouts/', end, count, 'flood');
 
 /**
- * One rider's token on 200 connections asking for the longest fitness chart (20 years of
- * days, the most one call may ask for), as fast as the server answers: the costliest read a
- * rider may send, over and over.
+ * One rider's flood of the longest fitness chart (20 years of days, the most one call may
+ * ask for): the costliest read a rider may send, over and over.
  */
-const fitnessFlood: Attack = async ({ base, token }, end, count) => {
+const fitnessFlood: Attack = (data, end, count) => {
   const to = new Date().toISOString().slice(0, 10);
   const from = `${Number(to.slice(0, 4)) - 20}${to.slice(4)}`;
-  const result = await autocannon({
-    url: `${base}/api/v2/training/fitness/?from=${from}&to=${to}`,
-    headers: { authorization: `Bearer ${token}` },
-    connections: 200,
-    duration: Math.max(1, Math.round((end - performance.now()) / 1000)),
-  });
-  for (const [status, stats] of Object.entries(result.statusCodeStats ?? {}))
-    for (let i = 0; i < (stats.count ?? 0); i++) count('fitness flood', Number(status));
+  return flood(
+    data,
+    `/api/v2/training/fitness/?from=${from}&to=${to}`,
+    end,
+    count,
+    'fitness flood',
+  );
 };
 
 /** Bursts of 300 logins, each from an address of its own (`TRUST_PROXY`), every 2 s. */

@@ -1,4 +1,4 @@
-import { sessionSlice, type XossClient } from '@xoss/api-client';
+import { sessionSlice, tokenClaims, type XossClient } from '@xoss/api-client';
 import {
   BRIDGE_VERSION,
   IN_APP_PARAM,
@@ -16,18 +16,10 @@ const IN_APP_KEY = 'xoss_in_app';
 
 /** A token's `fam` (its session) and `iat` claims, read without verifying; else undefined. */
 function sessionClaims(token: string): { fam: string; iat: number } | undefined {
-  try {
-    const payload = token.split('.')[1] ?? '';
-    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as {
-      fam?: unknown;
-      iat?: unknown;
-    };
-    return typeof claims.fam === 'string' && typeof claims.iat === 'number'
-      ? { fam: claims.fam, iat: claims.iat }
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const claims = tokenClaims(token);
+  return typeof claims?.fam === 'string' && typeof claims.iat === 'number'
+    ? { fam: claims.fam, iat: claims.iat }
+    : undefined;
 }
 
 /**

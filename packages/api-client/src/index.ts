@@ -12,6 +12,7 @@ export {
   distanceUnitOf,
   sessionFlagKeys,
   storageKeys,
+  tokenClaims,
   type CookieConsent,
   type DistanceUnit,
   type SessionFlag,

@@ -66,6 +66,24 @@ export interface SessionStoreOptions {
 }
 
 /**
+ * A JWT's claims (its payload), read WITHOUT checking the signature: what the client may
+ * learn of its own tokens (whose session, issued when); never a proof of anything. Undefined
+ * for anything that is not a token with a JSON object payload.
+ */
+export function tokenClaims(token: string): Readonly<Record<string, unknown>> | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as unknown;
+    return typeof claims === 'object' && claims !== null && !Array.isArray(claims)
+      ? (claims as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The rider's stored session and preferences (spec 3, 9): tokens and user info for 7 days,
  * language and units without expiry, the session flags per tab. Corrupt or expired entries
  * read as absent. User info reaches storage only once cookies are accepted; until then it
@@ -146,15 +164,9 @@ export class SessionStore {
   userId(): string | undefined {
     const fromUser = this.user()?.id;
     if (fromUser) return fromUser;
-    const payload = this.tokens()?.access.split('.')[1];
-    if (!payload) return undefined;
-    try {
-      const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-      const claims = JSON.parse(json) as { sub?: unknown };
-      return typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : undefined;
-    } catch {
-      return undefined;
-    }
+    const access = this.tokens()?.access;
+    const sub = access === undefined ? undefined : tokenClaims(access)?.sub;
+    return typeof sub === 'string' && sub !== '' ? sub : undefined;
   }
 
   user(): UserInfo | undefined {

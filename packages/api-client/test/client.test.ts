@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  tokenClaims,
   REQUEST_TIMEOUT_MS,
   SEVEN_DAYS_MS,
   createXossClient,
@@ -384,5 +385,23 @@ describe('userId', () => {
     c.session.clear();
     c.session.setTokens({ access: 'not-a-jwt', refresh: 'r' });
     expect(c.session.userId()).toBeUndefined();
+  });
+
+  it("reads a token's claims, base64url with its padding dropped, and nothing else", () => {
+    // '?' and '>' in a claim make '/' and '+' in base64, '_' and '-' in base64url.
+    const claims = { fam: 'f??>>', iat: 1_800_000_000, sub: '42' };
+    const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    expect(payload).toMatch(/[-_]/);
+    expect(tokenClaims(`h.${payload}.s`)).toEqual(claims);
+    const encode = (value: string) => Buffer.from(value).toString('base64url');
+    for (const token of [
+      '',
+      'a',
+      'h..s',
+      `h.${encode('[1]')}.s`,
+      `h.${encode('null')}.s`,
+      'h.!!.s',
+    ])
+      expect(tokenClaims(token)).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalBlobStore, type BlobStore } from '../platform/blobStore.ts';
-import { openDatabase } from '../platform/db/db.ts';
+import { openDatabase, type Database } from '../platform/db/db.ts';
 import {
   StreamsCache,
   forgetStreams,
@@ -15,6 +15,21 @@ import {
 } from './streams.ts';
 
 const column = (length: number, start = 0) => Float64Array.from({ length }, (_, i) => start + i);
+
+/** A rider called `name` and an empty ride of theirs: the ride's id. */
+async function rideOf(db: Database, name: string): Promise<number> {
+  const [user] = await db.query<{ id: number }>(
+    "INSERT INTO users (uuid, email, username, password_hash) VALUES (gen_random_uuid(), $1, $2, 'x') RETURNING id",
+    [`${name}@x.co`, name],
+  );
+  const [ride] = await db.query<{ id: number }>(
+    `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
+       timer_time_s, summary, device_summary, file_key, file_bytes)
+     VALUES ($1, 'r', 2, now(), false, 0, 0, 0, 0, '{}', '{}', $2, 1) RETURNING id`,
+    [user!.id, `workouts/${name}.fit`],
+  );
+  return ride!.id;
+}
 
 describe('streams storage', () => {
   it('packs and unpacks columns exactly', () => {
@@ -100,16 +115,7 @@ describe('streams storage', () => {
       // Two processes on one database: each wrapper has a cache of its own.
       const one = { query: db.query.bind(db) };
       const two = { query: db.query.bind(db) };
-      const [user] = await db.query<{ id: number }>(
-        "INSERT INTO users (uuid, email, username, password_hash) VALUES (gen_random_uuid(), 'k@x.co', 'k', 'x') RETURNING id",
-      );
-      const [ride] = await db.query<{ id: number }>(
-        `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
-           timer_time_s, summary, device_summary, file_key, file_bytes)
-         VALUES ($1, 'r', 2, now(), false, 0, 0, 0, 0, '{}', '{}', 'workouts/k.fit', 1) RETURNING id`,
-        [user!.id],
-      );
-      const id = ride!.id;
+      const id = await rideOf(db, 'k');
       expect(await readCurves(one, id)).toBeUndefined();
       await db.query('INSERT INTO workout_curves (workout_id, power) VALUES ($1, $2)', [
         id,
@@ -150,16 +156,7 @@ describe('streams storage', () => {
       const blobs = new LocalBlobStore(mkdtempSync(join(tmpdir(), 'xoss-streams-')));
       const one = { db: { query: db.query.bind(db) }, blobs };
       const two = { db: { query: db.query.bind(db) }, blobs };
-      const [user] = await db.query<{ id: number }>(
-        "INSERT INTO users (uuid, email, username, password_hash) VALUES (gen_random_uuid(), 'c@x.co', 'c', 'x') RETURNING id",
-      );
-      const [ride] = await db.query<{ id: number }>(
-        `INSERT INTO workouts (user_id, name, sport_type, start_time, indoor, distance_m, moving_time_s, total_time_s,
-           timer_time_s, summary, device_summary, file_key, file_bytes)
-         VALUES ($1, 'r', 2, now(), false, 0, 0, 0, 0, '{}', '{}', 'workouts/x.fit', 1) RETURNING id`,
-        [user!.id],
-      );
-      const id = ride!.id;
+      const id = await rideOf(db, 'c');
       await db.query('INSERT INTO workout_streams (workout_id, length, data) VALUES ($1, 3, $2)', [
         id,
         packStreams({ time: column(3, 1) }),
