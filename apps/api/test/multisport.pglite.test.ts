@@ -35,6 +35,7 @@ describe('a multisport file', () => {
       type Ride = {
         id: number;
         sport_type: number;
+        name: string;
         start_time: string;
         distance_m: number | null;
         timer_time_s: number;
@@ -57,6 +58,9 @@ describe('a multisport file', () => {
       for (const [k, session] of sessions.entries()) {
         const ride = byStart[k]!;
         expect(ride.sport_type, `leg ${k}`).toBe(session.sport);
+        // Named for what it is: a transition is not a ride.
+        const named = { 1: 'Run', 2: 'Ride', 3: 'Transition' }[session.sport as number] ?? 'Ride';
+        expect(ride.name, `leg ${k}`).toBe(`${named} ${ride.start_time.slice(0, 10)}`);
         const timer = session.totalTimerTime as number;
         // Within 1 %, or the second a 4 s transition rounds to.
         expect(Math.abs(ride.timer_time_s - timer), `leg ${k} timer`).toBeLessThanOrEqual(

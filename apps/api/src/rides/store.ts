@@ -40,13 +40,15 @@ import { refuseDuplicate, refuseOverlap } from './duplicates.ts';
 /** What a ride is called by default, by the file's sport (FIT sport numbers). */
 const ACTIVITY_OF_SPORT: Readonly<Record<number, string>> = {
   1: 'run',
+  // A multisport file's T1 and T2 (each a leg of its own).
+  3: 'transition',
   5: 'swim',
   11: 'walk',
 };
 
 /**
  * The name of a ride imported without one: its activity (ride, indoor ride, run, walk,
- * swim; a file of another or no sport is a ride, as our devices record) and its UTC date,
+ * swim, a multisport file's transition; a file of another or no sport is a ride, as our devices record) and its UTC date,
  * in the rider's language (the upload's `Accept-Language`; English without one).
  */
 async function defaultRideName(
@@ -78,7 +80,7 @@ export async function renamedForDate(
   if (day(before) === day(after) || !name.includes(day(before))) return undefined;
   for (const language of textLanguages) {
     const translator = await translatorFor(language);
-    for (const activity of ['ride', 'indoorRide', 'run', 'walk', 'swim', 'other']) {
+    for (const activity of ['ride', 'indoorRide', 'run', 'walk', 'swim', 'transition', 'other']) {
       const named = (date: Date) =>
         translator.t('workouts.defaultName', { activity, date: day(date) });
       if (named(before) === name) return named(after);

@@ -54,4 +54,45 @@ describe('the legs of a multisport FIT file', () => {
       fitLegCount({ ...decoded.value, records: { ...decoded.value.records, length: 0 } }),
     ).toBe(fitLegs(decoded.value).length);
   });
+  /** A leg's timer seconds as its overview's timer intervals count them within its session. */
+  const legTimer = (leg: ReturnType<typeof fitLegs>[number]) => {
+    const overview = activityOverview(leg);
+    const { start, end } = overview.sessions[0]!;
+    if (!overview.timer) return end - start;
+    return overview.timer.reduce(
+      (sum, [from, to]) => sum + Math.max(0, Math.min(to, end) - Math.max(from, start)),
+      0,
+    );
+  };
+
+  it("runs a leg's timer from the leg's start when its first timer start comes late, unless the file stopped it", () => {
+    const decoded = decodeFit(corpus('fitparse-activity-large-fenxi2-multisport.fit'));
+    if (!decoded.ok) throw new Error(decoded.error.message);
+    const original = decoded.value;
+    const bikeStart = original.sessions.find((session) => session.sport === 2)!.startTime as number;
+    const isBikeStart = (event: (typeof original.events)[number]) =>
+      event.event === 0 && event.eventType === 0 && event.timestamp === bikeStart;
+    expect(original.events.filter(isBikeStart)).toHaveLength(1);
+    // A dirty copy (its decoded events), as a real Ironman file was: the bike leg's only
+    // timer start 1,500 s in.
+    const late = original.events.map((event) =>
+      isBikeStart(event) ? { ...event, timestamp: bikeStart + 1500 } : event,
+    );
+    for (const leg of fitLegs({ ...original, events: late })) {
+      const device = leg.sessions[0]!.totalTimerTime as number;
+      expect(
+        Math.abs(legTimer(leg) - device),
+        `sport ${leg.sessions[0]!.sport}`,
+      ).toBeLessThanOrEqual(Math.max(0.01 * device, 1));
+    }
+    // The same late start after a stop the file made before the leg: the pause is kept.
+    const stopped = [...late, { event: 0, eventType: 4, timestamp: bikeStart - 10 }].sort(
+      (a, b) => (a.timestamp as number) - (b.timestamp as number),
+    );
+    const bike = fitLegs({ ...original, events: stopped }).find(
+      (leg) => leg.sessions[0]!.sport === 2,
+    )!;
+    const device = bike.sessions[0]!.totalTimerTime as number;
+    expect(legTimer(bike)).toBeCloseTo(device - 1500, 0);
+  });
 });

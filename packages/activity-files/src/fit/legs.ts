@@ -1,3 +1,4 @@
+import { TIMER_START, TIMER_STOPS } from './streams.ts';
 import type { FitActivity, FitMessage, RecordColumns } from './types.ts';
 
 /**
@@ -61,11 +62,38 @@ export function fitLegs(activity: FitActivity): FitActivity[] {
       sessions: [from === session.startTime ? session : { ...session, startTime: from }],
       laps: activity.laps.filter((lap) => inLeg(lap, 'startTime')),
       lengths: activity.lengths.filter((length) => inLeg(length, 'startTime')),
-      events: activity.events.filter((event) => inLeg(event, 'timestamp')),
+      events: legEvents(activity.events, from, to),
       timeInZones: [],
       records: recordsBetween(activity.records, from, to),
     };
   });
+}
+
+/** A timer event (FIT event 0, with its time and type). */
+const isTimer = (
+  event: FitMessage,
+): event is FitMessage & { timestamp: number; eventType: number } =>
+  event.event === 0 && typeof event.timestamp === 'number' && typeof event.eventType === 'number';
+
+/**
+ * The events in [from, to), with the leg's timer running from its start: a session begins
+ * with its timer running, so where the leg's first timer event is a start later than its
+ * own start (an Ironman file's bike leg has one 11,725 s in, and nothing before it) and the
+ * file did not stop the timer before the leg, a start at the leg's start is added. Read
+ * alone, that late start left the leg's timer stopped until then (half the bike leg lost).
+ */
+function legEvents(events: readonly FitMessage[], from: number, to: number): FitMessage[] {
+  const inLeg = events.filter(
+    (event) =>
+      typeof event.timestamp === 'number' && event.timestamp >= from && event.timestamp < to,
+  );
+  const timerBy = (list: readonly FitMessage[]) =>
+    list.filter(isTimer).sort((a, b) => a.timestamp - b.timestamp);
+  const first = timerBy(inLeg)[0];
+  if (!first || first.eventType !== TIMER_START || first.timestamp <= from + 1) return inLeg;
+  const before = timerBy(events.filter((event) => isTimer(event) && event.timestamp < from)).at(-1);
+  if (before && TIMER_STOPS.has(before.eventType)) return inLeg;
+  return [{ event: 0, eventType: TIMER_START, timestamp: from }, ...inLeg];
 }
 
 /** The records with a timestamp in [from, to), distance counted from the first of them. */

@@ -89,8 +89,8 @@ function lapOf(message: FitMessage, first: number): ActivityLap | undefined {
 }
 
 // Timer event types: start, and the four kinds of stop.
-const TIMER_START = 0;
-const TIMER_STOPS = new Set([1, 4, 8, 9]);
+export const TIMER_START = 0;
+export const TIMER_STOPS: ReadonlySet<number> = new Set([1, 4, 8, 9]);
 
 /**
  * The timer intervals of a file's timer events, relative to `first` (Unix seconds); the
