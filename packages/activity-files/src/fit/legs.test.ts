@@ -82,7 +82,7 @@ describe('the legs of a multisport FIT file', () => {
       const device = leg.sessions[0]!.totalTimerTime as number;
       expect(
         Math.abs(legTimer(leg) - device),
-        `sport ${leg.sessions[0]!.sport}`,
+        `sport ${String(leg.sessions[0]!.sport)}`,
       ).toBeLessThanOrEqual(Math.max(0.01 * device, 1));
     }
     // The same late start after a stop the file made before the leg: the pause is kept.
