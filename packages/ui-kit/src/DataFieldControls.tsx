@@ -11,7 +11,7 @@ import {
   type SlotSize,
 } from '@xoss/data-fields';
 import type { MessageId } from '@xoss/i18n';
-import { Message, useT } from '@xoss/i18n/react';
+import { Message, useLocale, useT } from '@xoss/i18n/react';
 
 const fieldName = (field: DataField): MessageId => field.messageIds.name;
 
@@ -28,6 +28,7 @@ export interface FieldTileProps {
  */
 export function FieldTile({ field, selected = false, disabled = false, onSelect }: FieldTileProps) {
   const t = useT();
+  const locale = useLocale();
   return (
     <button
       type="button"
@@ -43,7 +44,11 @@ export function FieldTile({ field, selected = false, disabled = false, onSelect 
         // Static SVG from @xoss/data-fields, never user input.
         dangerouslySetInnerHTML={{ __html: selected ? field.icons.selected : field.icons.normal }}
       />
-      {t(fieldName(field))}
+      {/* Its language, so a long compound hyphenates where the browser knows the language
+          (and breaks anywhere else) rather than leave the tile. */}
+      <span className="xoss-field-tile__name" lang={locale}>
+        {t(fieldName(field))}
+      </span>
     </button>
   );
 }
@@ -115,8 +120,9 @@ export function ChoiceGroup<T extends string>({
   onChange,
 }: ChoiceGroupProps<T>) {
   const name = useId();
+  const locale = useLocale();
   return (
-    <fieldset className="xoss-choice-group xoss-root">
+    <fieldset className="xoss-choice-group xoss-root" lang={locale}>
       <legend>{legend}</legend>
       <div className="xoss-choice-group__options">
         {options.map((option) => (

@@ -34,13 +34,13 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-export const LoggedOut: Story = { args: { layout: 'pc' } };
+// The layout follows the width (mobile at 800 px or less), as on the site.
+export const LoggedOut: Story = { args: {} };
 export const LoggedIn: Story = {
-  args: { layout: 'pc', loggedIn: true, userName: 'Ada', currentPath: '/dashboard/main' },
+  args: { loggedIn: true, userName: 'Ada', currentPath: '/dashboard/main' },
 };
 export const WithLanguageMenu: Story = {
   args: {
-    layout: 'pc',
     languageMenu: <LanguageMenu value="en-US" onChange={() => undefined} />,
   },
 };

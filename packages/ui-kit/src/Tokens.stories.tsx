@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { dataFields } from '@xoss/data-fields';
-import { useT } from '@xoss/i18n/react';
+import { useLocale, useT } from '@xoss/i18n/react';
 
 /**
  * The design tokens as the stylesheet declares them: every custom property of `:root` in
@@ -118,6 +118,7 @@ function FieldIcons() {
   return (
     <ul
       className="xoss-root"
+      lang={useLocale()}
       data-testid="field-icons"
       style={{
         display: 'grid',
@@ -130,17 +131,19 @@ function FieldIcons() {
       {dataFields.map((field) => (
         <li key={field.key} style={{ display: 'flex', alignItems: 'center', gap: 6 }}>
           <span
-            style={{ width: 36, height: 36 }}
+            style={{ width: 36, height: 36, flexShrink: 0 }}
             aria-hidden="true"
             // Static SVG from @xoss/data-fields, never user input.
             dangerouslySetInnerHTML={{ __html: field.icons.normal }}
           />
           <span
-            style={{ width: 36, height: 36, background: 'var(--xoss-color-brand)' }}
+            style={{ width: 36, height: 36, flexShrink: 0, background: 'var(--xoss-color-brand)' }}
             aria-hidden="true"
             dangerouslySetInnerHTML={{ __html: field.icons.selected }}
           />
-          <small>{t(field.messageIds.name)}</small>
+          <small style={{ minWidth: 0, overflowWrap: 'anywhere', hyphens: 'auto' }}>
+            {t(field.messageIds.name)}
+          </small>
         </li>
       ))}
     </ul>
