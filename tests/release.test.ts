@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -14,7 +15,7 @@ import {
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +61,15 @@ let published: string;
 let userconfig: string;
 
 /** An environment without any registry setting of the machine's. */
+/** The workspace's hoisted dependency links that point outside it (into a clone, say). */
+function linksLeavingWorkspace(): string[] {
+  const hoisted = join(root, 'node_modules/.pnpm/node_modules');
+  return readdirSync(hoisted, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isSymbolicLink())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((link) => !resolve(dirname(link), readlinkSync(link)).startsWith(join(root, '/')));
+}
+
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env))
@@ -350,6 +360,47 @@ describe('a release installed by another team', () => {
     expect(code).not.toMatch(/react|from\s*["']ol|zod/i);
     console.log(`@xoss/data-fields in a browser bundle: ${(code.length / 1000).toFixed(1)} kB`);
   });
+  // Import only what you use: a single import bundles the module it needs, not the package.
+  const charts = /node_modules\/(ol|d3-shape|d3-path|@visx)\//;
+  it.each([
+    { name: 'Loading', from: '@xoss/ui-kit', inputs: charts, code: undefined, most: 2_000 },
+    { name: 'Navbar', from: '@xoss/ui-kit', inputs: charts, code: undefined, most: 6_000 },
+    // No field icon (their SVG paths) with the duration format.
+    {
+      name: 'formatDuration',
+      from: '@xoss/data-fields',
+      inputs: undefined,
+      code: /<path/,
+      most: 1_000,
+    },
+  ])('bundles $name from $from alone', async ({ name, from, inputs, code, most }) => {
+    const result = await build({
+      stdin: {
+        contents: `import { ${name} } from '${from}'; console.log(${name});`,
+        resolveDir: consumer,
+      },
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      minify: true,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      // What any React app has already.
+      external: ['react', 'react-dom', 'react/jsx-runtime', 'react-intl'],
+    });
+    const text = result.outputFiles[0]!.text;
+    console.log(`${name} from ${from}: ${(text.length / 1000).toFixed(1)} kB minified`);
+    // The modules whose code is in the bundle (a module read and dropped has 0 bytes there).
+    const bundled = Object.values(result.metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path]) => path),
+    );
+    if (inputs) expect(bundled.filter((path) => inputs.test(path))).toEqual([]);
+    if (code) expect(text).not.toMatch(code);
+    expect(text.length).toBeLessThan(most);
+  });
 });
 
 describe('the next release, as `pnpm release` makes it', () => {
@@ -386,12 +437,21 @@ describe('the next release, as `pnpm release` makes it', () => {
     git('config', 'user.email', identity.email);
     git('add', '--all');
     git('commit', '--quiet', '--message', 'A breaking change of @xoss/i18n');
+    // The clone's node_modules is the workspace's own (a link): pnpm 12 installs before
+    // `pnpm exec` when the manifests changed (`verifyDepsBeforeRun`, default `install`), and
+    // after the version bump that install rewrote the workspace's 791 hoisted links to point
+    // into the clone, dangling once it was deleted (typechecks and later tests then failed).
     output = run(
       process.execPath,
       ['scripts/release.ts'],
       clone,
-      cleanEnv({ NPM_CONFIG_REGISTRY: url, NPM_CONFIG_USERCONFIG: userconfig }),
+      cleanEnv({
+        NPM_CONFIG_REGISTRY: url,
+        NPM_CONFIG_USERCONFIG: userconfig,
+        pnpm_config_verify_deps_before_run: 'false',
+      }),
     );
+    expect(linksLeavingWorkspace()).toEqual([]);
   });
 
   it('gives a dependent of a breaking release a breaking bump of its own, not a patch', () => {
