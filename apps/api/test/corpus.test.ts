@@ -402,6 +402,8 @@ describe('a crop recomputes every figure from the samples it keeps', () => {
     const shownWhole = summaryReply(whole.summary, whole.deviceSummary, 'file');
     expect(shownWhole.elevation_source).toBe('device');
     expect(shownWhole.calories_source).toBe('device');
+    expect(shownWhole.distance_source).toBe('device');
+    expect(shownWhole.distance_m).toBe(device.totalDistance);
 
     const result = analyseActivity(bytes, { crop: { startS: 600, endS: 3600 } });
     if (!result.ok) throw new Error(result.error.message);
@@ -413,6 +415,8 @@ describe('a crop recomputes every figure from the samples it keeps', () => {
     const shown = summaryReply(cropped.summary, cropped.deviceSummary, 'file');
     expect(shown.np_source).not.toBe('device');
     expect(shown.elevation_source).toBe('computed');
+    expect(shown.distance_source).toBe('computed');
+    expect(shown.distance_m!).toBeLessThan(device.totalDistance as number);
     expect(shown.calories_source).not.toBe('device');
     // Ours, from the kept samples: less climbing and fewer calories than the whole ride.
     expect(shown.elevation_gain_m!).toBeLessThan(device.totalAscent as number);

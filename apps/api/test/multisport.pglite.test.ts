@@ -67,20 +67,12 @@ describe('a multisport file', () => {
           Math.max(0.01 * timer, 1),
         );
         const distance = session.totalDistance as number;
-        if (distance <= 100) continue;
-        const detail = (
-          await h.server.inject({
-            method: 'GET',
-            url: `/api/v2/workouts/${ride.id}/`,
-            headers: bearer(rider.access),
-          })
-        ).json<{ data: { summary: { removed_samples: { distance: number } | null } } }>().data;
-        const error = Math.abs(ride.distance_m! - distance) / distance;
-        if (detail.summary.removed_samples?.distance === 0)
-          expect(error, `leg ${k} distance`).toBeLessThan(0.01);
-        // The run leg's device counted a few steps of 17-42 m in a second (GPS jumps, faster
-        // than anyone runs): taken out, its distance is below the device's, never above.
-        else expect(ride.distance_m!, `leg ${k} distance`).toBeLessThan(distance);
+        // The device's distance, though the run leg's device counted a few steps of 17-42 m
+        // in a second (GPS jumps, faster than anyone runs) that our cleaning takes out of the
+        // streams: the rider's device decides the total, as Garmin Connect shows it.
+        expect(Math.abs(ride.distance_m! - distance) / distance, `leg ${k} distance`).toBeLessThan(
+          0.01,
+        );
       }
       // Each leg's page lists the file's legs in order, itself among them.
       for (const ride of [byStart[0]!, byStart.at(-1)!]) {

@@ -71,7 +71,7 @@ function removedSamples(summary: WorkoutSummary): WorkoutDetail['summary']['remo
 
 /**
  * The summary as the API sends it. For a whole ride, where the device stored its own
- * calories, climbing or NP/IF/TSS (with its FTP, when the ride uses that FTP and the cleaning
+ * distance, calories, climbing or NP/IF/TSS (with its FTP, when the ride uses that FTP and the cleaning
  * took no power sample out), those are
  * shown and marked as the device's: our figure and the device's differ by design (calories from heart rate, the
  * elevation filter, NP conventions). A range always shows ours.
@@ -97,8 +97,14 @@ export function summaryReply(
     summary.distanceM === 0 &&
     summary.estimatedDistanceM === undefined &&
     summary.avgSpeedMs === undefined;
+  // The device's distance, as Garmin Connect, Strava and intervals.icu show it: the rider's
+  // device counted it (wheel sensor or its own GPS filter), and our cleaning of a position
+  // or clock glitch must not move it (a run's GPS jumps took 1-3 % off ours).
+  const deviceDistance = deviceNumber(device, 'totalDistance');
+  const distance = deviceDistance !== undefined && deviceDistance > 0 ? deviceDistance : undefined;
   return {
-    distance_m: unmeasured ? null : summary.distanceM,
+    distance_m: distance ?? (unmeasured ? null : summary.distanceM),
+    distance_source: distance !== undefined ? 'device' : unmeasured ? null : 'computed',
     estimated_distance_m: unmeasured ? null : (summary.estimatedDistanceM ?? summary.distanceM),
     total_time_s: summary.totalTimeS,
     // Rides imported before the timer was read: their moving time is the best we have.
@@ -106,7 +112,11 @@ export function summaryReply(
     moving_time_s: summary.movingTimeS,
     paused_time_s: summary.pausedTimeS,
     stopped_time_s: summary.stoppedTimeS ?? 0,
-    speed_avg_ms: nullable(summary.avgSpeedMs),
+    // Distance over moving time, whichever distance is shown.
+    speed_avg_ms:
+      distance !== undefined && summary.movingTimeS > 0
+        ? distance / summary.movingTimeS
+        : nullable(summary.avgSpeedMs),
     speed_max_ms: nullable(summary.maxSpeedMs),
     hr_avg: nullable(summary.avgHeartRate),
     hr_max: nullable(summary.maxHeartRate),

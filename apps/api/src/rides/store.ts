@@ -92,9 +92,10 @@ export async function renamedForDate(
 /**
  * The version of the analysis (`analyse.ts`) a ride's figures come from; `reanalyseOlder`
  * redoes older ones. 1: the cleaning, the human limits and the legs; 2: mean-max curves and
- * bests on the ride's clock, a stop at 0 W (`clockSeries`).
+ * bests on the ride's clock, a stop at 0 W (`clockSeries`); 3: the device's distance, where
+ * it recorded one, in the ride's columns (the list, the day's totals).
  */
-export const ANALYSIS_VERSION = 2;
+export const ANALYSIS_VERSION = 3;
 
 /**
  * The columns of a ride that its analysis and thresholds decide: what an import writes and a
@@ -123,10 +124,10 @@ export async function figureColumns(
   return {
     start_time: start,
     indoor: analysis.indoor,
-    distance_m: summary.distanceM,
+    distance_m: shown.distance_m ?? 0,
     moving_time_s: summary.movingTimeS,
     total_time_s: summary.totalTimeS,
-    speed_avg_ms: nullable(summary.avgSpeedMs),
+    speed_avg_ms: shown.speed_avg_ms,
     hr_avg: nullable(summary.avgHeartRate),
     power_avg: nullable(summary.avgPower),
     elevation_gain_m: shown.elevation_gain_m,

@@ -42,6 +42,7 @@ const summary = {
   elevation_gain_m: 60,
   elevation_loss_m: 0,
   elevation_source: null,
+  distance_source: null,
   np_source: null,
   grade_max: null,
   grade_min: null,

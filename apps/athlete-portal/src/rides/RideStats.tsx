@@ -32,7 +32,7 @@ export function RideStats({
     ['measure.time', formatDuration(summary.timer_time_s)],
     ['measure.movingTime', formatDuration(summary.moving_time_s)],
     ['measure.elapsedTime', formatDuration(summary.total_time_s)],
-    ['measure.distance', units.distance(summary.distance_m)],
+    ['measure.distance', units.distance(summary.distance_m), summary.distance_source === 'device'],
     ['measure.speedAvg', units.speed(summary.speed_avg_ms)],
     ['measure.speedMax', units.speed(summary.speed_max_ms)],
     ['measure.hrAvg', units.plain(summary.hr_avg, 'bpm')],

@@ -44,6 +44,7 @@ const summary: WorkoutDetail['summary'] = {
   elevation_gain_m: 1,
   elevation_loss_m: 0,
   elevation_source: null,
+  distance_source: null,
   np_source: null,
   grade_max: null,
   grade_min: null,

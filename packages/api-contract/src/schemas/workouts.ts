@@ -8,8 +8,14 @@ import { wholeInUrl } from './query.ts';
 export const sportTypeSchema = z.number().int().min(0).max(11);
 
 export const workoutSummarySchema = z.object({
-  /** Null when nothing in the file measures distance (no distance, position or speed). */
+  /**
+   * The device's own total where it recorded one for the whole ride (`distance_source`), else
+   * ours from the cleaned streams. Null when nothing in the file measures distance (no
+   * distance, position or speed).
+   */
   distance_m: z.number().nullable(),
+  /** Whose distance: the device's own total, or ours from the streams. */
+  distance_source: z.enum(['device', 'computed']).nullable(),
   /** From the speed sensor; the distance when there is none; null when neither is known. */
   estimated_distance_m: z.number().nullable(),
   /** Elapsed time: from the first sample to the end of the last. */
