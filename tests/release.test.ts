@@ -60,7 +60,6 @@ let published: string;
 /** The npm user config holding the publisher's token for the registry. */
 let userconfig: string;
 
-/** An environment without any registry setting of the machine's. */
 /** The workspace's hoisted dependency links that point outside it (into a clone, say). */
 function linksLeavingWorkspace(): string[] {
   const hoisted = join(root, 'node_modules/.pnpm/node_modules');
@@ -70,6 +69,7 @@ function linksLeavingWorkspace(): string[] {
     .filter((link) => !resolve(dirname(link), readlinkSync(link)).startsWith(join(root, '/')));
 }
 
+/** An environment without any registry setting of the machine's. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env))
@@ -428,6 +428,15 @@ describe('the next release, as `pnpm release` makes it', () => {
           join(clone, 'packages', name, 'node_modules'),
           { recursive: true, verbatimSymlinks: true },
         );
+    // The clone's node_modules is the workspace's own (a link): pnpm 12 installs before
+    // `pnpm exec` and `pnpm run` when the manifests changed (`verifyDepsBeforeRun`, default
+    // `install`), and after the version bump that install rewrote the workspace's 791 hoisted
+    // links to point into the clone, dangling once it was deleted. Said in the clone's
+    // workspace file, it holds for every pnpm the release starts (turbo's too).
+    writeFileSync(
+      join(clone, 'pnpm-workspace.yaml'),
+      `${readFileSync(join(clone, 'pnpm-workspace.yaml'), 'utf8')}\nverifyDepsBeforeRun: false\n`,
+    );
     writeFileSync(
       join(clone, '.changeset', 'release-test-i18n.md'),
       "---\n'@xoss/i18n': minor\n---\n\nBREAKING: a message id renamed (the release test's change).\n",
@@ -437,10 +446,6 @@ describe('the next release, as `pnpm release` makes it', () => {
     git('config', 'user.email', identity.email);
     git('add', '--all');
     git('commit', '--quiet', '--message', 'A breaking change of @xoss/i18n');
-    // The clone's node_modules is the workspace's own (a link): pnpm 12 installs before
-    // `pnpm exec` when the manifests changed (`verifyDepsBeforeRun`, default `install`), and
-    // after the version bump that install rewrote the workspace's 791 hoisted links to point
-    // into the clone, dangling once it was deleted (typechecks and later tests then failed).
     output = run(
       process.execPath,
       ['scripts/release.ts'],
@@ -448,7 +453,6 @@ describe('the next release, as `pnpm release` makes it', () => {
       cleanEnv({
         NPM_CONFIG_REGISTRY: url,
         NPM_CONFIG_USERCONFIG: userconfig,
-        pnpm_config_verify_deps_before_run: 'false',
       }),
     );
     expect(linksLeavingWorkspace()).toEqual([]);

@@ -74,7 +74,12 @@ export function tokenClaims(token: string): Readonly<Record<string, unknown>> | 
   const payload = token.split('.')[1];
   if (!payload) return undefined;
   try {
-    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as unknown;
+    // base64url to bytes, then UTF-8 (`atob` alone reads every byte as Latin-1).
+    const binary = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(
+      Uint8Array.from(binary, (char) => char.charCodeAt(0)),
+    );
+    const claims = JSON.parse(text) as unknown;
     return typeof claims === 'object' && claims !== null && !Array.isArray(claims)
       ? (claims as Record<string, unknown>)
       : undefined;

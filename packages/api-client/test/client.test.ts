@@ -389,7 +389,7 @@ describe('userId', () => {
 
   it("reads a token's claims, base64url with its padding dropped, and nothing else", () => {
     // '?' and '>' in a claim make '/' and '+' in base64, '_' and '-' in base64url.
-    const claims = { fam: 'f??>>', iat: 1_800_000_000, sub: '42' };
+    const claims = { fam: 'f??>>', iat: 1_800_000_000, sub: '42', name: 'Zoë 自転車' };
     const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
     expect(payload).toMatch(/[-_]/);
     expect(tokenClaims(`h.${payload}.s`)).toEqual(claims);

@@ -109,6 +109,48 @@ function valueFontSize(width: number, height: number, text: string, unit: string
 }
 
 /**
+ * How much to shrink an SVG text so it fits `room` px: where the browser measures text, the
+ * drawn text is measured once laid out and shrunk until it fits, whatever the font.
+ */
+function useShrinkToFit(room: number) {
+  const ref = useRef<SVGTextElement>(null);
+  const [scale, setScale] = useState(1);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element || typeof element.getComputedTextLength !== 'function') return;
+    const length = element.getComputedTextLength();
+    // 2 % under the room: the next measure is then within it, and the effect stops.
+    if (length > room + 0.5) setScale((current) => (current * room * 0.98) / length);
+  }, [room, scale]);
+  return [ref, scale] as const;
+}
+
+/**
+ * A tile's name at its top left, at `size` or smaller where it would leave the tile ("Tiempo
+ * en movimiento" in a G's half-width tile), as a device writes a long name smaller.
+ */
+function TileName({
+  x,
+  y,
+  room,
+  size,
+  text,
+}: {
+  x: number;
+  y: number;
+  room: number;
+  size: number;
+  text: string;
+}) {
+  const [ref, scale] = useShrinkToFit(room);
+  return (
+    <text ref={ref} x={x} y={y} fontSize={size * scale} fill="var(--xoss-color-ink-muted)">
+      {text}
+    </text>
+  );
+}
+
+/**
  * A tile's value, right-aligned at (`right`, `baseline`), its unit after it at 0.4 of its
  * size. Sized first by `valueFontSize`; where the browser measures text, the drawn value is
  * measured once laid out and shrunk until it fits `room` px, whatever the font.
@@ -128,15 +170,7 @@ function TileValue({
   text: string;
   unit: string;
 }) {
-  const ref = useRef<SVGTextElement>(null);
-  const [scale, setScale] = useState(1);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element || typeof element.getComputedTextLength !== 'function') return;
-    const length = element.getComputedTextLength();
-    // 2 % under the room: the next measure is then within it, and the effect stops.
-    if (length > room + 0.5) setScale((current) => (current * room * 0.98) / length);
-  }, [room, scale]);
+  const [ref, scale] = useShrinkToFit(room);
   const fontSize = size * scale;
   return (
     <text
@@ -210,14 +244,15 @@ export function DeviceScreenPreview({
                 stroke={selected ? 'var(--xoss-color-brand)' : 'var(--xoss-device-tile-line)'}
                 strokeWidth={selected ? 2 : 1}
               />
-              <text
+              <TileName
+                // A new name or tile is measured afresh.
+                key={`${name} ${w} ${h}`}
                 x={x + 6}
                 y={y + 14}
-                fontSize={Math.min(11, h * 0.22)}
-                fill="var(--xoss-color-ink-muted)"
-              >
-                {name}
-              </text>
+                room={w - 12}
+                size={Math.min(11, h * 0.22)}
+                text={name}
+              />
               {value ? (
                 <TileValue
                   // A new value or tile is measured afresh.

@@ -4,11 +4,12 @@ import { bearerRider, jwtKeys, signJwt, verifyJwt } from './jwt.ts';
 const keys = jwtKeys('the current secret of these tests', ['a previous secret, still valid']);
 const now = 1_800_000_000;
 
-it("names a token's rider only when one of our keys signed it, as verifyJwt decides", async () => {
-  const claims = { sub: '42', jti: 'j', exp: now + 600 };
+it("names a token's rider only when one of our keys signed an access token not yet expired", async () => {
+  const claims = { sub: '42', jti: 'j', exp: now + 600, token_type: 'access' };
   const current = await signJwt(claims, keys);
   const previous = await signJwt(claims, jwtKeys('a previous secret, still valid'));
   const expired = await signJwt({ ...claims, exp: now - 1 }, keys);
+  const refresh = await signJwt({ ...claims, token_type: 'refresh' }, keys);
   const foreign = await signJwt(claims, jwtKeys('someone else'));
   const [head, body, signature] = current.split('.') as [string, string, string];
   const otherBody = Buffer.from(JSON.stringify({ ...claims, sub: '7' })).toString('base64url');
@@ -22,15 +23,21 @@ it("names a token's rider only when one of our keys signed it, as verifyJwt deci
     Buffer.from(signature, 'base64url'),
   );
 
-  expect(bearerRider(`Bearer ${current}`, keys)).toBe('42');
-  expect(bearerRider(`bearer  ${current}`, keys)).toBe('42');
-  expect(bearerRider(`Bearer ${previous}`, keys)).toBe('42');
-  // Expiry is the route's to refuse; the signature is still ours, so is the rider.
-  expect(bearerRider(`Bearer ${expired}`, keys)).toBe('42');
-  for (const token of [foreign, `${head}.${otherBody}.${signature}`, none, respelled])
-    expect(bearerRider(`Bearer ${token}`, keys)).toBeUndefined();
+  expect(bearerRider(`Bearer ${current}`, keys, now)).toBe('42');
+  expect(bearerRider(`bearer  ${current}`, keys, now)).toBe('42');
+  expect(bearerRider(`Bearer ${previous}`, keys, now)).toBe('42');
+  // An old token (from a log, a sold phone) or a refresh token holds no rider's places.
+  for (const token of [
+    expired,
+    refresh,
+    foreign,
+    `${head}.${otherBody}.${signature}`,
+    none,
+    respelled,
+  ])
+    expect(bearerRider(`Bearer ${token}`, keys, now)).toBeUndefined();
   for (const header of [undefined, '', current, `Basic ${current}`, `Bearer ${'a'.repeat(5000)}`])
-    expect(bearerRider(header, keys)).toBeUndefined();
+    expect(bearerRider(header, keys, now)).toBeUndefined();
   // The same decisions as the full check, where the signature decides.
   expect((await verifyJwt(current, keys, now)).ok).toBe(true);
   expect((await verifyJwt(previous, keys, now)).ok).toBe(true);

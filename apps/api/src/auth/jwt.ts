@@ -42,19 +42,25 @@ export type JwtCheck =
 
 const CANONICAL_BASE64URL = /^[A-Za-z0-9_-]*$/;
 
+/**
+ * Whether a signature is spelt as it was encoded: base64url decoding ignores a last
+ * character's unused low bits, so several spellings decode to the same bytes; only the
+ * canonical one is the signature.
+ */
+const isCanonical = (signature: string) =>
+  CANONICAL_BASE64URL.test(signature) &&
+  Buffer.from(signature, 'base64url').toString('base64url') === signature;
+
+/** The token of an `Authorization: Bearer` header (the scheme is case-insensitive, RFC 9110 11.1). */
+export const bearerToken = (authorization: string | undefined): string | undefined =>
+  /^Bearer +([A-Za-z0-9_.-]+)$/i.exec(authorization ?? '')?.[1];
+
 /** Verifies signature and expiry (`exp`, seconds) at `now` (seconds). */
 export async function verifyJwt(token: string, keys: JwtKeys, now: number): Promise<JwtCheck> {
   if (token.length > 4096) return { ok: false, error: 'malformed' };
   const parts = token.split('.');
   if (parts.length !== 3) return { ok: false, error: 'malformed' };
-  const signature = parts[2]!;
-  // Base64url decoding ignores a last character's unused low bits, so several spellings
-  // decode to the same bytes: only the canonical one (as encoded) is the signature.
-  if (
-    !CANONICAL_BASE64URL.test(signature) ||
-    Buffer.from(signature, 'base64url').toString('base64url') !== signature
-  )
-    return { ok: false, error: 'signature' };
+  if (!isCanonical(parts[2]!)) return { ok: false, error: 'signature' };
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(token);
@@ -91,41 +97,46 @@ export async function verifyJwt(token: string, keys: JwtKeys, now: number): Prom
 const RIDER_ID = /^[1-9]\d{0,11}$/;
 
 /**
- * The rider (`sub`) of a bearer token (the `Authorization` header) whose HS256 signature one of our keys made; expiry, type and
- * session are not checked. Synchronous and cheap (8 us against `jose`'s 103 us a token,
- * which hands each HMAC to the thread pool: bench in the README), for deciding where a
- * request waits its turn (`http/admission.ts`) before the route checks the token with
- * `verifyJwt`; never for letting a request in.
+ * The rider (`sub`) of a bearer access token (the `Authorization` header) whose HS256
+ * signature one of our keys made and that has not expired at `now` (seconds); its session
+ * and version are not checked. Synchronous and cheap (8 us against `jose`'s 103 us a token,
+ * which hands each HMAC to the thread pool: README), for deciding where a request waits its
+ * turn and which limit counts it (`http/admission.ts`, `http/requestLimits.ts`) before the
+ * route checks the token whole with `verifyJwt`; never for letting a request in. An expired
+ * or refresh token is no rider's: an old token from a log cannot hold a rider's places.
  */
-export function bearerRider(authorization: string | undefined, keys: JwtKeys): string | undefined {
-  // The scheme is case-insensitive (RFC 9110 11.1).
-  const token = /^Bearer +([A-Za-z0-9_.-]+)$/i.exec(authorization ?? '')?.[1];
+export function bearerRider(
+  authorization: string | undefined,
+  keys: JwtKeys,
+  now: number,
+): string | undefined {
+  const token = bearerToken(authorization);
   if (!token || token.length > 4096) return undefined;
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   const [head, body, signature] = parts as [string, string, string];
   let kid: unknown;
-  let sub: unknown;
+  let claims: { sub?: unknown; exp?: unknown; token_type?: unknown } | null;
   try {
     const header = JSON.parse(Buffer.from(head, 'base64url').toString('utf8')) as unknown;
     if ((header as { alg?: unknown } | null)?.alg !== 'HS256') return undefined;
     kid = (header as { kid?: unknown }).kid;
-    sub = (JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { sub?: unknown } | null)
-      ?.sub;
+    claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as typeof claims;
   } catch {
     return undefined;
   }
+  const sub = claims?.sub;
+  if (typeof sub !== 'string' || !RIDER_ID.test(sub)) return undefined;
+  if (claims?.token_type !== 'access' || typeof claims.exp !== 'number' || claims.exp <= now)
+    return undefined;
   const key =
     kid === undefined
       ? keys.current.key
       : typeof kid === 'string'
         ? keys.byKid.get(kid)
         : undefined;
-  if (!key || typeof sub !== 'string' || !RIDER_ID.test(sub)) return undefined;
+  if (!key || !isCanonical(signature)) return undefined;
   const given = Buffer.from(signature, 'base64url');
-  // Only the canonical spelling of the signature, as `verifyJwt` takes it.
-  if (!CANONICAL_BASE64URL.test(signature) || given.toString('base64url') !== signature)
-    return undefined;
   const made = createHmac('sha256', key).update(`${head}.${body}`).digest();
   return given.length === made.length && timingSafeEqual(given, made) ? sub : undefined;
 }

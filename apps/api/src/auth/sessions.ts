@@ -6,7 +6,7 @@ import { ErrorCode } from '@xoss/api-contract';
 import type { ApiConfig } from '../platform/config.ts';
 import type { Database, Queryable } from '../platform/db/db.ts';
 import { ApiError } from '../http/envelope.ts';
-import { bearerRider, jwtKeys, signJwt, verifyJwt, type JwtKeys } from './jwt.ts';
+import { bearerRider, bearerToken, jwtKeys, signJwt, verifyJwt, type JwtKeys } from './jwt.ts';
 import { HashingBusy, HashingGate, type Reservation } from './hashingGate.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { SharedLimiter } from './rateLimit.ts';
@@ -485,10 +485,9 @@ export class Sessions {
   async verify(
     header: string | undefined,
   ): Promise<{ readonly userId: number; readonly session: string | undefined }> {
-    // The scheme is case-insensitive (RFC 9110 11.1).
-    const match = /^Bearer +([A-Za-z0-9_.-]+)$/i.exec(header ?? '');
-    if (!match) throw tokenInvalid('Authentication credentials were not provided');
-    const check = await verifyJwt(match[1]!, this.#keys, this.seconds());
+    const token = bearerToken(header);
+    if (!token) throw tokenInvalid('Authentication credentials were not provided');
+    const check = await verifyJwt(token, this.#keys, this.seconds());
     if (!check.ok)
       throw tokenInvalid(check.error === 'expired' ? 'Token expired' : 'Token invalid');
     const claims = check.value;
@@ -511,13 +510,12 @@ export class Sessions {
   }
 
   /**
-   * The rider a bearer token's signature vouches for (ours, any type, expired or not), or
-   * none: where the request waits its turn (`http/admission.ts`), so a forged token naming a
+   * The rider a bearer access token's signature vouches for (ours, not expired), or none: where the request waits its turn (`http/admission.ts`), so a forged token naming a
    * rider queues under its address and never takes that rider's places. The route still
    * checks the token whole (`verify`).
    */
   signedRider(header: string | undefined): string | undefined {
-    return bearerRider(header, this.#keys);
+    return bearerRider(header, this.#keys, this.seconds());
   }
 
   /**

@@ -8,7 +8,8 @@ import { requestDeadlines } from './deadline.ts';
 
 const keys = jwtKeys('the secret of the admission tests, long enough');
 /** Where a request waits, as the server decides it: the rider a signature of ours vouches for. */
-const riderOf: RiderOf = (authorization) => bearerRider(authorization, keys);
+const riderOf: RiderOf = (authorization) =>
+  bearerRider(authorization, keys, Math.floor(Date.now() / 1000));
 
 /** Busy for `ms` of CPU, as a request on the embedded database is. */
 const busy = (ms: number) => {
@@ -116,7 +117,11 @@ describe('fair admission', () => {
   /** Signed bearer tokens of riders 1, 2 and 5 (the routes here do not check them). */
   const tokens = new Map<string, string>();
   beforeAll(async () => {
-    for (const sub of ['1', '2', '5']) tokens.set(sub, `Bearer ${await signJwt({ sub }, keys)}`);
+    for (const sub of ['1', '2', '5'])
+      tokens.set(
+        sub,
+        `Bearer ${await signJwt({ sub, token_type: 'access', exp: 2_000_000_000 }, keys)}`,
+      );
   });
   const tokenOf = (sub: string) => tokens.get(sub)!;
 
@@ -267,7 +272,7 @@ describe('fair admission', () => {
     });
     await app.ready();
     // Rider 1's id under another key's signature, and unsigned with the right length.
-    const otherKey = `Bearer ${await signJwt({ sub: '1' }, jwtKeys('not the server secret, same length'))}`;
+    const otherKey = `Bearer ${await signJwt({ sub: '1', token_type: 'access', exp: 2_000_000_000 }, jwtKeys('not the server secret, same length'))}`;
     const [head, body, signature] = tokenOf('1').slice('Bearer '.length).split('.');
     const claims = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8')) as object;
     const stolenSignature = `Bearer ${head}.${Buffer.from(JSON.stringify({ ...claims, sub: '1', x: 1 })).toString('base64url')}.${signature}`;

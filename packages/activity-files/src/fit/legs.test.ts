@@ -85,10 +85,13 @@ describe('the legs of a multisport FIT file', () => {
         `sport ${String(leg.sessions[0]!.sport)}`,
       ).toBeLessThanOrEqual(Math.max(0.01 * device, 1));
     }
-    // The same late start after a stop the file made before the leg: the pause is kept.
-    const stopped = [...late, { event: 0, eventType: 4, timestamp: bikeStart - 10 }].sort(
-      (a, b) => (a.timestamp as number) - (b.timestamp as number),
-    );
+    // The same late start after a stop the file made before the leg (and a timer marker
+    // after the stop, which says nothing of the timer): the pause is kept.
+    const stopped = [
+      ...late,
+      { event: 0, eventType: 4, timestamp: bikeStart - 10 },
+      { event: 0, eventType: 3, timestamp: bikeStart - 5 },
+    ].sort((a, b) => (a.timestamp as number) - (b.timestamp as number));
     const bike = fitLegs({ ...original, events: stopped }).find(
       (leg) => leg.sessions[0]!.sport === 2,
     )!;

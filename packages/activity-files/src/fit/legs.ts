@@ -1,4 +1,4 @@
-import { TIMER_START, TIMER_STOPS } from './streams.ts';
+import { TIMER_START, TIMER_STOPS, isTimerEvent } from './streams.ts';
 import type { FitActivity, FitMessage, RecordColumns } from './types.ts';
 
 /**
@@ -69,12 +69,6 @@ export function fitLegs(activity: FitActivity): FitActivity[] {
   });
 }
 
-/** A timer event (FIT event 0, with its time and type). */
-const isTimer = (
-  event: FitMessage,
-): event is FitMessage & { timestamp: number; eventType: number } =>
-  event.event === 0 && typeof event.timestamp === 'number' && typeof event.eventType === 'number';
-
 /**
  * The events in [from, to), with the leg's timer running from its start: a session begins
  * with its timer running, so where the leg's first timer event is a start later than its
@@ -87,11 +81,18 @@ function legEvents(events: readonly FitMessage[], from: number, to: number): Fit
     (event) =>
       typeof event.timestamp === 'number' && event.timestamp >= from && event.timestamp < to,
   );
-  const timerBy = (list: readonly FitMessage[]) =>
-    list.filter(isTimer).sort((a, b) => a.timestamp - b.timestamp);
-  const first = timerBy(inLeg)[0];
+  // Starts and stops only: a marker or another kind of timer event says nothing of whether
+  // the timer ran.
+  const startsAndStops = (list: readonly FitMessage[]) =>
+    list
+      .filter(isTimerEvent)
+      .filter((event) => event.eventType === TIMER_START || TIMER_STOPS.has(event.eventType))
+      .sort((a, b) => a.timestamp - b.timestamp);
+  const first = startsAndStops(inLeg)[0];
   if (!first || first.eventType !== TIMER_START || first.timestamp <= from + 1) return inLeg;
-  const before = timerBy(events.filter((event) => isTimer(event) && event.timestamp < from)).at(-1);
+  const before = startsAndStops(events)
+    .filter((event) => event.timestamp < from)
+    .at(-1);
   if (before && TIMER_STOPS.has(before.eventType)) return inLeg;
   return [{ event: 0, eventType: TIMER_START, timestamp: from }, ...inLeg];
 }

@@ -92,6 +92,12 @@ function lapOf(message: FitMessage, first: number): ActivityLap | undefined {
 export const TIMER_START = 0;
 export const TIMER_STOPS: ReadonlySet<number> = new Set([1, 4, 8, 9]);
 
+/** A timer event (FIT event 0) with its time and type. */
+export const isTimerEvent = (
+  event: FitMessage,
+): event is FitMessage & { timestamp: number; eventType: number } =>
+  event.event === 0 && typeof event.timestamp === 'number' && typeof event.eventType === 'number';
+
 /**
  * The timer intervals of a file's timer events, relative to `first` (Unix seconds); the
  * timer still running at the end runs to `last`. `undefined` when the file has no timer
@@ -103,13 +109,8 @@ export function timerFromEvents(
   last: number,
 ): TimerIntervals | undefined {
   const timerEvents = events
-    .filter(
-      (event) =>
-        event.event === 0 &&
-        typeof event.timestamp === 'number' &&
-        typeof event.eventType === 'number',
-    )
-    .map((event) => ({ t: (event.timestamp as number) - first, type: event.eventType as number }))
+    .filter(isTimerEvent)
+    .map((event) => ({ t: event.timestamp - first, type: event.eventType }))
     .sort((a, b) => a.t - b.t);
   if (timerEvents.length === 0) return undefined;
   const intervals: [number, number][] = [];
