@@ -82,4 +82,27 @@ describe('the house', () => {
     );
     expect(limited).toEqual([]);
   });
+
+  it("gives Testing Library's waits the wait guard in every project whose tests use it", () => {
+    // Without vitest.dom.ts a `findBy…` gives up after Testing Library's default second: a
+    // catalogue's first load on a loaded CI machine took longer (i18n, a red CI run).
+    const projects = ['packages', 'apps'].flatMap((group) =>
+      readdirSync(join(root, group)).map((name) => join(root, group, name)),
+    );
+    const unguarded = projects.filter((project) => {
+      const config = join(project, 'vitest.config.ts');
+      if (!existsSync(config)) return false;
+      const tests = execFileSync('git', ['ls-files', '-z', '--', 'src', 'test'], {
+        cwd: project,
+        encoding: 'utf8',
+      })
+        .split('\0')
+        .filter((file) => /\.test\.tsx?$/.test(file) && existsSync(join(project, file)));
+      const usesIt = tests.some((file) =>
+        readFileSync(join(project, file), 'utf8').includes("from '@testing-library/"),
+      );
+      return usesIt && !readFileSync(config, 'utf8').includes('vitest.dom.ts');
+    });
+    expect(unguarded.map((project) => project.slice(root.length))).toEqual([]);
+  });
 });
