@@ -65,9 +65,14 @@ describe('the house', () => {
   it('has no test that gives a wait a limit of its own (README: Tests on a loaded machine)', () => {
     // A wait's limit is the wait guard (vitest.guards.ts), set once; a number here is a
     // budget a loaded machine can miss. A page's idle callback is the page's, not a wait.
-    const ownLimit = /\btimeout:\s*[0-9]|setDefaultTimeout\(\s*[0-9]|\bwaited\s*<\s*[0-9]/;
+    // A sleep of a second or more stands in for an event the test should wait for.
+    const ownLimit =
+      /\btimeout:\s*[0-9]|setDefaultTimeout\(\s*[0-9]|\bwaited\s*<\s*[0-9]|(setTimeout\(.*,|waitForTimeout\()\s*[1-9][0-9_]{3,}\s*\)/;
     expect(ownLimit.test(`await row.waitFor({ time${'out'}: 30_000 });`)).toBe(true);
     expect(ownLimit.test(`for (let waited = 0; wai${'ted'} < 30_000; waited += 200)`)).toBe(true);
+    expect(ownLimit.test(`setTime${'out'}(() => resolve('late'), 20000);`)).toBe(true);
+    expect(ownLimit.test(`await page.waitForTime${'out'}(2000);`)).toBe(true);
+    expect(ownLimit.test(`await page.waitForTime${'out'}(150);`)).toBe(false);
     const tests = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
       .split('\0')
       .filter((file) => /\.(ts|tsx)$/.test(file))

@@ -337,12 +337,10 @@ describe('a release installed by another team', () => {
     );
   });
 
-  it('bundles @xoss/data-fields for a browser without React, OpenLayers or zod', async () => {
-    const result = await build({
-      stdin: {
-        contents: "import * as fields from '@xoss/data-fields'; console.log(fields);",
-        resolveDir: consumer,
-      },
+  /** A consumer's browser bundle of `contents`, minified, with what went into it. */
+  const bundleFor = (contents: string, external: string[] = []) =>
+    build({
+      stdin: { contents, resolveDir: consumer },
       bundle: true,
       platform: 'browser',
       format: 'esm',
@@ -350,7 +348,13 @@ describe('a release installed by another team', () => {
       write: false,
       metafile: true,
       logLevel: 'silent',
+      external,
     });
+
+  it('bundles @xoss/data-fields for a browser without React, OpenLayers or zod', async () => {
+    const result = await bundleFor(
+      "import * as fields from '@xoss/data-fields'; console.log(fields);",
+    );
     const inputs = Object.keys(result.metafile.inputs).filter((input) => input !== '<stdin>');
     expect(inputs.length).toBeGreaterThan(0);
     expect(inputs.filter((input) => !input.includes('node_modules/@xoss/data-fields/'))).toEqual(
@@ -374,21 +378,11 @@ describe('a release installed by another team', () => {
       most: 1_000,
     },
   ])('bundles $name from $from alone', async ({ name, from, inputs, code, most }) => {
-    const result = await build({
-      stdin: {
-        contents: `import { ${name} } from '${from}'; console.log(${name});`,
-        resolveDir: consumer,
-      },
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      minify: true,
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
+    const result = await bundleFor(
+      `import { ${name} } from '${from}'; console.log(${name});`,
       // What any React app has already.
-      external: ['react', 'react-dom', 'react/jsx-runtime', 'react-intl'],
-    });
+      ['react', 'react-dom', 'react/jsx-runtime', 'react-intl'],
+    );
     const text = result.outputFiles[0]!.text;
     console.log(`${name} from ${from}: ${(text.length / 1000).toFixed(1)} kB minified`);
     // The modules whose code is in the bundle (a module read and dropped has 0 bytes there).

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { WAIT_GUARD_MS } from '../vitest.guards.ts';
 import { launchChromium } from './product.ts';
 
 // Storybook as designers see it: the built Storybook (`pnpm test` builds it first with
@@ -89,13 +90,14 @@ it('draws every story as its committed picture', async () => {
     });
     for (const story of stories) {
       // Storybook's own channel switches the story in place (no page load per story) and
-      // says when it has rendered, or failed to.
+      // says when it has rendered, or failed to; the wait guard only turns a hang into a
+      // failure that names the story.
       const outcome =
         story === stories[0]
           ? 'rendered'
           : await page.evaluate(
               `new Promise((resolve) => {
-          setTimeout(() => resolve('did not render in 20 s'), 20000);
+          setTimeout(() => resolve('did not render in ${WAIT_GUARD_MS / 1000} s'), ${WAIT_GUARD_MS});
           const channel = window.__STORYBOOK_ADDONS_CHANNEL__;
           const done = (result) => () => {
             for (const [event, listener] of listeners) channel.off(event, listener);

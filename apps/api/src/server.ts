@@ -19,7 +19,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { runAfterReply } from './http/afterReply.ts';
-import { fairAdmission } from './http/admission.ts';
+import { fairAdmission, riderOnce } from './http/admission.ts';
 import { RequestLimits, requestLimits } from './http/requestLimits.ts';
 import { requestDeadlines } from './http/deadline.ts';
 import { usePasswordHashCost } from './auth/passwords.ts';
@@ -431,8 +431,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Handlers overrunning their deadline get 503 / 10503, with or without a body.
   requestDeadlines(app, config.handlerTimeoutMs);
   // Requests over their rider's or address's limit get 429 before they wait for a turn.
-  const signedRider = (authorization: string | undefined) =>
-    services.sessions.signedRider(authorization);
+  // One signature check a request, shared by the limits' hooks and admission.
+  const signedRider = riderOnce((authorization) => services.sessions.signedRider(authorization));
   requestLimits(app, limits, (token) => services.sessions.refreshFamily(token), signedRider);
   // Then a few requests start per turn of the loop, so new connections are accepted in time;
   // riders (and addresses) take turns.

@@ -7,8 +7,8 @@ import { Alert, SubmitButton } from '@xoss/ui-kit';
 import { Navigate, useLocation } from 'react-router';
 import { client } from './client.ts';
 
-/** Where a finished login goes; the portal is another app, so a full page load. */
-const afterLogin = { go: (path: string) => window.location.replace(path) };
+/** Where a finished login goes; the portal is another app, so a full page load (tests stub it). */
+export const afterLogin = { go: (path: string) => window.location.replace(path) };
 
 /**
  * `/login` (spec 2, 5, 8): e-mail, password, remember me, forgot password, and a line of
@@ -32,13 +32,17 @@ export function Login() {
   // What is wrong with a field, said beside it (cleared by the next attempt).
   const [problems, setProblems] = useState<{ email?: string; password?: string }>({});
 
+  // Set while this form logs in, and kept once it succeeded: the page is leaving for the
+  // portal, and the guard below must not show the public home while it loads.
+  const [leaving, setLeaving] = useState(false);
+
   // Spec 4: a signed-in rider going to a white-listed page (login) goes home instead.
   const decision = guardNavigation({
     to: `${location.pathname}${location.search}`,
     from: null,
     loggedIn: client.session.isLoggedIn(),
   });
-  if (decision.action === 'redirect') return <Navigate to={decision.to} replace />;
+  if (decision.action === 'redirect' && !leaving) return <Navigate to={decision.to} replace />;
 
   const submit = async (form: FormData) => {
     const text = (name: string) => {
@@ -64,9 +68,13 @@ export function Login() {
     }
     setBusy(true);
     const remember = form.get('remember') === 'on';
+    // Marked before the answer comes: the session is stored before `logIn` returns, and a
+    // render in between must keep this form (busy) rather than go home.
+    setLeaving(true);
     const outcome = await client.logIn(text('email'), text('password'), { remember });
-    setBusy(false);
     if (!outcome.ok) {
+      setLeaving(false);
+      setBusy(false);
       // The API refused a field this form let through: named beside it, in the rider's
       // language (the API's own reason is English).
       const refused = outcome.error.fields ?? {};

@@ -6,6 +6,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { client } from './client.ts';
+import { afterLogin } from './Login.tsx';
 import { SiteRoutes, preloadRoute } from './routes.tsx';
 
 let english: Awaited<ReturnType<typeof loadMessages>>;
@@ -395,6 +396,39 @@ describe('login', () => {
     expect(screen.getByLabelText('Password').getAttribute('aria-invalid')).toBeNull();
     expect(screen.queryByText('login failed')).toBeNull();
     expect(sent).toHaveLength(1);
+  });
+
+  it('keeps the form, busy, while the portal loads after a login: no flash of the public home', async () => {
+    vi.stubGlobal('fetch', (url: string) =>
+      Promise.resolve(
+        String(url).includes('/jwt-token/')
+          ? new Response(
+              JSON.stringify({ code: 0, data: { access: 'a.e30.c', refresh: 'r', id: '7' } }),
+              {
+                status: 200,
+                headers: { 'content-type': 'application/json' },
+              },
+            )
+          : new Response(JSON.stringify({ code: 10404, msg: 'Not found' }), { status: 404 }),
+      ),
+    );
+    const go = vi.spyOn(afterLogin, 'go').mockImplementation(() => undefined);
+    try {
+      const router = await renderAt('/login?redirect=%2Fworkouts');
+      fill('rider@xoss.co', 'secret');
+      fireEvent.click(await screen.findByRole('button', { name: 'Log In' }));
+      await waitFor(() => expect(go).toHaveBeenCalledWith('/workouts'));
+      // Whatever renders next (the session changed) keeps this page until the portal's loads.
+      await act(() => Promise.resolve());
+      expect(router.pathname).toBe('/login');
+      expect(
+        screen.getByRole('heading', { name: 'Log in to your XOSS account', level: 1 }),
+      ).toBeDefined();
+      expect(screen.getByRole('button', { name: /Log In/ }).getAttribute('aria-busy')).toBe('true');
+    } finally {
+      go.mockRestore();
+      client.session.clear();
+    }
   });
 
   it('says it in the rider’s language', async () => {

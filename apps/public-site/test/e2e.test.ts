@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startProduct, type RunningProduct } from '../../../tests/product.ts';
+import { CHAT_RETRY_MS } from '../src/helpWidget.ts';
 
 // The visitor site as served by the real server (built apps, demo data, production CSP),
 // driven in Debian's Chromium. `pnpm test` builds the apps first; the product runs as its own
@@ -346,7 +347,17 @@ describe('public site end to end (Chromium, CSP enforced)', () => {
     // The help bubble loads on its own schedule and shows here, not on a product page.
     await page.getByRole('complementary', { name: 'XOSS support' }).waitFor();
     await page.goto(`${base}/product/xossnav`);
-    await page.waitForTimeout(2000);
+    // Waits for what decides it, not for a time: the widget loads, then the page's next
+    // show/hide retry (a timer set now fires after the retry set before it) and two frames
+    // for React to draw what that retry asked for.
+    await page.locator('#xoss-chat').waitFor({ state: 'attached' });
+    await page.evaluate(
+      (retryMs) =>
+        new Promise((drawn) =>
+          setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(drawn)), retryMs),
+        ),
+      CHAT_RETRY_MS,
+    );
     expect(await page.getByRole('complementary', { name: 'XOSS support' }).count()).toBe(0);
 
     await page.setViewportSize({ width: 390, height: 800 });

@@ -3,13 +3,15 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearerRider, jwtKeys, signJwt } from '../auth/jwt.ts';
-import { FairQueue, fairAdmission, type RiderOf } from './admission.ts';
+import { FairQueue, fairAdmission, riderOnce, type RiderOf } from './admission.ts';
 import { requestDeadlines } from './deadline.ts';
 
 const keys = jwtKeys('the secret of the admission tests, long enough');
 /** Where a request waits, as the server decides it: the rider a signature of ours vouches for. */
 const riderOf: RiderOf = (authorization) =>
   bearerRider(authorization, keys, Math.floor(Date.now() / 1000));
+/** As the server hands it to admission: asked once a request. */
+const requestRider = riderOnce(riderOf);
 
 /** Busy for `ms` of CPU, as a request on the embedded database is. */
 const busy = (ms: number) => {
@@ -35,7 +37,7 @@ const get = (port: number, path: string, agent: Agent | false) =>
  */
 async function servedBeforeLastNewcomer(perTurn: number | undefined): Promise<number> {
   const app = Fastify();
-  if (perTurn !== undefined) fairAdmission(app, perTurn, riderOf);
+  if (perTurn !== undefined) fairAdmission(app, perTurn, requestRider);
   let served = 0;
   app.get('/busy', (_request, reply) => {
     busy(2);
@@ -87,7 +89,7 @@ describe('fair admission', () => {
     const app = Fastify();
     apps.push(() => app.close());
     requestDeadlines(app, 50);
-    fairAdmission(app, 1, riderOf);
+    fairAdmission(app, 1, requestRider);
     let started = 0;
     app.get('/', (_request, reply) => {
       started += 1;
@@ -103,7 +105,7 @@ describe('fair admission', () => {
   it('starts requests in the order they arrived', async () => {
     const app = Fastify();
     apps.push(() => app.close());
-    fairAdmission(app, 2, riderOf);
+    fairAdmission(app, 2, requestRider);
     const order: number[] = [];
     app.get('/:n', (request, reply) => {
       order.push(Number((request.params as { n: string }).n));
@@ -128,7 +130,7 @@ describe('fair admission', () => {
   it('starts a newcomer within the first few slots while one rider has 200 requests waiting', async () => {
     const app = Fastify();
     apps.push(() => app.close());
-    fairAdmission(app, 1, riderOf);
+    fairAdmission(app, 1, requestRider);
     const order: string[] = [];
     app.get('/:who', (request, reply) => {
       order.push((request.params as { who: string }).who);
@@ -175,7 +177,7 @@ describe('fair admission', () => {
   it('keeps at most ANONYMOUS_IN_FLIGHT requests without a token in progress, while riders start at once', async () => {
     const app = Fastify();
     apps.push(() => app.close());
-    fairAdmission(app, 8, riderOf, 2);
+    fairAdmission(app, 8, requestRider, 2);
     let anonymous = 0;
     let most = 0;
     const riderStarted: number[] = [];
@@ -215,7 +217,7 @@ describe('fair admission', () => {
   it("keeps at most RIDER_IN_FLIGHT of one rider's requests in progress, while another rider and a visitor start at once", async () => {
     const app = Fastify();
     apps.push(() => app.close());
-    fairAdmission(app, 8, riderOf, Infinity, 3);
+    fairAdmission(app, 8, requestRider, Infinity, 3);
     let flooding = 0;
     let most = 0;
     const othersStarted: number[] = [];
@@ -259,7 +261,7 @@ describe('fair admission', () => {
   it("queues a forged token naming a rider under its address, never in the rider's places", async () => {
     const app = Fastify();
     apps.push(() => app.close());
-    fairAdmission(app, 8, riderOf, Infinity, 3);
+    fairAdmission(app, 8, requestRider, Infinity, 3);
     const release: (() => void)[] = [];
     const riderStarted: number[] = [];
     app.get('/:who', async (request, reply) => {
@@ -303,6 +305,38 @@ describe('fair admission', () => {
       await turn();
     }
     expect((await settled).every((reply) => reply.statusCode === 200)).toBe(true);
+  });
+
+  it("checks a request's signature once, however many hooks ask, and each request's anew", async () => {
+    const asked: (string | undefined)[] = [];
+    const counted = riderOnce((authorization) => {
+      asked.push(authorization);
+      return riderOf(authorization);
+    });
+    const app = Fastify();
+    apps.push(() => app.close());
+    fairAdmission(app, 1, counted);
+    // As the limits' hooks ask after admission: arrival, body, reply.
+    const heard: (string | undefined)[] = [];
+    app.addHook('onRequest', (request, _reply, done) => {
+      heard.push(counted(request));
+      done();
+    });
+    app.addHook('preParsing', (request, _reply, payload, done) => {
+      heard.push(counted(request));
+      done(null, payload);
+    });
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      heard.push(counted(request));
+      done(null, payload);
+    });
+    app.get('/', (_request, reply) => reply.send('ok'));
+    await app.ready();
+    await app.inject({ url: '/', headers: { authorization: tokenOf('1') } });
+    await app.inject({ url: '/', headers: { authorization: tokenOf('2') } });
+    await app.inject({ url: '/' });
+    expect(asked).toEqual([tokenOf('1'), tokenOf('2'), undefined]);
+    expect(heard).toEqual(['1', '1', '1', '2', '2', '2', undefined, undefined, undefined]);
   });
 
   it("starts the next key allowed and keeps a held key's place", () => {

@@ -13,15 +13,35 @@ export interface QueueKey {
  */
 export type RiderOf = (authorization: string | undefined) => string | undefined;
 
+/** The rider a request is vouched for by, as admission and the limits ask for it (`riderOnce`). */
+export type RequestRider = (request: FastifyRequest) => string | undefined;
+
+/**
+ * `riderOf` asked once a request: admission and each limits hook (arrival, body, a 401) ask
+ * the same request again, and its answer is kept with the request. One signature check a
+ * request, and hooks that agree even if the token expires while the request runs.
+ */
+export function riderOnce(riderOf: RiderOf): RequestRider {
+  const known = new WeakMap<FastifyRequest, { readonly rider: string | undefined }>();
+  return (request) => {
+    let found = known.get(request);
+    if (!found) {
+      found = { rider: riderOf(request.headers.authorization) };
+      known.set(request, found);
+    }
+    return found.rider;
+  };
+}
+
 /**
  * The key a request waits under: the rider its signed bearer token names (the route still
  * checks the token whole: expiry, session, version), else its address (`request.ip`, which
  * honours `TRUST_PROXY`): a forged or foreign token waits with its address.
  */
 const queueKeyOf =
-  (riderOf: RiderOf) =>
+  (riderOf: RequestRider) =>
   (request: FastifyRequest): QueueKey => {
-    const rider = riderOf(request.headers.authorization);
+    const rider = riderOf(request);
     return rider ? { kind: 'rider', id: rider } : { kind: 'address', id: request.ip };
   };
 
@@ -107,7 +127,7 @@ export class FairQueue<T> {
 export function fairAdmission(
   app: FastifyInstance,
   perTurn: number,
-  riderOf: RiderOf,
+  riderOf: RequestRider,
   /** Requests without a token in progress at once, all addresses together (`ANONYMOUS_IN_FLIGHT`). */
   anonymousInFlight = Infinity,
   /** One rider's requests in progress at once (`RIDER_IN_FLIGHT`). */

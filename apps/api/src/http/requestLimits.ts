@@ -8,7 +8,7 @@ import {
 } from 'rate-limiter-flexible';
 import type { ApiConfig } from '../platform/config.ts';
 import type { Database } from '../platform/db/db.ts';
-import type { RiderOf } from './admission.ts';
+import type { RequestRider } from './admission.ts';
 import { ApiError } from './envelope.ts';
 import { fastifyPath, verifiedRiders } from './route.ts';
 
@@ -259,7 +259,7 @@ export function requestLimits(
    * The rider a bearer token's signature vouches for (`Sessions.signedRider`): a request
    * with such a token answers for its rider; one with a forged token for its address.
    */
-  riderOf: RiderOf,
+  riderOf: RequestRider,
 ): void {
   /** Refuses a request of `key` known to be over its limit (its 429 held up to a second). */
   const refuseBlocked = async (key: string) => {
@@ -277,7 +277,7 @@ export function requestLimits(
     // Counted once its body's refresh token is read (preHandler below).
     if (sessionRoutes.has(routeOf(request))) return;
     const address = `address:${request.ip}`;
-    const rider = riderOf(request.headers.authorization);
+    const rider = riderOf(request);
     // A request with a token of ours answers for its rider, not for strangers flooding its
     // address (an office, a carrier's NAT); the route checks the rest of the token (expiry,
     // session), and one it refuses (401) then counts against the address. A forged token
@@ -298,7 +298,7 @@ export function requestLimits(
   });
   // After the route's own onRequest hook (authentication) and before the body is read.
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    const rider = riderOf(request.headers.authorization);
+    const rider = riderOf(request);
     if (!rider || !request.url.startsWith('/api/') || exempt.has(routeOf(request)))
       return done(null, payload);
     // Reaching here on a signed-in route means the token was verified: its `sub` is the
@@ -316,11 +316,7 @@ export function requestLimits(
     // A token of ours refused (401: expired, ended) was never counted against a rider: it
     // counts for its address, before the client has its answer (so its next request sees
     // the count). A forged one was counted on arrival.
-    if (
-      reply.statusCode === 401 &&
-      request.url.startsWith('/api/') &&
-      riderOf(request.headers.authorization)
-    )
+    if (reply.statusCode === 401 && request.url.startsWith('/api/') && riderOf(request))
       await limits.consume(`address:${request.ip}`).catch(() => undefined);
     return payload;
   });

@@ -52,21 +52,29 @@ export function fitLegs(activity: FitActivity): FitActivity[] {
   return sessions.map((session, k) => {
     const from = startOf(session)!;
     const to = k === sessions.length - 1 ? Infinity : startOf(sessions[k + 1]!)!;
-    const inLeg = (message: FitMessage, field: 'startTime' | 'timestamp') => {
-      const at = message[field] ?? message.timestamp;
-      return typeof at === 'number' ? at >= from && at < to : false;
-    };
+    const inLeg = (message: FitMessage) => withinLeg(message, 'startTime', from, to);
     return {
       ...activity,
       // Its start as the leg counts it (a late-written first start moved back).
       sessions: [from === session.startTime ? session : { ...session, startTime: from }],
-      laps: activity.laps.filter((lap) => inLeg(lap, 'startTime')),
-      lengths: activity.lengths.filter((length) => inLeg(length, 'startTime')),
+      laps: activity.laps.filter(inLeg),
+      lengths: activity.lengths.filter(inLeg),
       events: legEvents(activity.events, from, to),
       timeInZones: [],
       records: recordsBetween(activity.records, from, to),
     };
   });
+}
+
+/** Whether `message` (by its `field`, else its timestamp) falls in the leg [from, to). */
+function withinLeg(
+  message: FitMessage,
+  field: 'startTime' | 'timestamp',
+  from: number,
+  to: number,
+): boolean {
+  const at = message[field] ?? message.timestamp;
+  return typeof at === 'number' && at >= from && at < to;
 }
 
 /**
@@ -77,10 +85,7 @@ export function fitLegs(activity: FitActivity): FitActivity[] {
  * alone, that late start left the leg's timer stopped until then (half the bike leg lost).
  */
 function legEvents(events: readonly FitMessage[], from: number, to: number): FitMessage[] {
-  const inLeg = events.filter(
-    (event) =>
-      typeof event.timestamp === 'number' && event.timestamp >= from && event.timestamp < to,
-  );
+  const inLeg = events.filter((event) => withinLeg(event, 'timestamp', from, to));
   // Starts and stops only: a marker or another kind of timer event says nothing of whether
   // the timer ran.
   const startsAndStops = (list: readonly FitMessage[]) =>

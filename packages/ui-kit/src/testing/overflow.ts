@@ -16,7 +16,8 @@ export function overflowingTexts(root: HTMLElement): string[] {
     if (!text || !node.parentElement) continue;
     // Text a component hides on purpose (a visually hidden label, a phone's table head
     // kept for screen readers) is not drawn; text in a box that scrolls is reached by it.
-    if (hiddenOrScrolled(node.parentElement, root)) continue;
+    const around = ancestors(node.parentElement, root);
+    if (around === 'hidden') continue;
     let holder: HTMLElement = node.parentElement;
     while (
       ['inline', 'contents'].includes(getComputedStyle(holder).display) &&
@@ -25,7 +26,7 @@ export function overflowingTexts(root: HTMLElement): string[] {
     )
       holder = holder.parentElement;
     if (holder.getClientRects().length === 0) continue;
-    const clipping = clippingBoxes(holder, root);
+    const clipping = around;
     const box = holder.getBoundingClientRect();
     const range = document.createRange();
     range.selectNodeContents(node);
@@ -55,12 +56,20 @@ export function overflowingTexts(root: HTMLElement): string[] {
   return [...new Set(problems)];
 }
 
-/** The boxes from `element` up to `root` that clip their content, and on which axes. */
-function clippingBoxes(element: HTMLElement, root: HTMLElement) {
-  const boxes: { element: HTMLElement; rect: DOMRect; x: boolean; y: boolean }[] = [];
+/**
+ * One walk from `element` up to `root`: 'hidden' where an ancestor hides its content (1 px,
+ * clipped) or scrolls it sideways, else the boxes that clip it (overflow hidden or clip; an
+ * inline box clips nothing).
+ */
+function ancestors(element: HTMLElement, root: HTMLElement): 'hidden' | ClippingBox[] {
+  const boxes: ClippingBox[] = [];
+  const clips = (overflow: string) => overflow === 'hidden' || overflow === 'clip';
   for (let at: HTMLElement | null = element; at && at !== root; at = at.parentElement) {
     const style = getComputedStyle(at);
-    const clips = (overflow: string) => overflow === 'hidden' || overflow === 'clip';
+    if (at.classList.contains('xoss-visually-hidden')) return 'hidden';
+    if (style.overflowX === 'auto' || style.overflowX === 'scroll') return 'hidden';
+    if (style.overflow === 'hidden' && at.getBoundingClientRect().width <= 1) return 'hidden';
+    if (['inline', 'contents'].includes(style.display)) continue;
     const x = clips(style.overflowX);
     const y = clips(style.overflowY);
     if (x || y) boxes.push({ element: at, rect: at.getBoundingClientRect(), x, y });
@@ -68,13 +77,10 @@ function clippingBoxes(element: HTMLElement, root: HTMLElement) {
   return boxes;
 }
 
-/** Whether an element up to `root` hides its content (1 px, clipped) or scrolls it sideways. */
-function hiddenOrScrolled(element: HTMLElement, root: HTMLElement): boolean {
-  for (let at: HTMLElement | null = element; at && at !== root; at = at.parentElement) {
-    const style = getComputedStyle(at);
-    if (at.classList.contains('xoss-visually-hidden')) return true;
-    if (style.overflowX === 'auto' || style.overflowX === 'scroll') return true;
-    if (style.overflow === 'hidden' && at.getBoundingClientRect().width <= 1) return true;
-  }
-  return false;
+interface ClippingBox {
+  readonly element: HTMLElement;
+  readonly rect: DOMRect;
+  /** Whether it clips sideways, and up and down. */
+  readonly x: boolean;
+  readonly y: boolean;
 }

@@ -119,14 +119,18 @@ describe('the embedded database on its own thread', () => {
       // Forced: a transaction is open on the thread when it dies.
       let crashed!: () => void;
       const crash = new Promise<void>((resolve) => (crashed = resolve));
+      let threadGone!: () => void;
+      const gone = new Promise<void>((resolve) => (threadGone = resolve));
       const cut = thread.transaction(async (query) => {
         await query('INSERT INTO kept VALUES (2)');
         crashed();
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        // The transaction's next statement comes only once its thread has died.
+        await gone;
         await query('INSERT INTO kept VALUES (3)');
       });
       await crash;
       await thread.crashThread();
+      threadGone();
       await expect(cut).rejects.toBeInstanceOf(DatabaseThreadRestarted);
       // The next call waits for the new thread and sees what was committed, and only that.
       expect((await thread.query('SELECT id FROM kept ORDER BY id')).rows).toEqual([{ id: 1 }]);
