@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseGpx } from './parse.ts';
 import type { GpxRoute } from './types.ts';
 import { simplifyLine } from './simplify.ts';
@@ -166,6 +166,22 @@ describe('XML attacks', () => {
     expect(
       parseGpx(`<gpx><trk><trkseg>${points}</trkseg></trk></gpx>`, { timeBudgetMs: 0 }),
     ).toMatchObject({ ok: false, error: { code: 'timeout' } });
+  });
+
+  it("counts the reading's own CPU time against the budget, not the machine's load", () => {
+    const points = Array.from(
+      { length: 20_000 },
+      (_, i) => `<trkpt lat="${(22 + i * 1e-5).toFixed(6)}" lon="114"><ele>1</ele></trkpt>`,
+    ).join('');
+    // As on a loaded machine: a second of the wall clock passes between any two looks at it.
+    let wall = performance.now();
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (wall += 1000));
+    try {
+      const route = value(parseGpx(`<gpx><trk><trkseg>${points}</trkseg></trk></gpx>`));
+      expect(route.points.length).toBe(20_000);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('never throws on mutated files', () => {

@@ -11,7 +11,10 @@ export interface GpxLimits {
   /** Longest text of one element (name, description), in characters. Default 1 Mi. */
   readonly maxTextLength?: number;
   readonly maxPoints?: number;
-  /** Time budget in milliseconds. Default 2000. */
+  /**
+   * Time budget in milliseconds: the reading's own CPU time in Node (load on the machine does
+   * not count against a file), wall time in a browser. Default 2000.
+   */
   readonly timeBudgetMs?: number;
   /** Tolerance of the preview line, in metres. Default 10. */
   readonly simplifyToleranceM?: number;

@@ -1,11 +1,33 @@
 import { DecodeFailure, messageIdOf, type DecodeResult, type ErrorCodeOf } from '../errors.ts';
 
+/**
+ * The clock of the time budget, in milliseconds: the reading thread's own CPU time where the
+ * platform measures it (Node's `process.threadCpuUsage`), else the wall clock (a browser). A
+ * loaded machine shares its cores out but adds no CPU time to a reading, so a file is never
+ * refused for another program's load: on the wall clock, a 5,800-line TCX took over its 2 s
+ * while other test suites ran beside it on a 2-core machine.
+ */
+const budgetClockMs: () => number = (() => {
+  const host = (
+    globalThis as {
+      process?: { threadCpuUsage?: (this: unknown) => { user: number; system: number } };
+    }
+  ).process;
+  const usage = host?.threadCpuUsage;
+  if (typeof usage !== 'function') return () => performance.now();
+  return () => {
+    const { user, system } = usage.call(host);
+    return (user + system) / 1000;
+  };
+})();
+
 /** Resource limits of the XML readers; each is checked while reading. */
 export interface XmlLimits {
   readonly maxDepth: number;
   readonly maxAttributes: number;
   readonly maxAttributeLength: number;
   readonly maxTextLength: number;
+  /** The reading's own CPU time where the platform measures it, else wall time. */
   readonly timeBudgetMs: number;
 }
 
@@ -39,7 +61,7 @@ export function decimal(value: string | undefined): number | undefined {
  */
 export abstract class XmlReader<F extends 'gpx' | 'tcx'> {
   protected readonly stack: string[] = [];
-  private readonly started = performance.now();
+  private readonly started = budgetClockMs();
   // Tags read so far; the time budget is checked every 4096 of them.
   private tags = 0;
   private capture: string | undefined;
@@ -87,7 +109,7 @@ export abstract class XmlReader<F extends 'gpx' | 'tcx'> {
     this.tags += count;
     if (
       before >>> 12 !== this.tags >>> 12 &&
-      performance.now() - this.started > this.limits.timeBudgetMs
+      budgetClockMs() - this.started > this.limits.timeBudgetMs
     )
       this.fail('timeout', 'The file took too long to read', offset);
   }
@@ -126,10 +148,7 @@ export abstract class XmlReader<F extends 'gpx' | 'tcx'> {
       const end = open === -1 ? text.length : open;
       if (end > position) this.characters(position, end);
       if (open === -1) break;
-      if (
-        (++this.tags & 0xfff) === 0 &&
-        performance.now() - this.started > this.limits.timeBudgetMs
-      )
+      if ((++this.tags & 0xfff) === 0 && budgetClockMs() - this.started > this.limits.timeBudgetMs)
         this.fail('timeout', 'The file took too long to read', open);
       position = this.markup(open);
     }
