@@ -193,7 +193,7 @@ export function SettingsPage() {
       <h1>
         <Message id="settings.title" />
       </h1>
-      <p className="portal__note">
+      <p className="portal__note portal__link-row">
         <Link to="/dashboard/settings/account">
           <Message id="settings.account.link" />
         </Link>

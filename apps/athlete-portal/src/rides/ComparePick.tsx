@@ -44,12 +44,15 @@ export function CompareBox({
   toggle: (id: number) => void;
 }) {
   const t = useT();
+  // In a label as wide as it is tall: on a phone the whole 44 px square is the target.
   return (
-    <input
-      type="checkbox"
-      checked={picked.includes(id)}
-      aria-label={t('workouts.compareRides.pick', { name })}
-      onChange={() => toggle(id)}
-    />
+    <label className="portal__check">
+      <input
+        type="checkbox"
+        checked={picked.includes(id)}
+        aria-label={t('workouts.compareRides.pick', { name })}
+        onChange={() => toggle(id)}
+      />
+    </label>
   );
 }

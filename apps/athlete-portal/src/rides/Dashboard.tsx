@@ -130,7 +130,7 @@ export function Dashboard() {
             )
           }
         </Loaded>
-        <p>
+        <p className="portal__link-row">
           <Link to="/dashboard/workouts/list">
             <Message id="workouts.all" />
           </Link>

@@ -129,7 +129,7 @@ export function ImportArchive() {
           {problem ? <Alert>{problem}</Alert> : null}
         </section>
       )}
-      <p>
+      <p className="portal__link-row">
         <Link to="/dashboard/workouts/list">
           <Message id="archive.toRides" />
         </Link>
