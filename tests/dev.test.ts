@@ -38,6 +38,8 @@ function listening(port: number): Promise<boolean> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long the dev servers have to stop on Ctrl-C after the tests before they are killed. */
+const GRACE_BEFORE_KILL_MS = 20_000;
 
 describe('pnpm dev', () => {
   let child: ChildProcess;
@@ -47,11 +49,18 @@ describe('pnpm dev', () => {
   const ports = { site: 0, portal: 0, api: 0 };
   let site: string;
 
-  /** Stops the whole process group (pnpm, turbo, Vite, node --watch), then waits for it. */
+  /**
+   * Stops the whole process group (pnpm, turbo, Vite, node --watch), then waits for it. The
+   * grace before SIGKILL is clean-up's, not a wait a result depends on: what the tests check
+   * has been checked by then.
+   */
   async function stop() {
     if (child.exitCode !== null || child.signalCode !== null) return;
     process.kill(-child.pid!, 'SIGINT');
-    const stopped = await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)]);
+    const stopped = await Promise.race([
+      exited.then(() => true),
+      sleep(GRACE_BEFORE_KILL_MS).then(() => false),
+    ]);
     if (!stopped) {
       process.kill(-child.pid!, 'SIGKILL');
       await exited;

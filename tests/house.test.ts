@@ -67,19 +67,23 @@ describe('the house', () => {
     // budget a loaded machine can miss. A page's idle callback is the page's, not a wait.
     // A sleep of a second or more stands in for an event the test should wait for.
     const ownLimit =
-      /\btimeout:\s*[0-9]|setDefaultTimeout\(\s*[0-9]|\bwaited\s*<\s*[0-9]|(setTimeout\(.*,|waitForTimeout\()\s*[1-9][0-9_]{3,}\s*\)/;
+      /\btimeout:\s*[0-9]|setDefaultTimeout\(\s*[0-9]|\bwaited\s*<\s*[0-9]|(setTimeout\(.*,|waitForTimeout\(|\bsleep\()\s*[1-9][0-9_]{3,}\s*,?\s*\)/;
     expect(ownLimit.test(`await row.waitFor({ time${'out'}: 30_000 });`)).toBe(true);
     expect(ownLimit.test(`for (let waited = 0; wai${'ted'} < 30_000; waited += 200)`)).toBe(true);
     expect(ownLimit.test(`setTime${'out'}(() => resolve('late'), 20000);`)).toBe(true);
     expect(ownLimit.test(`await page.waitForTime${'out'}(2000);`)).toBe(true);
     expect(ownLimit.test(`await page.waitForTime${'out'}(150);`)).toBe(false);
+    expect(ownLimit.test(`await sle${'ep'}(1500);`)).toBe(true);
+    expect(ownLimit.test(`sle${'ep'}(20_000).then(() => false)`)).toBe(true);
     const tests = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
       .split('\0')
       .filter((file) => /\.(ts|tsx)$/.test(file))
       .filter((file) => /\.test\.tsx?$|(^|\/)tests?\//.test(file))
       .filter((file) => existsSync(join(root, file)));
+    // Statements prettier wraps over lines are read joined (`setTimeout(\n () => …,\n 2000,\n)`).
     const limited = tests.flatMap((file) =>
       readFileSync(join(root, file), 'utf8')
+        .replace(/,\s*\n\s*([0-9][0-9_]*)\s*,?\s*\n\s*\)/g, ', $1)')
         .split('\n')
         .map((line, index) => ({ line, at: `${file}:${index + 1}` }))
         .filter(({ line }) => ownLimit.test(line) && !line.includes('requestIdleCallback'))

@@ -226,20 +226,26 @@ describe('a rolling restart of every API process and the worker', () => {
         }
       });
 
+      // Each step of the deploy comes once the riders have sent `count` more requests, so
+      // traffic is in flight at every step however slow the machine (not after a time).
+      const afterRequests = async (count: number) => {
+        const until = requests + count;
+        while (requests < until) await sleep(20);
+      };
       // The rolling deploy: each API process, then the worker.
       const exits: (number | null)[] = [];
       for (const old of apis) {
-        await sleep(1500);
+        await afterRequests(12);
         const fresh = await startApi();
         backends.push(fresh.backend);
         exits.push(await old.proc.stop());
         backends.splice(backends.indexOf(old.backend), 1);
       }
-      await sleep(1500);
+      await afterRequests(12);
       const freshWorker = await startWorker();
       exits.push(await worker.stop());
       worker = freshWorker;
-      await sleep(2000);
+      await afterRequests(16);
       loading = false;
       await Promise.all(load);
 

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { guardNavigation, returnPathAfterLogin } from '@xoss/api-client';
+import { guardNavigation, returnPathAfterLogin, type LoginOutcome } from '@xoss/api-client';
 import { loginRequestSchema } from '@xoss/api-contract';
 import { ForgotPassword } from './ForgotPassword.tsx';
 import { Message, useT } from '@xoss/i18n/react';
@@ -71,7 +71,13 @@ export function Login() {
     // Marked before the answer comes: the session is stored before `logIn` returns, and a
     // render in between must keep this form (busy) rather than go home.
     setLeaving(true);
-    const outcome = await client.logIn(text('email'), text('password'), { remember });
+    // A throw (storage refused, say) is a failed login said as one, never a form left busy.
+    const outcome = await client
+      .logIn(text('email'), text('password'), { remember })
+      .catch((): LoginOutcome => ({
+        ok: false,
+        error: { messageId: 'errors.loginFailed', message: 'login failed' },
+      }));
     if (!outcome.ok) {
       setLeaving(false);
       setBusy(false);

@@ -431,6 +431,20 @@ describe('login', () => {
     }
   });
 
+  it('says a login that threw as a failed login, and frees the form', async () => {
+    stubLogin();
+    const thrown = vi.spyOn(client, 'logIn').mockRejectedValue(new Error('storage refused'));
+    try {
+      await renderAt('/login');
+      fill('rider@xoss.co', 'secret');
+      fireEvent.click(await screen.findByRole('button', { name: 'Log In' }));
+      expect((await screen.findByRole('alert')).textContent).toBe('login failed');
+      expect(screen.getByRole('button', { name: 'Log In' }).hasAttribute('disabled')).toBe(false);
+    } finally {
+      thrown.mockRestore();
+    }
+  });
+
   it('says it in the rider’s language', async () => {
     stubLogin();
     const german = await loadMessages('de');

@@ -99,7 +99,7 @@ export function Dashboard() {
         </h2>
         <ul>
           {shortcuts.map((shortcut) => (
-            <li key={shortcut.href}>
+            <li key={shortcut.href} className="portal__link-row">
               {renderLink({ href: shortcut.href, current: false, children: t(shortcut.label) })}
             </li>
           ))}

@@ -12,8 +12,9 @@ export interface GpxLimits {
   readonly maxTextLength?: number;
   readonly maxPoints?: number;
   /**
-   * Time budget in milliseconds: the reading's own CPU time in Node (load on the machine does
-   * not count against a file), wall time in a browser. Default 2000.
+   * Time budget in milliseconds: the reading's own CPU time in Node 23.9 and later (load on the
+   * machine does not count against a file), wall time in a browser or an older Node. Default
+   * 2000.
    */
   readonly timeBudgetMs?: number;
   /** Tolerance of the preview line, in metres. Default 10. */

@@ -2,7 +2,8 @@ import { DecodeFailure, messageIdOf, type DecodeResult, type ErrorCodeOf } from 
 
 /**
  * The clock of the time budget, in milliseconds: the reading thread's own CPU time where the
- * platform measures it (Node's `process.threadCpuUsage`), else the wall clock (a browser). A
+ * platform measures it (Node's `process.threadCpuUsage`, Node 23.9 and later), else the wall
+ * clock (a browser, an older Node). A
  * loaded machine shares its cores out but adds no CPU time to a reading, so a file is never
  * refused for another program's load: on the wall clock, a 5,800-line TCX took over its 2 s
  * while other test suites ran beside it on a 2-core machine.
@@ -14,11 +15,19 @@ const budgetClockMs: () => number = (() => {
     }
   ).process;
   const usage = host?.threadCpuUsage;
-  if (typeof usage !== 'function') return () => performance.now();
-  return () => {
+  const wall = () => performance.now();
+  if (typeof usage !== 'function') return wall;
+  const cpu = () => {
     const { user, system } = usage.call(host);
     return (user + system) / 1000;
   };
+  // Node throws where the platform cannot tell a thread's usage: asked once, here.
+  try {
+    cpu();
+    return cpu;
+  } catch {
+    return wall;
+  }
 })();
 
 /** Resource limits of the XML readers; each is checked while reading. */
