@@ -431,6 +431,64 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       expect((await rides(h, rider.access)).length).toBe(4 + after.imported);
     });
 
+    it('keeps a cancel that lands as the walk starts: nothing is imported (interleaving forced)', async () => {
+      const h = await make();
+      const rider = await h.user();
+      const zip = await zipOf(
+        Array.from(
+          { length: 3 },
+          (_, i) =>
+            [`activities/${i}.fit`, fitFile(300, 70 + i, 1_775_000_000 + i * 10_000)] as const,
+        ),
+      );
+      // Forced: the rider's cancel is written after the job has claimed the archive and
+      // before its walk marks it running.
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its db below
+      const query = h.db.query;
+      let archiveId: string | undefined;
+      let cancelledFirst: Promise<unknown> | undefined;
+      const spy = vi.spyOn(h.db, 'query').mockImplementation(async function (
+        this: typeof h.db,
+        ...args: Parameters<typeof query>
+      ) {
+        if (
+          archiveId !== undefined &&
+          cancelledFirst === undefined &&
+          String(args[0]).includes("SET status = 'running', walking_since")
+        ) {
+          cancelledFirst = h.server.inject({
+            method: 'DELETE',
+            url: `/api/v2/imports/archives/${archiveId}/`,
+            headers: bearer(rider.access),
+          });
+          await cancelledFirst;
+        }
+        return query.apply(this, args);
+      });
+      try {
+        const sent = await send(h, rider.access, zip);
+        archiveId = sent.json<{ data: { id: string } }>().data.id;
+        await vi.waitFor(() => expect(cancelledFirst).toBeDefined());
+        await cancelledFirst;
+        // The walk's job ends (with the old write it went on and imported all three).
+        await vi.waitFor(async () => {
+          const [row] = await h.db.query<{ walking_since: Date | null; job_id: string | null }>(
+            'SELECT walking_since, job_id FROM archive_imports WHERE id = $1',
+            [archiveId],
+          );
+          const job = await h.server.importJobs.boss.getJobById(
+            'archive-import',
+            row!.job_id ?? archiveId!,
+          );
+          expect(job?.state).toBe('completed');
+        });
+      } finally {
+        spy.mockRestore();
+      }
+      expect((await progressOf(h, rider.access, archiveId)).status).toBe('cancelled');
+      expect(await rides(h, rider.access)).toHaveLength(0);
+    });
+
     it('survives a fuzz of hostile archives: each ends with its reason, the server stays up, nothing is left behind', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'xoss-archive-fuzz-'));
       try {

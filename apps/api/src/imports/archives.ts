@@ -571,10 +571,15 @@ export class ArchiveImports {
   /** Walks the archive from where it stopped, queueing each activity's import. */
   async #walk(row: ArchiveRow, signal: AbortSignal): Promise<void> {
     const { db, blobs, log } = this.#options;
-    await db.query(
-      "UPDATE archive_imports SET status = 'running', walking_since = now() WHERE id = $1",
+    // Only from queued or running: a cancel (or a failure) written since the job claimed the
+    // archive stands, and the walk ends before it reads anything. Unguarded, this write put a
+    // cancelled archive back to running and its walk imported every ride.
+    const [walking] = await db.query(
+      `UPDATE archive_imports SET status = 'running', walking_since = now()
+        WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
       [row.id],
     );
+    if (!walking) return;
     const folder = join(this.tmpDir, row.id);
     await rm(folder, { recursive: true, force: true });
     await mkdir(folder, { recursive: true });
