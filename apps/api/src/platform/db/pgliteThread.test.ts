@@ -107,9 +107,17 @@ describe('the embedded database on its own thread', () => {
   it('starts a crashed thread again on its folder: the data kept, the call under way refused to retry, LISTEN back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xoss-db-crash-'));
     const told: [string, boolean][] = [];
+    let threadGone!: () => void;
+    const gone = new Promise<void>((resolve) => (threadGone = resolve));
     const thread = await PgliteThread.start({
       dataDir: dir,
-      onRestart: (error, restarted) => told.push([error.message, restarted]),
+      // Told the moment the thread is known dead, before its successor has started: the held
+      // transaction goes on right then, in the window where its next statement could reach
+      // the new thread.
+      onRestart: (error, restarted) => {
+        told.push([error.message, restarted]);
+        threadGone();
+      },
     });
     try {
       await thread.query('CREATE TABLE kept (id int PRIMARY KEY)');
@@ -119,8 +127,6 @@ describe('the embedded database on its own thread', () => {
       // Forced: a transaction is open on the thread when it dies.
       let crashed!: () => void;
       const crash = new Promise<void>((resolve) => (crashed = resolve));
-      let threadGone!: () => void;
-      const gone = new Promise<void>((resolve) => (threadGone = resolve));
       const cut = thread.transaction(async (query) => {
         await query('INSERT INTO kept VALUES (2)');
         crashed();
@@ -130,7 +136,6 @@ describe('the embedded database on its own thread', () => {
       });
       await crash;
       await thread.crashThread();
-      threadGone();
       await expect(cut).rejects.toBeInstanceOf(DatabaseThreadRestarted);
       // The next call waits for the new thread and sees what was committed, and only that.
       expect((await thread.query('SELECT id FROM kept ORDER BY id')).rows).toEqual([{ id: 1 }]);

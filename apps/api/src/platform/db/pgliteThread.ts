@@ -173,6 +173,9 @@ export class PgliteThread {
       this.#fail(error);
       return;
     }
+    // Its transactions end here, not when a successor starts: a statement of one sent in
+    // between would reach the new thread outside any transaction (and be committed there).
+    this.#generation += 1;
     const restart = this.#options.dataDir !== undefined && this.#mayRestart();
     this.#options.onRestart?.(error, restart);
     if (!restart) {
