@@ -451,14 +451,17 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
         this: typeof h.db,
         ...args: Parameters<typeof query>
       ) {
+        // The archive's id from the write itself: the walk may reach it before the upload's
+        // reply has come back.
+        const walked = (args[1] as unknown[] | undefined)?.[0];
         if (
-          archiveId !== undefined &&
           cancelledFirst === undefined &&
+          typeof walked === 'string' &&
           String(args[0]).includes("SET status = 'running', walking_since")
         ) {
           cancelledFirst = h.server.inject({
             method: 'DELETE',
-            url: `/api/v2/imports/archives/${archiveId}/`,
+            url: `/api/v2/imports/archives/${walked}/`,
             headers: bearer(rider.access),
           });
           await cancelledFirst;

@@ -173,10 +173,11 @@ export class PgliteThread {
       this.#fail(error);
       return;
     }
-    // Its transactions end here, not when a successor starts: a statement of one sent in
-    // between would reach the new thread outside any transaction (and be committed there).
-    this.#generation += 1;
     const restart = this.#options.dataDir !== undefined && this.#mayRestart();
+    // Restarting, its transactions end here, not when a successor starts: a statement of one
+    // sent in between would reach the new thread outside any transaction. (Without a restart
+    // the closed thread's own error ends them, not "starting again".)
+    if (restart) this.#generation += 1;
     this.#options.onRestart?.(error, restart);
     if (!restart) {
       this.#fail(error);
