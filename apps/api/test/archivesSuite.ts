@@ -492,6 +492,111 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       expect(await rides(h, rider.access)).toHaveLength(0);
     });
 
+    /**
+     * An archive of three rides whose cancel is sent, and awaited, as its walk queues the first
+     * entry: before the query that contains `at.query`, or before the file written under a key
+     * that starts with `at.put`. The walk's job is then waited for to its end.
+     */
+    const cancelInsideWalk = async (
+      h: Harness,
+      access: string,
+      at: { readonly query?: string; readonly put?: string },
+    ) => {
+      const zip = await zipOf(
+        Array.from(
+          { length: 3 },
+          (_, i) =>
+            [`activities/${i}.fit`, fitFile(300, 75 + i, 1_776_000_000 + i * 10_000)] as const,
+        ),
+      );
+      let archiveId: string | undefined;
+      let cancelled: Promise<unknown> | undefined;
+      const fire = async () => {
+        if (cancelled || archiveId === undefined) return;
+        cancelled = h.server.inject({
+          method: 'DELETE',
+          url: `/api/v2/imports/archives/${archiveId}/`,
+          headers: bearer(access),
+        });
+        await cancelled;
+      };
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its db below
+      const query = h.db.query;
+      const queries = vi.spyOn(h.db, 'query').mockImplementation(async function (
+        this: typeof h.db,
+        ...args: Parameters<typeof query>
+      ) {
+        const text = String(args[0]);
+        // The archive's id from the walk's first write (it may come before the upload's reply).
+        if (text.includes("SET status = 'running', walking_since"))
+          archiveId = String((args[1] as unknown[] | undefined)?.[0]);
+        if (at.query !== undefined && text.includes(at.query)) await fire();
+        return query.apply(this, args);
+      });
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its store below
+      const put = h.blobs.put;
+      const puts = vi.spyOn(h.blobs, 'put').mockImplementation(async function (
+        this: typeof h.blobs,
+        ...args: Parameters<typeof put>
+      ) {
+        if (at.put !== undefined && args[0].startsWith(at.put)) await fire();
+        return put.apply(this, args);
+      });
+      try {
+        await send(h, access, zip);
+        await vi.waitFor(() => expect(cancelled).toBeDefined());
+        await cancelled;
+        await vi.waitFor(async () => {
+          const [row] = await query.call(h.db, 'SELECT job_id FROM archive_imports WHERE id = $1', [
+            archiveId,
+          ]);
+          const job = await h.server.importJobs.boss.getJobById(
+            'archive-import',
+            (row as { job_id: string | null } | undefined)?.job_id ?? archiveId!,
+          );
+          expect(job?.state).toBe('completed');
+        });
+      } finally {
+        queries.mockRestore();
+        puts.mockRestore();
+      }
+      return archiveId!;
+    };
+
+    it('keeps a cancel that lands while an entry is being queued, before its row (interleaving forced)', async () => {
+      const h = await make();
+      const rider = await h.user();
+      // Forced: the cancel is written after the walk's last look at its status and before the
+      // first entry's import row is made (its duplicate check is the last step before).
+      const id = await cancelInsideWalk(h, rider.access, {
+        query: 'FROM workouts WHERE user_id = $1 AND file_sha256',
+      });
+      expect((await progressOf(h, rider.access, id)).status).toBe('cancelled');
+      // Without the archive's check in the entry's first transaction, all three were imported.
+      expect(await h.db.query('SELECT id FROM imports WHERE archive_id = $1', [id])).toEqual([]);
+      expect(await rides(h, rider.access)).toHaveLength(0);
+      expect(await h.blobs.list('workouts')).toEqual([]);
+    });
+
+    it('keeps a cancel that lands while an entry is being queued, between its row and its job (interleaving forced)', async () => {
+      const h = await make();
+      const rider = await h.user();
+      // Forced: the cancel is written once the first entry's row is made (`uploading`) and
+      // before its file is written and its job sent.
+      const id = await cancelInsideWalk(h, rider.access, { put: 'workouts/' });
+      expect((await progressOf(h, rider.access, id)).status).toBe('cancelled');
+      // The entry's row stays given up, with no job; unguarded, it became queued and its ride
+      // was imported after the cancel had answered.
+      expect(
+        await h.db.query<{ status: string }>('SELECT status FROM imports WHERE archive_id = $1', [
+          id,
+        ]),
+      ).toEqual([{ status: 'given_up' }]);
+      expect(await rides(h, rider.access)).toHaveLength(0);
+      // Its file, written after the cancel looked for it, is gone too.
+      expect(await h.blobs.list('workouts')).toEqual([]);
+    });
+
     it('survives a fuzz of hostile archives: each ends with its reason, the server stays up, nothing is left behind', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'xoss-archive-fuzz-'));
       try {

@@ -31,7 +31,7 @@ import {
 import { contentSha256 } from '../platform/digest.ts';
 import { bytesText } from '../platform/bytes.ts';
 import { looksLikeActivity } from '../analysis/analyse.ts';
-import { queueDb, type ImportJobs, type ImportRequest } from './importJobs.ts';
+import { ImportNotQueued, queueDb, type ImportJobs, type ImportRequest } from './importJobs.ts';
 import {
   ArchiveLimit,
   DEFAULT_ZIP_LIMITS,
@@ -648,6 +648,11 @@ export class ArchiveImports {
         [row.id],
       );
       await blobs.delete(row.file_key).catch(() => undefined);
+    } catch (error) {
+      // Cancelled (or failed) while an entry was being queued: that entry was not queued,
+      // and the walk ends here, as at its next check.
+      if (error instanceof ImportNotQueued) return;
+      throw error;
     } finally {
       walk?.open?.reader.close();
       walk?.outer.close();

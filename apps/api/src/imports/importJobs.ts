@@ -124,6 +124,19 @@ class ImportSettled extends Error {
 }
 
 /**
+ * The import was not queued: its archive was cancelled (or failed) before it, or its row was
+ * given up while its file was being written. Nothing of it is kept.
+ */
+export class ImportNotQueued extends Error {
+  readonly importId: string;
+  constructor(importId: string) {
+    super('The import was stopped before it was queued');
+    this.importId = importId;
+    this.name = 'ImportNotQueued';
+  }
+}
+
+/**
  * Runs one import: reads its file, analyses it and stores the workout, marking the import
  * `done` in the same transaction (`markImportDone`). An `ApiError` is a failure for good
  * (the file cannot be imported); anything else is retried, by this or another process.
@@ -450,7 +463,8 @@ export class ImportJobs {
    * against the rider's limit under their row lock), then the file is written, then the row
    * becomes `queued` in the transaction that adds the job. A process that dies between
    * leaves a row that names the file, and the sweep deletes both's leftovers
-   * (`settleDeadJobs`). Refuses with 503 when the rider (or everyone) has too many imports.
+   * (`settleDeadJobs`). Refuses with 503 when the rider (or everyone) has too many imports;
+   * throws `ImportNotQueued` for an archive's entry once that archive is cancelled or failed.
    */
   async enqueue(
     userId: number,
@@ -473,6 +487,15 @@ export class ImportJobs {
       .transaction(async (tx) => {
         // Counted under the rider's row lock: simultaneous uploads are counted one by one.
         await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+        // An archive's entry only while its archive runs, checked under a share lock: a cancel
+        // (an update of that row) waits for this transaction, then gives up the row made here.
+        if (place.archiveId !== undefined) {
+          const [running] = await tx.query(
+            `SELECT id FROM archive_imports WHERE id = $1 AND status = 'running' FOR SHARE`,
+            [place.archiveId],
+          );
+          if (!running) throw new ImportNotQueued(id);
+        }
         const [counts] = await tx.query<{ mine: number; all: number }>(
           `SELECT count(*) FILTER (WHERE user_id = $1)::int AS mine, count(*)::int AS all
            FROM imports WHERE status IN ('uploading', 'queued')`,
@@ -506,7 +529,13 @@ export class ImportJobs {
           "SELECT count(*)::int AS queued FROM imports WHERE user_id = $1 AND status = 'queued'",
           [userId],
         );
-        await tx.query("UPDATE imports SET status = 'queued' WHERE id = $1", [id]);
+        // Only from `uploading`: a cancel of its archive (or the sweep) since the row was made
+        // stands, and no job is sent. Unguarded, a cancelled archive's entry was imported.
+        const [stillWanted] = await tx.query(
+          "UPDATE imports SET status = 'queued' WHERE id = $1 AND status = 'uploading' RETURNING id",
+          [id],
+        );
+        if (!stillWanted) throw new ImportNotQueued(id);
         // Riders take turns in the queue, not only in the threads: a job's priority is minus
         // the rider's jobs already waiting, so a rider's first import goes before another
         // rider's ninth (the queue takes higher priorities first, then the oldest).
@@ -522,6 +551,18 @@ export class ImportJobs {
         );
       });
     } catch (error) {
+      if (error instanceof ImportNotQueued) {
+        // Its file was written after the cancel looked for it: it goes here.
+        await this.#blobs.delete(fileKey).catch(() => undefined);
+        // A rider's own upload whose row the sweep took (its file took that long to write).
+        if (place.archiveId === undefined)
+          throw new ApiError(
+            ErrorCode.Unavailable,
+            'The file could not be stored in time; please send it again',
+            { headers: { 'retry-after': '30' } },
+          );
+        throw error;
+      }
       const full = this.#refuseForSpace(error);
       if (full) {
         // The transaction that queues the job rolled back (no job); the file and the row go.

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
 import { crashEmbeddedThread, openDatabase } from './db.ts';
 import { DatabaseThreadRestarted, PgliteThread } from './pgliteThread.ts';
@@ -148,6 +149,55 @@ describe('the embedded database on its own thread', () => {
     }
     // Closed on purpose: not a crash, nothing told.
     expect(told).toHaveLength(1);
+  });
+
+  it('starts again a successor that dies while listening again: calls go on, not held for ever', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xoss-db-relisten-'));
+    const told: string[] = [];
+    const thread = await PgliteThread.start({
+      dataDir: dir,
+      onRestart: (error) => told.push(error.message),
+    });
+    // Forced: the first successor ends the moment it is asked to listen again (the old code
+    // left that request pending, so the restart, and every call after it, waited for ever).
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its worker below
+    const post = Worker.prototype.postMessage;
+    let cutOnce = false;
+    const posts = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
+      this: Worker,
+      ...args: Parameters<typeof post>
+    ) {
+      const message = args[0] as { op?: string };
+      if (told.length === 1 && message.op === 'listen' && !cutOnce) {
+        cutOnce = true;
+        void this.terminate();
+        return;
+      }
+      post.apply(this, args);
+    });
+    try {
+      await thread.query('CREATE TABLE kept (id int PRIMARY KEY)');
+      await thread.query('INSERT INTO kept VALUES (1)');
+      const heard: string[] = [];
+      await thread.listen('news', (payload) => heard.push(payload));
+      await thread.crashThread();
+      // Started twice: after the crash, and after the successor died listening (the old code
+      // never noticed the second death: this wait fails by its guard, naming it).
+      await vi.waitFor(() =>
+        expect(told).toEqual([
+          'The database thread stopped (1)',
+          'The database thread stopped (1)',
+        ]),
+      );
+      expect(cutOnce).toBe(true);
+      expect((await thread.query('SELECT id FROM kept')).rows).toEqual([{ id: 1 }]);
+      await thread.query("SELECT pg_notify('news', 'heard by the third thread')");
+      await vi.waitFor(() => expect(heard).toEqual(['heard by the third thread']));
+    } finally {
+      posts.mockRestore();
+      await thread.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives up on a thread in memory: there is no folder to open again', async () => {

@@ -162,10 +162,11 @@ export class PgliteThread {
     this.#gone.add(worker);
     if (worker !== this.#worker) return;
     if (this.#starting) {
-      // A successor that died while starting: its start fails, and `#restart` decides.
-      const ready = this.#pending.get(0);
-      this.#pending.delete(0);
-      ready?.reject(error);
+      // A successor that died while starting (opening its folder, or listening again): what
+      // it was sent fails, and `#restart` decides. Other calls wait for `#starting`, so all
+      // that is pending here is the restart's own; one left pending held every call for ever.
+      for (const pending of this.#pending.values()) pending.reject(error);
+      this.#pending.clear();
       return;
     }
     // Closed on purpose: its end is no news.
@@ -208,14 +209,21 @@ export class PgliteThread {
     for (;;) {
       try {
         await this.#spawn();
+        // What was listened to is listened to again, as part of the start: a successor that
+        // dies here is started again like one that died opening its folder.
+        for (const channel of this.#listeners.keys()) await this.#send({ op: 'listen', channel });
         break;
       } catch (error) {
+        // One thread per folder: a successor still alive (its LISTEN refused) ends first.
+        const worker = this.#worker;
+        if (worker && !this.#gone.has(worker)) {
+          this.#gone.add(worker);
+          await worker.terminate();
+        }
         if (this.#closing || !this.#mayRestart()) throw error;
         this.#options.onRestart?.(error instanceof Error ? error : new Error(String(error)), true);
       }
     }
-    // What was listened to is listened to again.
-    for (const channel of this.#listeners.keys()) await this.#send({ op: 'listen', channel });
   }
 
   /**
