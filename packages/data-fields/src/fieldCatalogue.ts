@@ -469,12 +469,20 @@ const specs = [
 /** The key of one of the 49 data fields, spelled as the spec spells it (`AvgPower_3s`, `MAX_HR`, ...). */
 export type FieldKey = (typeof specs)[number]['key'];
 
+/**
+ * A data field's numeric id, as devices store it in `panels.json` (`LayoutPage.items`) and as
+ * the field picker takes and gives it: one id type from the file to the screen. An id the
+ * catalogue does not know (a newer device's) is kept in a layout but offered nowhere;
+ * `fieldById` says which field an id names.
+ */
+export type FieldId = number;
+
 /** One data field of the catalogue. */
 export interface DataField {
   /** The key as the spec spells it. */
   readonly key: FieldKey;
   /** The stable numeric id devices store in `panels.json`. */
-  readonly id: number;
+  readonly id: FieldId;
   readonly category: Category;
   readonly unit: UnitKind;
   readonly display: FieldDisplay;
@@ -527,7 +535,7 @@ const byId = new Map(dataFields.map((field) => [field.id, field]));
 const byKey = new Map<string, DataField>(dataFields.map((field) => [field.key, field]));
 
 /** The field with a numeric device id, or `undefined` for an unknown id. */
-export function fieldById(id: number): DataField | undefined {
+export function fieldById(id: FieldId): DataField | undefined {
   return byId.get(id);
 }
 

@@ -8,6 +8,7 @@ export {
   type ChartType,
   type DataField,
   type FieldDisplay,
+  type FieldId,
   type FieldKey,
   type UnitKind,
 } from './fieldCatalogue.ts';

@@ -3,6 +3,7 @@ import {
   fieldByKey,
   type ChartType,
   type DataField,
+  type FieldId,
   type FieldKey,
 } from './fieldCatalogue.ts';
 import { layoutTemplate, type LayoutTemplate } from './layouts.ts';
@@ -223,7 +224,7 @@ export function setField(
   profile: DeviceProfile,
   index: number,
   slot: number,
-  field: FieldKey | number,
+  field: FieldKey | FieldId,
   chartType?: ChartType,
 ): Result<LayoutDocument> {
   const page = pageAt(document, index);

@@ -1,4 +1,4 @@
-import { chartTypes, type ChartType } from './fieldCatalogue.ts';
+import { chartTypes, type ChartType, type FieldId } from './fieldCatalogue.ts';
 import { fail, ok, problem, type Problem, type Result } from './result.ts';
 
 /** One data page of a device: its layout template and the field id in each slot. */
@@ -7,8 +7,8 @@ export interface LayoutPage {
   readonly index: number;
   /** The layout template (`layoutTemplates[pid]`). */
   readonly pid: number;
-  /** Numeric field ids, one per slot of the template, top to bottom, left to right. */
-  readonly items: readonly number[];
+  /** Field ids, one per slot of the template, top to bottom, left to right (unknown ones kept). */
+  readonly items: readonly FieldId[];
   /** Per slot: how a chart field is drawn (`null` for slots without a chart); absent when the page has no chart. */
   readonly chartTypes?: readonly (ChartType | null)[];
   /** Members of the page object this version does not know, kept for the round trip. */

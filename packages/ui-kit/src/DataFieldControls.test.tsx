@@ -3,7 +3,10 @@ import { useState } from 'react';
 import {
   dataFields,
   deviceProfiles,
+  fieldById,
+  fieldByKey,
   type ChartType,
+  type FieldId,
   type FieldKey,
   type SlotSize,
 } from '@xoss/data-fields';
@@ -44,10 +47,10 @@ describe('FieldPicker', () => {
     available?: readonly FieldKey[];
     slotSize?: SlotSize;
   }) {
-    const [value, setValue] = useState<FieldKey | null>(null);
+    const [value, setValue] = useState<FieldId | null>(null);
     return (
       <>
-        <output data-testid="chosen">{value}</output>
+        <output data-testid="chosen">{value === null ? '' : fieldById(value)?.key}</output>
         <FieldPicker value={value} onChange={setValue} available={available} slotSize={slotSize} />
       </>
     );
@@ -71,6 +74,8 @@ describe('FieldPicker', () => {
     expect(screen.getAllByRole('button')).toHaveLength(49);
     await userEvent.click(within(groups[8]!).getByRole('button', { name: 'Normalized power' }));
     expect(screen.getByTestId('chosen').textContent).toBe('NP');
+    // The id a layout stores, one type from the file to the picker.
+    expect(fieldByKey('NP')!.id).toBe(707);
     expect(
       screen.getByRole('button', { name: 'Normalized power' }).getAttribute('aria-pressed'),
     ).toBe('true');

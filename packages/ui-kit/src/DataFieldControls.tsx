@@ -7,6 +7,7 @@ import {
   slotSizes,
   type ChartType,
   type DataField,
+  type FieldId,
   type FieldKey,
   type SlotSize,
 } from '@xoss/data-fields';
@@ -19,7 +20,8 @@ export interface FieldTileProps {
   readonly field: DataField;
   readonly selected?: boolean;
   readonly disabled?: boolean;
-  readonly onSelect?: (key: FieldKey) => void;
+  /** Called with the field's id (`DataField.id`, as a layout stores it). */
+  readonly onSelect?: (id: FieldId) => void;
 }
 
 /**
@@ -36,7 +38,7 @@ export function FieldTile({ field, selected = false, disabled = false, onSelect 
       aria-pressed={selected}
       disabled={disabled}
       title={t(field.messageIds.description)}
-      onClick={() => onSelect?.(field.key)}
+      onClick={() => onSelect?.(field.id)}
     >
       <span
         className="xoss-field-tile__icon"
@@ -54,9 +56,13 @@ export function FieldTile({ field, selected = false, disabled = false, onSelect 
 }
 
 export interface FieldPickerProps {
-  /** The selected field. */
-  readonly value: FieldKey | null;
-  readonly onChange: (key: FieldKey) => void;
+  /**
+   * The selected field's id: a layout slot's value as it is (`LayoutPage.items[slot]`); an id
+   * the catalogue does not know selects nothing.
+   */
+  readonly value: FieldId | null;
+  /** Called with the chosen field's id, to store in the slot as it is. */
+  readonly onChange: (id: FieldId) => void;
   /** Fields the device offers (`DeviceProfile.fields`); others are shown disabled (all 49 by default). */
   readonly available?: readonly FieldKey[];
   /** Hide unavailable fields instead of disabling them. */
@@ -92,7 +98,7 @@ export function FieldPicker({
                 <FieldTile
                   key={field.key}
                   field={field}
-                  selected={field.key === value}
+                  selected={field.id === value}
                   disabled={!allowed(field)}
                   onSelect={onChange}
                 />

@@ -6,7 +6,7 @@ import {
   deviceProfiles,
   fieldByKey,
   type ChartType,
-  type FieldKey,
+  type FieldId,
   type SlotSize,
 } from '@xoss/data-fields';
 import {
@@ -40,12 +40,12 @@ export const Selected: Story = { args: { selected: true } };
 export const Disabled: Story = { args: { disabled: true, field: dataFields[20]! } };
 
 function PickerStory() {
-  const [value, setValue] = useState<FieldKey | null>('Power');
+  const [value, setValue] = useState<FieldId | null>(fieldByKey('Power')!.id);
   return <FieldPicker value={value} onChange={setValue} />;
 }
 export const Picker: StoryObj<typeof FieldPicker> = { render: () => <PickerStory /> };
 function PickerForGStory() {
-  const [value, setValue] = useState<FieldKey | null>('Speed');
+  const [value, setValue] = useState<FieldId | null>(fieldByKey('Speed')!.id);
   return (
     <FieldPicker
       value={value}

@@ -1,7 +1,7 @@
 import { composeStories } from '@storybook/react-vite';
 import { cleanup } from '@testing-library/react';
 import type { ComponentType } from 'react';
-import { deviceProfiles } from '@xoss/data-fields';
+import { deviceProfiles, fieldByKey } from '@xoss/data-fields';
 import { PSEUDO_LOCALE, textLanguages } from '@xoss/i18n';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page as browser } from 'vitest/browser';
@@ -27,7 +27,11 @@ describe.each(languages)('labels in %s', (language) => {
   it.each([390, 1024])('stay inside their boxes at %i px', async (width) => {
     const { container } = await renderIn(
       <div style={{ width }} data-testid="page">
-        <FieldPicker value="Speed" onChange={noop} available={deviceProfiles.G.fields} />
+        <FieldPicker
+          value={fieldByKey('Speed')!.id}
+          onChange={noop}
+          available={deviceProfiles.G.fields}
+        />
         <SizePicker value="Large" onChange={noop} />
         <ChartTypePicker value={null} onChange={noop} />
         <LayoutTemplatePicker layouts={deviceProfiles.G.layouts} value={0} onChange={noop} />

@@ -342,12 +342,12 @@ function Pages({
           </h2>
           <SizePicker value={size ?? slotSize ?? null} onChange={setSize} />
           <FieldPicker
-            value={slotField?.key ?? null}
+            value={slotField?.id ?? null}
             available={profile.fields}
             hideUnavailable
             slotSize={size ?? slotSize}
-            onChange={(key) => {
-              if (apply(setField(document, profile, selected, slot, key)))
+            onChange={(id) => {
+              if (apply(setField(document, profile, selected, slot, id)))
                 reveal(previewRef.current);
             }}
           />
