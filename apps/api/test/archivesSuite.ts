@@ -431,67 +431,6 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       expect((await rides(h, rider.access)).length).toBe(4 + after.imported);
     });
 
-    it('keeps a cancel that lands as the walk starts: nothing is imported (interleaving forced)', async () => {
-      const h = await make();
-      const rider = await h.user();
-      const zip = await zipOf(
-        Array.from(
-          { length: 3 },
-          (_, i) =>
-            [`activities/${i}.fit`, fitFile(300, 70 + i, 1_775_000_000 + i * 10_000)] as const,
-        ),
-      );
-      // Forced: the rider's cancel is written after the job has claimed the archive and
-      // before its walk marks it running.
-      // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its db below
-      const query = h.db.query;
-      let archiveId: string | undefined;
-      let cancelledFirst: Promise<unknown> | undefined;
-      const spy = vi.spyOn(h.db, 'query').mockImplementation(async function (
-        this: typeof h.db,
-        ...args: Parameters<typeof query>
-      ) {
-        // The archive's id from the write itself: the walk may reach it before the upload's
-        // reply has come back.
-        const walked = (args[1] as unknown[] | undefined)?.[0];
-        if (
-          cancelledFirst === undefined &&
-          typeof walked === 'string' &&
-          String(args[0]).includes("SET status = 'running', walking_since")
-        ) {
-          cancelledFirst = h.server.inject({
-            method: 'DELETE',
-            url: `/api/v2/imports/archives/${walked}/`,
-            headers: bearer(rider.access),
-          });
-          await cancelledFirst;
-        }
-        return query.apply(this, args);
-      });
-      try {
-        const sent = await send(h, rider.access, zip);
-        archiveId = sent.json<{ data: { id: string } }>().data.id;
-        await vi.waitFor(() => expect(cancelledFirst).toBeDefined());
-        await cancelledFirst;
-        // The walk's job ends (with the old write it went on and imported all three).
-        await vi.waitFor(async () => {
-          const [row] = await h.db.query<{ walking_since: Date | null; job_id: string | null }>(
-            'SELECT walking_since, job_id FROM archive_imports WHERE id = $1',
-            [archiveId],
-          );
-          const job = await h.server.importJobs.boss.getJobById(
-            'archive-import',
-            row!.job_id ?? archiveId!,
-          );
-          expect(job?.state).toBe('completed');
-        });
-      } finally {
-        spy.mockRestore();
-      }
-      expect((await progressOf(h, rider.access, archiveId)).status).toBe('cancelled');
-      expect(await rides(h, rider.access)).toHaveLength(0);
-    });
-
     /**
      * An archive of three rides whose cancel is sent, and awaited, as its walk queues the first
      * entry: before the query that contains `at.query`, or before the file written under a key
@@ -562,6 +501,18 @@ export function defineArchivesSuite(makeFactory: () => Promise<DatabaseFactory>)
       }
       return archiveId!;
     };
+
+    it('keeps a cancel that lands as the walk starts: nothing is imported (interleaving forced)', async () => {
+      const h = await make();
+      const rider = await h.user();
+      // Forced: the rider's cancel is written after the job has claimed the archive and
+      // before its walk marks it running (with the old write it went on and imported all three).
+      const id = await cancelInsideWalk(h, rider.access, {
+        query: "SET status = 'running', walking_since",
+      });
+      expect((await progressOf(h, rider.access, id)).status).toBe('cancelled');
+      expect(await rides(h, rider.access)).toHaveLength(0);
+    });
 
     it('keeps a cancel that lands while an entry is being queued, before its row (interleaving forced)', async () => {
       const h = await make();
