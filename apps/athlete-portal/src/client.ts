@@ -3,6 +3,7 @@ import {
   createXossClient,
   isErrorReply,
   preferencesSlice,
+  TAB_CHANNEL,
   type ApiErrorReply,
 } from '@xoss/api-client';
 import type { ErrorCode } from '@xoss/api-contract/routes';
@@ -26,6 +27,8 @@ export const notices = {
 export const client = createXossClient({
   storage: localStorage,
   sessionStorage,
+  // A sign-in without "Remember me" is the browser's: new tabs and pasted links take it.
+  ...(typeof BroadcastChannel === 'function' ? { tabs: new BroadcastChannel(TAB_CHANNEL) } : {}),
   // The first page's calls, started by the entry before this client existed.
   fetch: earlyCalls.fetch,
   reducers: { embedded: embeddedSlice.reducer },

@@ -6,19 +6,33 @@
  * mobile data the ride's streams then start about 0.6 s earlier (bench/mobile.ts in
  * apps/api). The application's transport takes the replies (`earlyCalls`).
  */
-import { SessionStore } from '@xoss/api-client';
+import { SessionStore, TAB_CHANNEL } from '@xoss/api-client';
 import { loadMessages } from '@xoss/i18n';
 import { earlyCalls, firstVisitLanguage } from './earlyCalls.ts';
 import { loadRideMap } from './rides/loadRideMap.ts';
 import { loadRidePage, ridePagePlan } from './rides/ridePages.ts';
 
-/** Starts the first page's messages, and a ride page's chunk and calls. */
-export function startFirstPage(url: URL): void {
-  const session = new SessionStore({ local: localStorage, session: sessionStorage });
+/**
+ * Starts the first page's messages, and a ride page's chunk and calls. A new tab of a browser
+ * where the rider signed in without "Remember me" first takes that sign-in from another tab
+ * (`SessionStore.joinTabs`, a quarter of a second at most, and only when a tab holds one).
+ */
+export async function startFirstPage(url: URL): Promise<void> {
+  const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel(TAB_CHANNEL) : null;
+  const session = new SessionStore({
+    local: localStorage,
+    session: sessionStorage,
+    ...(tabs ? { tabs } : {}),
+  });
   void loadMessages(
     firstVisitLanguage(localStorage, navigator.languages) ?? session.language(),
     'portal',
   );
+  try {
+    await session.joinTabs();
+  } finally {
+    tabs?.close();
+  }
   const access = session.tokens()?.access;
   const plan = ridePagePlan(url, access !== undefined);
   if (!plan) return;

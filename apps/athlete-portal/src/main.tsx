@@ -9,10 +9,11 @@ import '@xoss/ui-kit/styles.css';
 import './portal.css';
 import { startFirstPage } from './firstLoad.ts';
 
+// Whatever the first page's start met (storage refused, an address it cannot read), the
+// application loads: the page is never left blank.
+const loadApp = () => void import('./app.tsx');
 try {
-  startFirstPage(new URL(window.location.href));
-} finally {
-  // Whatever the first page's start met (storage refused, an address it cannot read), the
-  // application loads: the page is never left blank.
-  void import('./app.tsx');
+  startFirstPage(new URL(window.location.href)).then(loadApp, loadApp);
+} catch {
+  loadApp();
 }

@@ -896,6 +896,47 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
     await page.getByText('Save Successfully').waitFor();
   });
 
+  it('keeps a sign-in without "Remember me" for the browser: a new tab and a pasted link open signed in, nothing on disk', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const first = await context.newPage();
+      first.on('pageerror', (error) => pageErrors.push(error.message));
+      await first.goto(`${base}/login?redirect=%2Fdashboard%2Fworkouts%2Flist`);
+      await first.getByLabel('E-mail').fill(demo.email);
+      await first.getByLabel('Password').fill(demo.password);
+      expect(await first.getByRole('checkbox', { name: 'Remember me' }).isChecked()).toBe(false);
+      await first.getByRole('button', { name: 'Log In' }).click();
+      await first.waitForURL(/\/dashboard\/workouts\/list$/);
+      // However many rides the tests before have added.
+      await first.getByText(/^\d+ workouts$/).waitFor();
+      // A second tab, a link pasted into it: signed in, on the page asked for.
+      const second = await context.newPage();
+      second.on('pageerror', (error) => pageErrors.push(error.message));
+      await second.goto(`${base}/dashboard/settings`);
+      await second.getByLabel('FTP (W)').waitFor();
+      expect(new URL(second.url()).pathname).toBe('/dashboard/settings');
+      // Each tab's copy is in its session storage (gone with the browser), none on disk.
+      for (const tab of [first, second]) {
+        expect(await tab.evaluate(`localStorage.getItem('xoss_token')`)).toBeNull();
+        expect(await tab.evaluate(`sessionStorage.getItem('xoss_token')`)).not.toBeNull();
+      }
+      // A browser opened again (a new context: no tab left to ask) starts signed out.
+      const reopened = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        storageState: await context.storageState(),
+      });
+      try {
+        const view = await reopened.newPage();
+        await view.goto(`${base}/dashboard/settings`);
+        await view.waitForURL(/\/login\?redirect=/);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   it('ran every page with zero CSP violations and no script errors', async () => {
     expect(await cspReports()).toEqual([]);
     expect(violations).toEqual([]);

@@ -12,6 +12,7 @@ import {
   SessionStore,
   distanceUnitOf,
   type DistanceUnit,
+  type TabChannel,
   type TemperatureUnit,
   type UserInfo,
 } from './session.ts';
@@ -97,6 +98,11 @@ export interface XossClientOptions extends Omit<
   readonly storage: StorageBackend;
   /** `sessionStorage` in a browser (the per-tab session flags). */
   readonly sessionStorage?: StorageBackend;
+  /**
+   * The channel to the site's other tabs (`new BroadcastChannel(TAB_CHANNEL)`): a sign-in
+   * without "Remember me" is then shared by the browser's tabs (`SessionStore.joinTabs`).
+   */
+  readonly tabs?: TabChannel;
   readonly now?: () => number;
   /** Name shown for a rider whose profile has none. */
   readonly placeholderName?: string;
@@ -125,6 +131,7 @@ export function createXossClient(options: XossClientOptions) {
   const session = new SessionStore({
     local: options.storage,
     ...(options.sessionStorage ? { session: options.sessionStorage } : {}),
+    ...(options.tabs ? { tabs: options.tabs } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.placeholderName ? { placeholderName: options.placeholderName } : {}),
   });

@@ -51,7 +51,42 @@ export const storageKeys = {
   temperatureUnit: 'temperature_unit',
   cookieConsent: 'cookie_consent',
   rememberedEmail: 'remembered_email',
+  /** Set while a tab holds a sign-in kept for the browser session only (no secret in it). */
+  tabSession: 'tab_session',
 } as const;
+
+/**
+ * The browser's channel between its tabs of one site (`BroadcastChannel` in a browser, named
+ * `TAB_CHANNEL`), for a sign-in kept for the browser session only.
+ */
+export interface TabChannel {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: { readonly data: unknown }) => void): void;
+}
+
+/** The name of the channel the site's tabs share a browser-session sign-in on. */
+export const TAB_CHANNEL = 'xoss-session';
+
+/** How long a new tab waits for another tab's answer before it starts signed out. */
+export const TAB_ANSWER_WAIT_MS = 250;
+
+type TabMessage =
+  | { readonly kind: 'ask' }
+  | { readonly kind: 'tokens'; readonly tokens: Tokens }
+  | { readonly kind: 'signedOut'; readonly family: string };
+
+const tabMessage = (data: unknown): TabMessage | undefined => {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const message = data as { kind?: unknown; tokens?: { access?: unknown; refresh?: unknown } };
+  if (message.kind === 'ask') return { kind: 'ask' };
+  const { family } = data as { family?: unknown };
+  if (message.kind === 'signedOut' && typeof family === 'string')
+    return { kind: 'signedOut', family };
+  const { access, refresh } = message.tokens ?? {};
+  if (message.kind === 'tokens' && typeof access === 'string' && typeof refresh === 'string')
+    return { kind: 'tokens', tokens: { access, refresh } };
+  return undefined;
+};
 
 export const DEFAULT_USER_NAME = 'XOSS Rider';
 
@@ -63,6 +98,11 @@ export interface SessionStoreOptions {
   readonly now?: () => number;
   /** Name shown when the profile has none (spec 3's placeholder). */
   readonly placeholderName?: string;
+  /**
+   * The channel to the site's other tabs (`new BroadcastChannel(TAB_CHANNEL)`): a sign-in
+   * kept for the browser session only is then the browser's, not the tab's (see `joinTabs`).
+   */
+  readonly tabs?: TabChannel;
 }
 
 /**
@@ -88,6 +128,18 @@ export function tokenClaims(token: string): Readonly<Record<string, unknown>> | 
   }
 }
 
+/** The sign-in (session, refresh family: the access token's `fam`) a pair belongs to. */
+function familyOf(tokens: Tokens): string | undefined {
+  const family = tokenClaims(tokens.access)?.fam;
+  return typeof family === 'string' ? family : undefined;
+}
+
+/** Whether two pairs belong to one sign-in. */
+function sameSignIn(a: Tokens, b: Tokens): boolean {
+  const ours = familyOf(a);
+  return ours !== undefined && ours === familyOf(b);
+}
+
 /**
  * The rider's stored session and preferences (spec 3, 9): tokens and user info for 7 days,
  * language and units without expiry, the session flags per tab. Corrupt or expired entries
@@ -101,6 +153,9 @@ export class SessionStore {
   readonly #hasTab: boolean;
   readonly #placeholder: string;
   #memoryUser: UserInfo | undefined;
+  readonly #tabs: TabChannel | undefined;
+  /** Resolves `joinTabs`'s wait when another tab answers. */
+  #answered: (() => void) | undefined;
 
   constructor(options: SessionStoreOptions) {
     const now = options.now ?? Date.now;
@@ -108,6 +163,74 @@ export class SessionStore {
     this.#session = createPrefixedStorage(options.session ?? options.local, { now });
     this.#hasTab = options.session !== undefined && options.session !== options.local;
     this.#placeholder = options.placeholderName ?? DEFAULT_USER_NAME;
+    this.#tabs = this.#hasTab ? options.tabs : undefined;
+    this.#tabs?.addEventListener('message', ({ data }) => this.#heard(tabMessage(data)));
+  }
+
+  /** Tokens kept for this browser session only (not remembered), if this tab holds them. */
+  #tabTokens(): Tokens | undefined {
+    const tokens = this.tokens();
+    return tokens && !this.remembered() ? tokens : undefined;
+  }
+
+  #heard(message: TabMessage | undefined): void {
+    if (!message) return;
+    const held = this.#tabTokens();
+    if (message.kind === 'ask') {
+      if (held) this.#tabs?.postMessage({ kind: 'tokens', tokens: held });
+      return;
+    }
+    if (message.kind === 'signedOut') {
+      if (held && familyOf(held) === message.family) this.#keepForTab(undefined);
+      return;
+    }
+    // Taken by a tab that asked (a new one), or one holding the same browser-session sign-in
+    // (another tab refreshed it: its old refresh token is used up). A remembered sign-in,
+    // another rider's (or another sign-in's) in its tab, or a tab signed out on purpose, is
+    // left as it is.
+    if (
+      this.#answered ||
+      (held && held.refresh !== message.tokens.refresh && sameSignIn(held, message.tokens))
+    ) {
+      this.#keepForTab(message.tokens);
+      this.#answered?.();
+    }
+  }
+
+  /** Writes (or, with undefined, removes) this tab's browser-session tokens, telling nobody. */
+  #keepForTab(tokens: Tokens | undefined): void {
+    if (tokens) {
+      this.#session.set(storageKeys.token, tokens.access, SEVEN_DAYS_MS);
+      this.#session.set(storageKeys.refreshToken, tokens.refresh, SEVEN_DAYS_MS);
+    } else {
+      this.#session.remove(storageKeys.token);
+      this.#session.remove(storageKeys.refreshToken);
+    }
+  }
+
+  /**
+   * A new tab of a browser where the rider signed in without "Remember me": asks the site's
+   * other tabs for that sign-in and keeps it for this tab too, so a new tab or a pasted link
+   * opens signed in until the browser closes (each tab's copy is in its session storage,
+   * gone with the browser; nothing is written to disk). Asks only when a tab said it holds
+   * one (`tabSession`), waiting `TAB_ANSWER_WAIT_MS` at most; with no answer (the browser was
+   * closed since), that mark goes. Resolves whether the tab is signed in.
+   */
+  async joinTabs(waitMs = TAB_ANSWER_WAIT_MS): Promise<boolean> {
+    if (this.tokens()) return true;
+    if (!this.#tabs || this.#local.get<unknown>(storageKeys.tabSession) === undefined) return false;
+    const answered = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), waitMs);
+      this.#answered = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+    this.#tabs.postMessage({ kind: 'ask' });
+    const joined = await answered;
+    this.#answered = undefined;
+    if (!joined) this.#local.remove(storageKeys.tabSession);
+    return joined;
   }
 
   /** The tokens from where they are kept: this tab's session (not remembered), else local. */
@@ -143,6 +266,15 @@ export class SessionStore {
       drop.remove(storageKeys.token);
       drop.remove(storageKeys.refreshToken);
     }
+    if (!this.#tabs) return;
+    if (persist) {
+      this.#local.remove(storageKeys.tabSession);
+      return;
+    }
+    // The other tabs that share this browser-session sign-in take the new pair (a refresh
+    // used the old one up), and a new tab knows there is one to ask for.
+    this.#local.set(storageKeys.tabSession, 1);
+    this.#tabs.postMessage({ kind: 'tokens', tokens });
   }
 
   /** The e-mail the login form starts with: kept when the rider ticked Remember me. */
@@ -190,6 +322,11 @@ export class SessionStore {
 
   /** Logs out locally: tokens, user info and the tab's session flags go. */
   clear(): void {
+    // The other tabs' copies of a browser-session sign-in go too: one sign-out for the browser.
+    const held = this.#tabTokens();
+    const family = held && familyOf(held);
+    if (family) this.#tabs?.postMessage({ kind: 'signedOut', family });
+    this.#local.remove(storageKeys.tabSession);
     for (const store of [this.#local, this.#session]) {
       store.remove(storageKeys.token);
       store.remove(storageKeys.refreshToken);
