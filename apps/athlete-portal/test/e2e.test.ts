@@ -920,7 +920,9 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
         expect(await tab.evaluate(`localStorage.getItem('xoss_token')`)).toBeNull();
         expect(await tab.evaluate(`sessionStorage.getItem('xoss_token')`)).not.toBeNull();
       }
-      // A browser opened again (a new context: no tab left to ask) starts signed out.
+      // A browser opened again (a new context: no tab left to ask, the mark that one held a
+      // sign-in still in local storage) starts signed out.
+      expect(await first.evaluate(`localStorage.getItem('xoss_tab_session')`)).not.toBeNull();
       const reopened = await browser.newContext({
         viewport: { width: 1280, height: 900 },
         storageState: await context.storageState(),
@@ -932,6 +934,14 @@ describe('athlete portal end to end (Chromium, CSP enforced)', () => {
       } finally {
         await reopened.close();
       }
+      // The public site in a third tab shows the rider; logging out there signs out the
+      // browser: the other tabs' copies go too.
+      const third = await context.newPage();
+      await third.goto(`${base}/`);
+      await third.getByRole('button', { name: /^Log Out/ }).click();
+      await third.getByRole('link', { name: 'Log In' }).first().waitFor();
+      for (const tab of [first, second])
+        await expect.poll(() => tab.evaluate(`sessionStorage.getItem('xoss_token')`)).toBeNull();
     } finally {
       await context.close();
     }

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import {
   SessionStore,
+  TAB_CHANNEL,
   createPrefixedStorage,
   storageKeys,
   type CookieConsent,
@@ -41,7 +42,13 @@ function memoryStorage() {
 }
 
 const siteSession = inBrowser
-  ? new SessionStore({ local: localStorage, session: sessionStorage })
+  ? new SessionStore({
+      local: localStorage,
+      session: sessionStorage,
+      ...(typeof BroadcastChannel === 'function'
+        ? { tabs: new BroadcastChannel(TAB_CHANNEL) }
+        : {}),
+    })
   : new SessionStore({ local: memoryStorage() });
 
 /**
@@ -74,6 +81,10 @@ if (inBrowser) {
 }
 
 let state = inBrowser ? read() : prerendered;
+
+// A new tab of a browser where the rider signed in without Remember me: the navbar shows the
+// rider once an open tab has handed the sign-in over (a quarter of a second at most).
+if (inBrowser) void siteSession.joinTabs().then(() => refreshSite());
 
 /** The language a prerendered page was written in: what rendering and hydration start from. */
 export function setPrerenderedLanguage(language: string): void {
